@@ -1,0 +1,83 @@
+"""Input checks shared by formulations and estimators.
+
+They delegate to scikit-learn's ``check_array``/``check_X_y`` (which already say what is wrong:
+NaN, inf, empty, one sample, wrong dimension) and re-raise as the package's
+:class:`~lssvm_cvx.exceptions.InputError` so callers see one exception hierarchy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils import check_array
+
+from .exceptions import HyperparameterError, InputError, LabelError
+
+__all__ = ["as_matrix", "as_targets", "check_same_features", "binary_labels", "check_gamma"]
+
+
+def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
+    """2-D float64 array with finite entries and at least ``min_samples`` rows."""
+    try:
+        return check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name=name)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+
+
+def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
+    """1-D float64 targets of length ``n`` with finite entries."""
+    try:
+        y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise InputError(f"{name} must be 1-D, got shape {y.shape}")
+    if y.shape[0] != n:
+        raise InputError(f"{name} has {y.shape[0]} entries but X has {n} samples")
+    return y
+
+
+def check_same_features(X: np.ndarray, n_features: int, *, name: str = "X") -> None:
+    if X.shape[1] != n_features:
+        raise InputError(f"{name} has {X.shape[1]} features, but the model was built with {n_features}")
+
+
+def binary_labels(y: Any, *, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+    """Map any two labels to ``{-1, +1}`` (sorted order: the first class is -1).
+
+    Returns ``(y_pm, classes)``; raises :class:`LabelError` for one class or more than two.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise InputError(f"{name} must be 1-D, got shape {y.shape}")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise InputError(f"{name} contains NaN or inf")
+    classes, inv = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise LabelError(f"{name} has only 1 class ({classes.tolist()}); a classifier needs two")
+    if classes.size > 2:
+        raise LabelError(
+            f"{name} has {classes.size} classes; this binary formulation needs exactly two "
+            "(the estimators handle more with one-vs-rest or one-vs-one)"
+        )
+    return np.where(inv == 1, 1.0, -1.0), classes
+
+
+def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:
+    """γ > 0 as a float, or a vector of ``n`` positive weights (weighted LS-SVM)."""
+    try:
+        g = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number > 0, got {gamma!r}") from None
+    if g.ndim == 0:
+        if not np.isfinite(g) or g <= 0:
+            raise HyperparameterError(f"{name} must be a finite number > 0, got {gamma!r}")
+        return float(g)
+    if g.ndim != 1 or (n is not None and g.shape[0] != n):
+        raise HyperparameterError(f"{name} must be a scalar or a vector of {n} weights, got shape {g.shape}")
+    if not np.all(np.isfinite(g)) or np.any(g <= 0):
+        raise HyperparameterError(f"every entry of {name} must be finite and > 0")
+    return g

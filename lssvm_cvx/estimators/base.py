@@ -1,0 +1,126 @@
+"""Shared machinery of the scikit-learn estimators: kernel parameters, input validation that
+raises the package's exceptions, the precomputed-kernel tag, and saving without pickle.
+
+Naming: in the LS-SVM papers **γ (``gamma``) is the regularization constant** (large γ = weak
+regularization) and **σ² (``sigma2``) the RBF width** in ``exp(-||x - z||²/σ²)``.  In
+scikit-learn, ``gamma`` is the RBF width parameter ``exp(-gamma ||x - z||²)``.  The estimators of
+this package follow the papers:
+
+===================================  =======================================
+lssvm_cvx                            scikit-learn equivalent
+===================================  =======================================
+``gamma`` (regularization)           ``KernelRidge(alpha=1/gamma)`` (no bias)
+``sigma2`` (RBF width)               ``gamma = 1 / sigma2`` (``rbf_kernel``)
+``degree``, ``t`` (polynomial)       ``degree``, ``coef0`` with ``gamma=1``
+===================================  =======================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_gamma
+from ..exceptions import HyperparameterError, InputError, NotFittedError
+from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
+
+__all__ = ["KernelMixin", "check_fitted"]
+
+
+def check_fitted(est: Any, attributes: Any = None) -> None:
+    """``check_is_fitted`` raising the package's :class:`NotFittedError`."""
+    try:
+        check_is_fitted(est, attributes)
+    except Exception as exc:  # sklearn's NotFittedError
+        raise NotFittedError(str(exc)) from exc
+
+
+class KernelMixin:
+    """Kernel handling for estimators with ``kernel``, ``sigma2``, ``degree``, ``t`` parameters."""
+
+    def _make_kernel(self, sigma2: float | None = None) -> Kernel:
+        s2 = self.sigma2 if sigma2 is None else sigma2
+        if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
+            try:
+                s2 = float(s2)
+            except (TypeError, ValueError):
+                raise HyperparameterError(f"sigma2 must be a number > 0, got {s2!r}") from None
+            if not np.isfinite(s2) or s2 <= 0:
+                raise HyperparameterError(f"sigma2 must be a finite number > 0, got {s2!r}")
+        kernel = make_kernel(self.kernel, sigma2=s2, degree=getattr(self, "degree", 3),
+                             t=getattr(self, "t", 1.0))
+        kernel._validate()
+        return kernel
+
+    @property
+    def _precomputed(self) -> bool:
+        return isinstance(self.kernel, str) and self.kernel == "precomputed" or isinstance(
+            self.kernel, Precomputed)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self._precomputed
+        return tags
+
+    def _validate_fit(self, X: Any, y: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        if self._precomputed:
+            if X.shape[0] != X.shape[1]:
+                raise InputError(f"a precomputed kernel must be square at fit, got shape {X.shape}")
+            check_psd(X, name="precomputed kernel matrix")
+        return X, y
+
+    def _validate_predict(self, X: Any) -> np.ndarray:
+        try:
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        return X
+
+    def _gram(self, kernel: Kernel, X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
+        K = kernel(X, Z)
+        if Z is None and not kernel.psd and not isinstance(kernel, Precomputed):
+            check_psd(K, name="kernel matrix of the callable kernel")
+        return K
+
+    def _gamma(self) -> float:
+        return check_gamma(self.gamma)
+
+    def save(self, path: str) -> None:
+        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle).
+
+        Load it with :func:`lssvm_cvx.load`.
+        """
+        from ..io import save
+
+        check_fitted(self)
+        save(self, path)
+
+
+def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """Per-point weights of the weighted LS-SVM (AReg paper eq. 74, ``γ_i = γ w_i``) for the
+    points with ``w_i > 0``, and the mask of those points.
+
+    A weight of 2 is the same as repeating the point (the primal loss is ``γ/2 Σ w_i e_i²``), and
+    a weight of 0 removes it.  Returns ``(None, all-True mask)`` when ``sample_weight`` is None.
+    """
+    if sample_weight is None:
+        return None, np.ones(n, dtype=bool)
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("sample_weight must be finite and >= 0")
+    keep = w > 0
+    if keep.sum() < 2:
+        raise InputError(
+            f"sample_weight is zero for all but {int(keep.sum())} samples; at least 2 need a "
+            "positive weight")
+    return w[keep], keep

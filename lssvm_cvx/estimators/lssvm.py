@@ -1,0 +1,313 @@
+"""scikit-learn estimators for the classical LS-SVM (AReg paper eq. 1-2 and 57).
+
+Both estimators solve the dual linear system in closed form (one Cholesky factorization and
+the Schur complement for the bias, :func:`lssvm_cvx.linalg.lssvm_system`) and can select
+(γ, σ²) by exact leave-one-out, exact k-fold cross-validation or GCV from one decomposition per
+σ² (:mod:`lssvm_cvx.model_selection`), without refitting per candidate.
+
+``gamma`` is the LS-SVM regularization constant and ``sigma2`` the RBF width — see
+:mod:`lssvm_cvx.estimators.base` for the correspondence with scikit-learn's names.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv
+from sklearn.utils.multiclass import check_classification_targets
+
+from ..exceptions import HyperparameterError, InputError, LabelError
+from ..kernels.base import sq_dists
+from ..linalg import lssvm_system
+from ..model_selection import CRITERIA, select_gamma_sigma2
+from .base import KernelMixin, check_fitted, sample_weights
+
+__all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]
+
+#: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
+DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
+
+
+def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:
+    """σ² candidates around the median squared pairwise distance (× 10^-2 … 10^2, 9 values)."""
+    if X.shape[0] > n_max:
+        X = X[np.random.default_rng(seed).choice(X.shape[0], n_max, replace=False)]
+    D = sq_dists(X)
+    med = float(np.median(D[np.triu_indices_from(D, 1)]))
+    return (med if med > 0 else 1.0) * np.logspace(-2, 2, 9)
+
+
+class _LSSVMBase(KernelMixin, BaseEstimator):
+    """Fit/select/predict shared by the regressor and the classifier."""
+
+    def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool
+               ) -> list[np.ndarray] | None:
+        """Held-out index sets (into the kept points) for ``selection="kfold"``."""
+        if self.selection != "kfold":
+            return None
+        cv = self.cv
+        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+            if cv < 2:
+                raise HyperparameterError(f"cv must be >= 2, got {cv}")
+            splitter = (StratifiedKFold if classification else KFold)(
+                n_splits=int(cv), shuffle=True, random_state=self.random_state)
+        else:
+            splitter = check_cv(cv, y_split, classifier=classification)
+        try:
+            tests = [test for _, test in splitter.split(np.zeros((len(y_split), 1)), y_split)]
+        except ValueError as exc:
+            raise InputError(f"cannot split the data into folds: {exc}") from exc
+        position = np.cumsum(keep) - 1  # index among the kept points
+        folds = [position[t[keep[t]]] for t in tests]
+        return [f for f in folds if f.size]
+
+    def _select(self, X: np.ndarray, Y: np.ndarray, folds, weights, score: str):
+        if self.selection is None:
+            return self._gamma(), self.sigma2, None
+        if self.selection not in CRITERIA:
+            raise HyperparameterError(f"selection must be None or one of {CRITERIA}, got {self.selection!r}")
+        gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+        rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
+        if rbf:
+            sigma2s = default_sigma2_grid(X) if self.sigma2_grid is None else np.asarray(self.sigma2_grid, float)
+            make = self._make_kernel
+        else:
+            sigma2s = np.array([np.nan])
+            make = lambda _s2: self._make_kernel()  # noqa: E731 - width-free kernels
+        res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
+                                  folds=folds, score=score, weights=weights)
+        results = res.to_dict()
+        return res.best_gamma, (res.best_sigma2 if rbf else self.sigma2), results
+
+    def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
+               score: str = "mse") -> None:
+        self._gamma()
+        w, keep = sample_weights(sample_weight, X.shape[0])
+        if self._precomputed:
+            Xk, Yk = X[np.ix_(keep, keep)], Y[keep]
+        else:
+            Xk, Yk = X[keep], Y[keep]
+        folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1), keep, classification)
+        gamma, sigma2, results = self._select(Xk, Yk, folds, w, score)
+        kernel = self._make_kernel(sigma2)
+        Omega = self._gram(kernel, Xk)
+        g = gamma if w is None else gamma * w
+        alpha, b = lssvm_system(Omega, g, np.ones(Omega.shape[0])).solve(Yk)
+        self.kernel_ = kernel
+        self.gamma_ = float(gamma)
+        self.sigma2_ = float(sigma2) if np.isscalar(sigma2) and sigma2 is not None else sigma2
+        self.cv_results_ = results
+        self.support_ = np.flatnonzero(keep)
+        self.X_fit_ = Xk if not self._precomputed else None
+        self.dual_coef_ = alpha
+        self.intercept_ = b
+
+    def _decision(self, X: Any) -> np.ndarray:
+        check_fitted(self, "dual_coef_")
+        X = self._validate_predict(X)
+        K = X[:, self.support_] if self._precomputed else self.kernel_(X, self.X_fit_)
+        return K @ self.dual_coef_ + self.intercept_
+
+
+class LSSVMRegressor(RegressorMixin, _LSSVMBase):
+    """LS-SVM regression (AReg paper eq. 1-2), fitted in closed form.
+
+    Parameters
+    ----------
+    kernel :
+        ``"rbf"`` (``exp(-||x-z||²/sigma2)``), ``"linear"``, ``"poly"`` (``(x'z + t)^degree``),
+        ``"precomputed"``, a :class:`~lssvm_cvx.kernels.Kernel`, or a callable ``f(X, Z)``.
+    sigma2 :
+        RBF width σ² > 0 (scikit-learn's RBF ``gamma`` is ``1/sigma2``).
+    gamma :
+        Regularization constant γ > 0 of eq. (1) — *not* scikit-learn's RBF width.
+    degree, t :
+        Polynomial kernel degree and offset.
+    selection :
+        ``None`` (use ``gamma``, ``sigma2`` as given), ``"loo"`` (exact leave-one-out),
+        ``"kfold"`` (exact ``cv``-fold cross-validation) or ``"gcv"``: choose (γ, σ²) from
+        ``gamma_grid`` × ``sigma2_grid`` without refitting per candidate (σ² only for RBF).
+    gamma_grid, sigma2_grid :
+        Candidates (defaults: :data:`DEFAULT_GAMMA_GRID`; :func:`default_sigma2_grid`).
+    cv :
+        Number of folds (shuffled with ``random_state``) or a scikit-learn splitter whose test
+        sets partition the data, for ``selection="kfold"``.
+    random_state :
+        Seed of the fold shuffling.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
+        α of eq. (2); the model is ``f(x) = Σ_i α_i K(x_i, x) + b``.
+    intercept_ : float or ndarray
+        The bias ``b``.
+    gamma_, sigma2_ : float
+        The regularization constant and width used (selected ones when ``selection`` is set).
+    cv_results_ : dict or None
+        Scores of the (σ², γ) grid when ``selection`` is set.
+    kernel_ : Kernel
+        The kernel object used.
+    X_fit_ : ndarray
+        Training inputs (None for a precomputed kernel).
+    support_ : ndarray
+        Indices of the training points used (those with positive ``sample_weight``).
+
+    Notes
+    -----
+    ``sample_weight`` gives the weighted LS-SVM of eq. (74)-(75) with ``γ_i = γ w_i``: a weight
+    of 2 equals repeating the point, a weight of 0 removes it.  Several target columns share one
+    factorization.
+    """
+
+    def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
+                 degree: int = 3, t: float = 1.0, selection: str | None = None,
+                 gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
+                 random_state: Any = None):
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.gamma = gamma
+        self.degree = degree
+        self.t = t
+        self.selection = selection
+        self.gamma_grid = gamma_grid
+        self.sigma2_grid = sigma2_grid
+        self.cv = cv
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMRegressor":
+        """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target)."""
+        X, y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
+        self._solve(X, y, sample_weight, classification=False)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``f(x) = Σ_i α_i K(x_i, x) + b``."""
+        return self._decision(X)
+
+
+class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
+    """LS-SVM classifier (AReg paper eq. 57), binary or multiclass, fitted in closed form.
+
+    Parameters
+    ----------
+    kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, random_state :
+        As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width).
+    multi_class :
+        ``"ovr"`` (one-vs-rest: all classes share one factorization, ±1 target columns) or
+        ``"ovo"`` (one binary LS-SVM per pair of classes, majority vote).
+    selection_score :
+        ``"mse"`` (squared held-out residual on the ±1 targets) or ``"misclassification"``
+        (held-out error rate) for LOO / k-fold selection.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Class labels; for two classes ``classes_[1]`` is the +1 class.
+    dual_coef_ : ndarray
+        ``α_i y_i`` of eq. (57) (binary), so ``f(x) = Σ_i dual_coef_i K(x_i, x) + b``; one column
+        per class for one-vs-rest; for one-vs-one see ``pairs_``.
+    intercept_ : float or ndarray
+        The bias ``b`` (per column for one-vs-rest).
+    alpha_ : ndarray
+        The paper's α of eq. (57) for a binary problem (``dual_coef_ * y``).
+    pairs_ : list of (int, int)
+        Class index pairs of the one-vs-one models (``multi_class="ovo"`` with > 2 classes).
+
+    Notes
+    -----
+    With labels ``y ∈ {-1, +1}``, eq. (57) is the regression system on the ±1 targets after the
+    substitution ``α̃ = y ∘ α`` (see :mod:`lssvm_cvx.formulations.lssvm`); the estimator solves
+    that form, which lets one-vs-rest share one Cholesky factorization across classes.
+    """
+
+    def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
+                 degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
+                 selection: str | None = None, selection_score: str = "mse",
+                 gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
+                 random_state: Any = None):
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.gamma = gamma
+        self.degree = degree
+        self.t = t
+        self.multi_class = multi_class
+        self.selection = selection
+        self.selection_score = selection_score
+        self.gamma_grid = gamma_grid
+        self.sigma2_grid = sigma2_grid
+        self.cv = cv
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMClassifier":
+        """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
+        X, y = self._validate_fit(X, y)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise LabelError(str(exc)) from exc
+        if self.multi_class not in ("ovr", "ovo"):
+            raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
+        self.classes_, yi = np.unique(y, return_inverse=True)
+        C = self.classes_.size
+        if C < 2:
+            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
+        if C == 2:
+            Y = np.where(yi == 1, 1.0, -1.0)
+        else:
+            Y = np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
+        self._solve(X, Y, sample_weight, classification=True, score=self.selection_score)
+        self.pairs_ = None
+        if C == 2:
+            self.alpha_ = self.dual_coef_ * Y[self.support_]
+        elif self.multi_class == "ovo":
+            self._fit_ovo(X, yi[self.support_], sample_weights(sample_weight, X.shape[0])[0])
+        return self
+
+    def _fit_ovo(self, X: np.ndarray, yi: np.ndarray, w: np.ndarray | None) -> None:
+        """One binary LS-SVM per class pair at the (γ, σ²) selected on the one-vs-rest coding."""
+        Xs = X[np.ix_(self.support_, self.support_)] if self._precomputed else X[self.support_]
+        Omega = self._gram(self.kernel_, Xs)
+        C = self.classes_.size
+        coefs = np.zeros((Omega.shape[0], C * (C - 1) // 2))
+        b = np.zeros(coefs.shape[1])
+        self.pairs_ = list(combinations(range(C), 2))
+        for k, (i, j) in enumerate(self.pairs_):
+            idx = np.flatnonzero((yi == i) | (yi == j))
+            yy = np.where(yi[idx] == j, 1.0, -1.0)
+            g = self.gamma_ if w is None else self.gamma_ * w[idx]
+            a, bb = lssvm_system(Omega[np.ix_(idx, idx)], g, np.ones(idx.size)).solve(yy)
+            coefs[idx, k] = a
+            b[k] = bb
+        self.dual_coef_ = coefs
+        self.intercept_ = b
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``f(x)`` (binary: positive means ``classes_[1]``); one column per class otherwise
+        (one-vs-one: votes plus a confidence term in (-1/3, 1/3), as scikit-learn does)."""
+        F = self._decision(X)
+        if self.pairs_ is None:
+            return F
+        C = self.classes_.size
+        votes = np.zeros((F.shape[0], C))
+        conf = np.zeros((F.shape[0], C))
+        for k, (i, j) in enumerate(self.pairs_):
+            votes[:, j] += F[:, k] > 0
+            votes[:, i] += F[:, k] <= 0
+            conf[:, j] += F[:, k]
+            conf[:, i] -= F[:, k]
+        return votes + conf / (3 * (np.abs(conf) + 1))
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        F = self.decision_function(X)
+        if F.ndim == 1:
+            return self.classes_[(F > 0).astype(int)]
+        return self.classes_[np.argmax(F, axis=1)]

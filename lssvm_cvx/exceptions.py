@@ -1,0 +1,103 @@
+"""One exception root for the whole package.
+
+Every error the package raises on purpose derives from :class:`LssvmCvxError`, so callers can
+catch the package's errors with one ``except`` clause.  Errors about the *input* (data,
+labels, hyperparameters, kernel matrices) also derive from :class:`ValueError`, and errors
+about a *computation* (a solver that failed or returned an inaccurate point) from
+:class:`RuntimeError`, so code written against the standard exceptions keeps working.
+
+Hierarchy::
+
+    LssvmCvxError
+    ├── InputError (ValueError)            bad data: NaN/inf, empty, shapes, one sample
+    │   ├── LabelError                     labels: one class, more than two where binary
+    │   ├── HyperparameterError            gamma <= 0, sigma2 <= 0, unknown option, ...
+    │   └── NotPSDError                    a kernel matrix that is not PSD within tolerance
+    ├── SolverError (RuntimeError)         a solver failed or was inaccurate (carries status)
+    ├── SolverNotAvailableError            a named solver is not installed
+    └── NotSupportedError (NotImplementedError)  e.g. closed form of a QP with inequalities
+
+Warnings derive from :class:`LssvmCvxWarning`; :class:`ConditioningWarning` is emitted when a
+linear system is nearly singular (the solve still happens and the estimate of the condition
+number is in the message).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LssvmCvxError",
+    "InputError",
+    "LabelError",
+    "HyperparameterError",
+    "NotPSDError",
+    "SolverError",
+    "SolverNotAvailableError",
+    "NotSupportedError",
+    "NotFittedError",
+    "LssvmCvxWarning",
+    "ConditioningWarning",
+]
+
+from sklearn.exceptions import NotFittedError as _SkNotFittedError
+
+
+class LssvmCvxError(Exception):
+    """Root of every exception raised on purpose by :mod:`lssvm_cvx`."""
+
+
+class InputError(LssvmCvxError, ValueError):
+    """Invalid input data (non-finite values, empty arrays, inconsistent shapes, ...)."""
+
+
+class LabelError(InputError):
+    """Invalid class labels (a single class, or more than two classes where binary)."""
+
+
+class HyperparameterError(InputError):
+    """A hyperparameter outside its domain (e.g. ``gamma <= 0``) or an unknown option."""
+
+
+class NotPSDError(InputError):
+    """A kernel matrix that is not symmetric positive semi-definite within tolerance."""
+
+
+class SolverError(LssvmCvxError, RuntimeError):
+    """A numerical solve failed or returned an inaccurate point.
+
+    Parameters
+    ----------
+    message :
+        What went wrong.
+    solver :
+        The solver's name (``"CLARABEL"``, ``"closed_form"``, ...).
+    status :
+        The status the solver reported (cvxpy's status string where available).
+    """
+
+    def __init__(self, message: str, *, solver: str | None = None, status: str | None = None):
+        details = ", ".join(
+            f"{k}={v!r}" for k, v in (("solver", solver), ("status", status)) if v is not None
+        )
+        super().__init__(f"{message} ({details})" if details else message)
+        self.solver = solver
+        self.status = status
+
+
+class SolverNotAvailableError(LssvmCvxError, ValueError):
+    """A solver was requested by name but is not installed (or unknown to cvxpy)."""
+
+
+class NotSupportedError(LssvmCvxError, NotImplementedError):
+    """The requested operation does not exist for this formulation (e.g. no closed form)."""
+
+
+class NotFittedError(LssvmCvxError, _SkNotFittedError):
+    """An estimator method that needs a fitted model was called before ``fit``."""
+
+
+class LssvmCvxWarning(UserWarning):
+    """Root of the warnings emitted by :mod:`lssvm_cvx`."""
+
+
+class ConditioningWarning(LssvmCvxWarning):
+    """A linear system is nearly singular; the result may have lost accuracy."""

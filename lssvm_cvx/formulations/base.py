@@ -1,0 +1,252 @@
+"""The formulation contract shared by every paper module.
+
+A :class:`Formulation` holds its data and hyperparameters (stored, not validated, in
+``__init__``) and offers
+
+* :meth:`Formulation.build` — the declarative cvxpy problem, variables and parameters named as
+  in the paper, hyperparameters as :class:`cvxpy.Parameter` so re-solves skip recompilation;
+* :meth:`Formulation.objective` — the NumPy twin of the objective, used to score every backend;
+* :meth:`Formulation.closed_form` — the NumPy/SciPy backend where the problem is a linear system;
+* :meth:`Formulation.solve` — one entry point for ``"closed_form"`` and any cvxpy solver,
+  returning a :class:`~lssvm_cvx.solution.Solution`;
+* :meth:`Formulation.kkt_residuals` — primal feasibility, stationarity of the Lagrangian,
+  complementarity and dual feasibility of any candidate point, evaluated on the cvxpy problem
+  (so the same check scores the closed form and every solver).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from ..exceptions import HyperparameterError, InputError, NotSupportedError, SolverError
+from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
+from ..solvers import solve_problem
+
+__all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Where a formulation comes from: paper key (file in ``shared/papers``), citation and the
+    equations it implements (``{"primal": "(1)", "dual": "(2)"}``)."""
+
+    paper: str
+    citation: str
+    equations: Mapping[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        eqs = ", ".join(f"{k} {v}" for k, v in self.equations.items())
+        return f"{self.citation}" + (f"; {eqs}" if eqs else "")
+
+
+class BuiltProblem(cp.Problem):
+    """A :class:`cvxpy.Problem` with named handles.
+
+    ``vars``, ``params`` and ``cons`` map the paper's names to the cvxpy variables, parameters
+    and constraints, so duals are read by name, never by position.  Everything else is a plain
+    ``cvxpy.Problem`` (``solve``, ``is_dpp``, ``value``, ...).
+    """
+
+    def __init__(self, objective: cp.Minimize, constraints: Mapping[str, cp.Constraint], *,
+                 vars: Mapping[str, cp.Variable], params: Mapping[str, cp.Parameter] | None = None):
+        self.cons = dict(constraints)
+        super().__init__(objective, list(self.cons.values()))
+        self.vars = dict(vars)
+        self.params = dict(params or {})
+
+
+def _flat(x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).reshape(-1, order="F")
+
+
+def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
+                  duals: Mapping[str, np.ndarray] | None) -> dict[str, float]:
+    """KKT residuals of a candidate primal-dual point of ``built``.
+
+    The Lagrangian is ``f(x) + Σ_j λ_j' g_j(x)`` (cvxpy's convention; ``g_j == 0`` or
+    ``g_j <= 0``).  Returns
+
+    * ``primal`` — max constraint violation;
+    * ``stationarity`` — ``max |∇f + Σ_j J_j' λ_j|`` over all variables (NaN when an atom is
+      not differentiable at the point, or duals are missing);
+    * ``complementarity`` — ``max |λ_j ∘ g_j|`` over inequalities;
+    * ``dual`` — ``max(-λ_j, 0)`` over inequalities.
+    """
+    for name, var in built.vars.items():
+        if name not in values:
+            raise InputError(f"candidate point has no value for variable {name!r}")
+        var.value = np.asarray(values[name], dtype=np.float64).reshape(var.shape)
+    out = {"primal": 0.0, "stationarity": float("nan"), "complementarity": 0.0, "dual": 0.0}
+    for con in built.cons.values():
+        v = np.asarray(con.violation(), dtype=np.float64)
+        out["primal"] = max(out["primal"], float(v.max()) if v.size else 0.0)
+    if duals is None or any(n not in duals for n in built.cons):
+        return out
+    grad_f = built.objective.expr.grad
+    if grad_f is None or any(grad_f.get(v) is None for v in built.vars.values() if v in grad_f):
+        return out
+    stat = {v: np.zeros(v.size) for v in built.vars.values()}
+    for v, g in grad_f.items():
+        if v in stat:
+            stat[v] += np.asarray(g.todense() if hasattr(g, "todense") else g).reshape(-1)
+    for name, con in built.cons.items():
+        lam = _flat(duals[name])
+        expr = con.expr if hasattr(con, "expr") else None
+        if expr is None:
+            return out
+        grads = expr.grad
+        if grads is None:
+            return out
+        for v, J in grads.items():
+            if v not in stat:
+                continue
+            if J is None:
+                return out
+            stat[v] += np.asarray(J @ lam).reshape(-1)
+        if isinstance(con, cp.constraints.nonpos.Inequality):
+            g = _flat(expr.value)
+            out["complementarity"] = max(out["complementarity"], float(np.abs(lam * g).max()))
+            out["dual"] = max(out["dual"], float(np.maximum(-lam, 0).max()))
+    out["stationarity"] = float(max(np.abs(s).max() if s.size else 0.0 for s in stat.values()))
+    return out
+
+
+class Formulation(ABC):
+    """Base class of every paper formulation (see the module docstring for the contract).
+
+    Subclasses set the class attributes, implement :meth:`_build` and :meth:`objective`, and
+    :meth:`closed_form` where the problem is a linear system.
+    """
+
+    #: registry key (``lssvm-cvx compare NAME``)
+    name: ClassVar[str]
+    #: where the formulation comes from
+    reference: ClassVar[Reference]
+    #: whether :meth:`closed_form` exists
+    has_closed_form: ClassVar[bool] = False
+    #: names of the solution arrays the harness compares between backends
+    compare: ClassVar[tuple[str, ...]] = ("alpha", "b")
+
+    # --- to implement ----------------------------------------------------------------------
+    @abstractmethod
+    def _build(self) -> BuiltProblem:
+        """Create the cvxpy problem (parameters initialised from the current attributes)."""
+
+    @abstractmethod
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """NumPy twin of the objective at a candidate point (the paper's equation)."""
+
+    def parameter_values(self) -> dict[str, Any]:
+        """Current values of the problem's cvxpy parameters, by name."""
+        return {}
+
+    def closed_form(self) -> Solution:
+        """NumPy/SciPy solution of the linear system (raises when there is none)."""
+        raise NotSupportedError(f"{self.name} has no closed form; solve it with a cvxpy solver")
+
+    def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
+        """Named solution arrays read from a solved problem (variables by name by default)."""
+        return {k: v.value for k, v in built.vars.items()}
+
+    def validate(self) -> None:
+        """Check data and hyperparameters; raise the package's errors.  Called before solves."""
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, **kwargs: Any) -> "Formulation":
+        """A seeded random instance of size ``n`` (used by the harness, CLI and benchmarks)."""
+        raise NotSupportedError(f"{cls.__name__} has no random instance generator")
+
+    # --- provided --------------------------------------------------------------------------
+    def build(self) -> BuiltProblem:
+        """The declarative cvxpy problem, a fresh one each call."""
+        self.validate()
+        built = self._build()
+        self._set_parameters(built)
+        return built
+
+    @property
+    def problem(self) -> BuiltProblem:
+        """The cached problem that :meth:`solve` re-solves (DPP: parameters updated in place)."""
+        if getattr(self, "_built", None) is None:
+            self._built = self.build()
+        return self._built
+
+    def _set_parameters(self, built: BuiltProblem) -> None:
+        for key, value in self.parameter_values().items():
+            built.params[key].value = value
+
+    def solve(self, solver: str = "closed_form", *, options: dict[str, Any] | None = None,
+              raise_on_failure: bool = True) -> Solution:
+        """Solve with ``"closed_form"`` or a cvxpy solver name; returns a :class:`Solution`.
+
+        cvxpy solves reuse one cached problem (:attr:`problem`) whose parameters are updated
+        from the current hyperparameters, so a second solve after changing e.g. ``gamma``
+        skips recompilation.
+        """
+        if solver == "closed_form":
+            self.validate()
+            t0 = time.perf_counter()
+            sol = self.closed_form()
+            sol.solve_time = time.perf_counter() - t0
+            sol.backend = "closed_form"
+        else:
+            self.validate()
+            built = self.problem
+            self._set_parameters(built)
+            info = solve_problem(built, solver, options=options, raise_on_failure=raise_on_failure)
+            ok = info["status"] in (OPTIMAL, OPTIMAL_INACCURATE)
+            values = self.values_from(built) if ok else {}
+            duals = {k: c.dual_value for k, c in built.cons.items()} if ok else {}
+            sol = Solution(
+                values={k: v for k, v in values.items() if v is not None},
+                duals={k: v for k, v in duals.items() if v is not None},
+                status=info["status"],
+                backend=solver.upper(),
+                solver_objective=info["value"],
+                compile_time=info["compile_time"],
+                solve_time=info["solve_time"],
+                extras={"solver_time": info["solver_time"], "iterations": info["iterations"]},
+            )
+        if sol.ok and sol.values:
+            sol.objective = float(self.objective(sol.values))
+        return sol
+
+    def kkt_residuals(self, solution: Solution) -> dict[str, float]:
+        """KKT residuals of ``solution`` evaluated on the cvxpy problem (see
+        :func:`kkt_residuals`)."""
+        built = self.problem
+        self._set_parameters(built)
+        values = {**self.values_from_solution(solution)}
+        return kkt_residuals(built, values, solution.duals or None)
+
+    def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
+        """Map a solution's named arrays to the problem's variables (identity by default)."""
+        return {k: solution.values[k] for k in self.problem.vars if k in solution.values}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def check_positive(value: Any, name: str) -> float:
+    """``float(value)`` if it is a finite number > 0, else :class:`HyperparameterError`."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def require(solution: Solution, solver: str) -> Solution:
+    """Raise :class:`SolverError` unless ``solution`` is optimal."""
+    if not solution.ok:
+        raise SolverError("no optimal point", solver=solver, status=solution.status)
+    return solution

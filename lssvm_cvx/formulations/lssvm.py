@@ -1,0 +1,282 @@
+"""The classical LS-SVM: regression (AReg paper eq. 1-2), weighted regression (eq. 74-75) and
+classification (eq. 57).
+
+Primal (eq. 1), with ``w = Σ_i α_i φ(x_i)`` substituted so that ``w'w = α'Ωα``::
+
+    min_{α, b, e}  ½ α'Ωα + ½ Σ_i γ_i e_i²
+    s.t.           Ωα + b 1 + e = y          ("fit": the constraints of eq. 1)
+                   γ_i e_i = α_i             ("kkt": the condition e_i γ = α_i of §2.1)
+
+The second constraint is one of the optimality conditions the paper derives; it holds at the
+optimum, so adding it does not change the solution, and it makes ``α`` unique (without it
+``α`` is determined only modulo the null space of Ω, which is numerically non-trivial for RBF
+Grams, so solvers would return a different but equally optimal ``α``).  Eliminating ``e``
+gives the dual linear system (eq. 2 / 75)::
+
+    [ 0   1'          ] [b]   [0]
+    [ 1   Ω + diag(1/γ)] [α] = [y]
+
+which :meth:`LSSVM.closed_form` solves by one Cholesky factorization of ``H = Ω + diag(1/γ)``
+and the Schur complement for the bias (:class:`lssvm_cvx.linalg.BorderedSystem`).
+
+The classifier (eq. 57) replaces Ω by ``Ω_y = diag(y) Ω diag(y)``, the border ``1`` by ``y``
+and the right-hand side ``y`` by ``1``; substituting ``α̃ = y ∘ α`` shows it is the regression
+LS-SVM on the ±1 targets (``(Ω + I/γ)α̃ + 1b = y``, ``1'α̃ = 0``), which the model-selection code
+uses to share one factorization between classes.
+
+The objective twin evaluates the primal objective of eq. (1) at ``w = Σα_iφ(x_i)`` with the
+residuals implied by the fit equations, ``J(α, b) = ½α'Ωα + ½Σγ_i(y_i - (Ωα)_i - b)²``, so any
+candidate ``(α, b)`` is scored on the same scale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import as_matrix, as_targets, binary_labels, check_gamma
+from ..exceptions import InputError
+from ..kernels import RBF, Kernel
+from ..linalg import BorderedSystem, lssvm_system
+from ..solution import Solution
+from .base import BuiltProblem, Formulation, Reference
+
+__all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
+
+AREG_PAPER = "Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off: fusion of training and validation levels in kernel methods, Machine Learning 62"
+
+
+class _KernelFormulation(Formulation):
+    """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor."""
+
+    def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None):
+        self.X = X
+        self.y = y
+        self.kernel = kernel
+        self._Omega = None if Omega is None else np.asarray(Omega, dtype=np.float64)
+        self._precomputed = Omega is not None
+        self._factor = None
+        self._built = None
+
+    @classmethod
+    def from_gram(cls, Omega: Any, y: Any, **kwargs: Any):
+        """Instance from a precomputed Gram ``Omega`` (``X`` is then not needed)."""
+        return cls(None, y, Omega=Omega, **kwargs)
+
+    def _inputs(self) -> np.ndarray:
+        """Validated ``X`` (or the square precomputed Gram)."""
+        if self._precomputed:
+            O = self._Omega
+            if O.ndim != 2 or O.shape[0] != O.shape[1] or O.shape[0] < 2:
+                raise InputError(f"Omega must be square with at least 2 rows, got shape {O.shape}")
+            if not np.all(np.isfinite(O)):
+                raise InputError("Omega contains NaN or inf")
+            return O
+        return as_matrix(self.X, min_samples=2)
+
+    @property
+    def n(self) -> int:
+        return self._inputs().shape[0]
+
+    @property
+    def Omega(self) -> np.ndarray:
+        """The Gram ``Ω_ij = K(x_i, x_j)`` (computed once)."""
+        if self._Omega is None:
+            self._Omega = (self.kernel or RBF())(self._inputs())
+        return self._Omega
+
+    def gram_factor(self) -> np.ndarray:
+        """``L`` with ``Ω ≈ L L'``: the kernel's factor of ``X`` (exact for the linear kernel),
+        or the eigen-factor of a precomputed Gram."""
+        if self._factor is None:
+            if not self._precomputed:
+                self._factor = (self.kernel or RBF()).factor(self._inputs())
+            else:
+                self._factor = _eig_factor(self.Omega)
+        return self._factor
+
+
+def _eig_factor(Omega: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
+    s, V = np.linalg.eigh(Omega)
+    keep = np.flatnonzero(s > rtol * max(s[-1], 0.0))[::-1]
+    return V[:, keep] * np.sqrt(s[keep]) if keep.size else np.zeros((len(s), 1))
+
+
+class LSSVM(_KernelFormulation):
+    """LS-SVM regression, AReg paper eq. (1)-(2).
+
+    Parameters
+    ----------
+    X, y :
+        Training inputs ``(N, d)`` and targets ``(N,)``.
+    kernel :
+        A :class:`~lssvm_cvx.kernels.Kernel` (default ``RBF(1.0)``).
+    gamma :
+        Regularization constant γ > 0 of eq. (1) (*not* scikit-learn's RBF width).
+    Omega :
+        Optional precomputed Gram (use :meth:`from_gram`).
+
+    Notes
+    -----
+    See the module docstring for the primal with the named variables ``alpha``, ``b``, ``e``,
+    the DPP parameter ``gamma`` and the closed form.
+    """
+
+    name: ClassVar[str] = "lssvm"
+    reference = Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
+                          {"primal": "(1)", "dual system": "(2)"})
+    has_closed_form = True
+    compare = ("alpha", "b", "e")
+
+    def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, gamma: Any = 1.0,
+                 Omega: Any | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega)
+        self.gamma = gamma
+
+    # data of the bordered system; the classifier overrides these
+    def _targets(self) -> np.ndarray:
+        return as_targets(self.y, self.n)
+
+    def _border(self) -> np.ndarray:
+        return np.ones(self.n)
+
+    def _omega(self) -> np.ndarray:
+        return self.Omega
+
+    def _gamma(self) -> float | np.ndarray:
+        return check_gamma(self.gamma)
+
+    def validate(self) -> None:
+        self._targets()
+        self._gamma()
+
+    def parameter_values(self) -> dict[str, Any]:
+        return {"gamma": self._gamma()}
+
+    def _factor_rows(self) -> np.ndarray:
+        return self.gram_factor()
+
+    def _rhs(self) -> np.ndarray:
+        return self._targets()
+
+    def _build(self) -> BuiltProblem:
+        n, L = self.n, self._factor_rows()
+        g = self._gamma()
+        gamma = cp.Parameter(np.shape(g), nonneg=True, name="gamma")
+        alpha = cp.Variable(n, name="alpha")
+        b = cp.Variable(name="b")
+        e = cp.Variable(n, name="e")
+        Omega, a = self._omega(), self._border()
+        fit_term = cp.sum_squares(e) * gamma / 2 if np.ndim(g) == 0 else cp.sum(cp.multiply(gamma, cp.square(e))) / 2
+        objective = cp.Minimize(0.5 * cp.sum_squares(L.T @ alpha) + fit_term)
+        constraints = {
+            "fit": Omega @ alpha + a * b + e == self._rhs(),
+            "kkt": cp.multiply(gamma, e) == alpha,
+        }
+        return BuiltProblem(objective, constraints, vars={"alpha": alpha, "b": b, "e": e},
+                            params={"gamma": gamma})
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
+        Oa = self._omega() @ alpha
+        r = self._rhs() - Oa - self._border() * b
+        g = self._gamma()
+        return float(0.5 * alpha @ Oa + 0.5 * np.sum(g * r * r))
+
+    def system(self) -> BorderedSystem:
+        """The factorised bordered system ``[[0, a'], [a, Ω + diag(1/γ)]]``."""
+        return lssvm_system(self._omega(), self._gamma(), self._border())
+
+    def closed_form(self) -> Solution:
+        alpha, b = self.system().solve(self._rhs())
+        e = alpha / np.asarray(self._gamma())
+        return Solution(values={"alpha": alpha, "b": b, "e": e},
+                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
+                        sigma2: float = 1.0, **kwargs: Any) -> "LSSVM":
+        import problems
+
+        ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
+
+
+class WeightedLSSVM(LSSVM):
+    """Weighted LS-SVM regression, AReg paper eq. (74)-(75): one ``γ_i > 0`` per point.
+
+    ``gamma`` is a vector of ``N`` weights (a :class:`cvxpy.Parameter` of that shape in the
+    builder); the dual system has ``I_Γ = diag(1/γ_i)`` in place of ``I/γ``.
+    """
+
+    name: ClassVar[str] = "weighted_lssvm"
+    reference = Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
+                          {"primal": "(74)", "dual system": "(75)"})
+
+    def _gamma(self) -> np.ndarray:
+        g = check_gamma(self.gamma, self.n)
+        return np.full(self.n, g) if np.ndim(g) == 0 else g
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
+                        **kwargs: Any) -> "WeightedLSSVM":
+        base = LSSVM.random_instance(n, seed=seed, sigma2=sigma2, **kwargs)
+        gammas = np.random.default_rng(seed + 1).uniform(1.0, 100.0, size=base.n)
+        return cls(base.X, base.y, kernel=base.kernel, gamma=gammas)
+
+
+class LSSVMClassification(LSSVM):
+    """LS-SVM classifier, AReg paper Appendix A.1 eq. (57).
+
+    Labels may be any two values; they are mapped to ``{-1, +1}`` (sorted order, the first
+    class is ``-1``) and the original labels are kept in :attr:`classes`.  The builder is the
+    regression one with ``Ω_y = diag(y)Ωdiag(y)``, border ``y`` and right-hand side ``1``::
+
+        min ½ α'Ω_yα + γ/2 Σ e_i²  s.t.  Ω_y α + y b + e = 1,  γ e = α.
+
+    The decision function is ``f(x) = Σ_i α_i y_i K(x_i, x) + b`` and the label ``sign f``.
+    """
+
+    name: ClassVar[str] = "lssvm_classifier"
+    reference = Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
+                          {"primal": "A.1", "dual system": "(57)"})
+
+    def _targets(self) -> np.ndarray:
+        """Labels mapped to ±1 (cached; the original labels are in :attr:`classes`)."""
+        if getattr(self, "_ypm", None) is None:
+            y = np.asarray(self.y)
+            if y.ndim != 1 or y.shape[0] != self.n:
+                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
+            self._ypm, self.classes = binary_labels(y)
+        return self._ypm
+
+    def _border(self) -> np.ndarray:
+        return self._targets()
+
+    def _omega(self) -> np.ndarray:
+        y = self._targets()
+        if getattr(self, "_Omega_y", None) is None:
+            self._Omega_y = self.Omega * np.outer(y, y)
+        return self._Omega_y
+
+    def _factor_rows(self) -> np.ndarray:
+        return self._targets()[:, None] * self.gram_factor()
+
+    def _rhs(self) -> np.ndarray:
+        return np.ones(self.n)
+
+    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
+        """``f(x) = Σ_i α_i y_i K(x_i, x) + b`` at new points."""
+        K = (self.kernel or RBF())(as_matrix(X_new), self._inputs())
+        return K @ (solution["alpha"] * self._targets()) + solution.scalar("b")
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
+                        sigma2: float = 1.0, **kwargs: Any) -> "LSSVMClassification":
+        import problems
+
+        ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
