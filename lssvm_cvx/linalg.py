@@ -241,12 +241,12 @@ class SpectralBordered:
 
 
 def lssvm_system(Omega: np.ndarray, gamma: float | np.ndarray, border: np.ndarray | None, *,
-                 name: str = "Omega + I/gamma") -> BorderedSystem:
+                 name: str = "Omega + I/gamma", copy: bool = True) -> BorderedSystem:
     """Factorised bordered system of eq. (2)/(57)/(75): ``H = Ω + diag(1/γ)``, border ``a``.
 
     ``gamma`` is a scalar or one positive weight per row (weighted LS-SVM, eq. 75).  ``Ω`` is
-    copied once; the copy is factorised in place.
+    copied once (``copy=False`` adds the diagonal in place: for a Gram the caller owns).
     """
-    H = np.array(Omega, dtype=np.float64, copy=True)
+    H = np.array(Omega, dtype=np.float64, copy=copy)
     H[np.diag_indices_from(H)] += 1.0 / np.asarray(gamma, dtype=np.float64)
     return BorderedSystem.from_matrix(H, border, name=name, overwrite=True)

@@ -65,7 +65,7 @@ PROFILES: dict[str, SolverProfile] = {
         Tolerance(rel=1e-4, feas=1e-6, kkt=1e-3),
     ),
     "OSQP": SolverProfile(
-        {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 20000, "polish": True},
+        {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iter": 20000, "polish": True},
         Tolerance(rel=1e-4, feas=1e-5, kkt=1e-3),
     ),
     "SCS": SolverProfile(
@@ -101,15 +101,15 @@ def check_solver(solver: str) -> str:
 
 
 def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] | None = None,
-                  raise_on_failure: bool = True) -> dict[str, Any]:
+                  raise_on_failure: bool = True, accept_inaccurate: bool = False) -> dict[str, Any]:
     """Solve ``problem`` with ``solver`` using the profile's options (overridden by ``options``).
 
     Returns a dict with ``status``, ``compile_time`` (cvxpy canonicalization, which is the
     application of parameter values after the first DPP compile), ``solve_time`` (the rest of
     the wall time: solver plus unpacking), ``solver_time`` (the solver's own report where
     available), ``iterations`` and ``value``.  A failed solve raises :class:`SolverError` with
-    the solver's status unless ``raise_on_failure`` is False; an inaccurate one is reported
-    through ``status`` and left to the caller.
+    the solver's status unless ``raise_on_failure`` is False; so does an inaccurate one
+    (``optimal_inaccurate``) unless ``accept_inaccurate`` is True.
     """
     name = check_solver(solver)
     opts = {**profile(name).options, **(options or {})}
@@ -128,6 +128,9 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
     stats = problem.solver_stats if status != "solver_error" else None
     if raise_on_failure and status not in (OPTIMAL, OPTIMAL_INACCURATE):
         raise SolverError(f"{name} did not find an optimal point", solver=name, status=status)
+    if raise_on_failure and status == OPTIMAL_INACCURATE and not accept_inaccurate:
+        raise SolverError(f"{name} stopped at an inaccurate point (raise its iteration limit or "
+                          "pass accept_inaccurate=True)", solver=name, status=status)
     return {
         "status": status,
         "compile_time": compile_time,

@@ -95,7 +95,8 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         kernel = self._make_kernel(sigma2)
         Omega = self._gram(kernel, Xk)
         g = gamma if w is None else gamma * w
-        alpha, b = lssvm_system(Omega, g, np.ones(Omega.shape[0])).solve(Yk)
+        owned = Omega is not Xk  # a fresh Gram (not the user's precomputed matrix)
+        alpha, b = lssvm_system(Omega, g, np.ones(Omega.shape[0]), copy=not owned).solve(Yk)
         self.kernel_ = kernel
         self.gamma_ = float(gamma)
         self.sigma2_ = float(sigma2) if np.isscalar(sigma2) and sigma2 is not None else sigma2

@@ -183,12 +183,14 @@ class Formulation(ABC):
             built.params[key].value = value
 
     def solve(self, solver: str = "closed_form", *, options: dict[str, Any] | None = None,
-              raise_on_failure: bool = True) -> Solution:
+              raise_on_failure: bool = True, accept_inaccurate: bool = False) -> Solution:
         """Solve with ``"closed_form"`` or a cvxpy solver name; returns a :class:`Solution`.
 
         cvxpy solves reuse one cached problem (:attr:`problem`) whose parameters are updated
         from the current hyperparameters, so a second solve after changing e.g. ``gamma``
-        skips recompilation.
+        skips recompilation.  A failed solve raises :class:`~lssvm_cvx.exceptions.SolverError`
+        with the solver's status, and so does an inaccurate one unless ``accept_inaccurate``;
+        with ``raise_on_failure=False`` the status is returned in the solution instead.
         """
         if solver == "closed_form":
             self.validate()
@@ -200,7 +202,8 @@ class Formulation(ABC):
             self.validate()
             built = self.problem
             self._set_parameters(built)
-            info = solve_problem(built, solver, options=options, raise_on_failure=raise_on_failure)
+            info = solve_problem(built, solver, options=options, raise_on_failure=raise_on_failure,
+                                 accept_inaccurate=accept_inaccurate)
             ok = info["status"] in (OPTIMAL, OPTIMAL_INACCURATE)
             values = self.values_from(built) if ok else {}
             duals = {k: c.dual_value for k, c in built.cons.items()} if ok else {}

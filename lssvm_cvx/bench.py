@@ -1,0 +1,339 @@
+"""Benchmark infrastructure behind ``lssvm-cvx bench``: registry, run context (parallel
+repetitions with joblib, optionally on a Dask cluster, with tqdm progress), interleaved timing,
+and writers for markdown + JSON + PNG results (each file written atomically).
+
+A benchmark is a function ``run(ctx) -> BenchResult`` registered with :func:`register` in a
+module of the top-level ``benchmarks`` package (one module per paper table); the CLI discovers
+the modules automatically.
+
+Speed is always reported as a ratio against a baseline measured in the same process, with the
+compared runs interleaved and the median of several repetitions (:func:`interleaved_times`),
+because the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib
+import json
+import math
+import os
+import platform
+import pkgutil
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .exceptions import HyperparameterError
+from .io import atomic_write
+
+__all__ = [
+    "Table",
+    "BenchResult",
+    "Context",
+    "Benchmark",
+    "REGISTRY",
+    "register",
+    "discover",
+    "interleaved_times",
+    "machine_info",
+    "write_result",
+    "default_out_dir",
+]
+
+
+@dataclass
+class Table:
+    """A result table; ``paper`` holds the paper's numbers for the same rows when it has them."""
+
+    name: str
+    frame: Any  # pandas.DataFrame
+    caption: str = ""
+    paper: Any = None  # pandas.DataFrame or None
+    floatfmt: str = ".4g"
+
+
+@dataclass
+class BenchResult:
+    """What a benchmark returns: tables, figures, the claims it checked, and free-text notes."""
+
+    name: str
+    title: str
+    tables: list[Table] = field(default_factory=list)
+    figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
+    checks: dict[str, Any] = field(default_factory=dict)  # claim -> {"value", "target", "ok"}
+    notes: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, claim: str, value: float, target: float, *, higher_is_better: bool = False,
+              unit: str = "") -> bool:
+        """Record a measured claim against its target (e.g. a speed ratio)."""
+        ok = bool(value >= target) if higher_is_better else bool(value <= target)
+        self.checks[claim] = {"value": float(value), "target": float(target),
+                              "relation": ">=" if higher_is_better else "<=", "unit": unit, "ok": ok}
+        return ok
+
+
+@dataclass
+class Benchmark:
+    name: str
+    title: str
+    func: Callable[["Context"], BenchResult]
+    paper: str | None = None
+    description: str = ""
+
+
+REGISTRY: dict[str, Benchmark] = {}
+
+
+def register(name: str, title: str, *, paper: str | None = None, description: str = ""):
+    """Decorator registering ``func(ctx) -> BenchResult`` under ``name``."""
+
+    def deco(func: Callable[["Context"], BenchResult]):
+        REGISTRY[name] = Benchmark(name, title, func, paper, description or (func.__doc__ or "").strip())
+        return func
+
+    return deco
+
+
+def discover() -> dict[str, Benchmark]:
+    """Import every module of the ``benchmarks`` package (each registers its benchmarks)."""
+    import benchmarks
+
+    for info in pkgutil.iter_modules(benchmarks.__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"benchmarks.{info.name}")
+    return REGISTRY
+
+
+def default_out_dir(quick: bool) -> Path:
+    """``benchmarks/results`` beside the ``benchmarks`` package (``.../quick`` for --quick, so a
+    quick run never overwrites the committed full results)."""
+    import benchmarks
+
+    base = Path(benchmarks.__file__).resolve().parent / "results"
+    return base / "quick" if quick else base
+
+
+@dataclass
+class Context:
+    """Run settings handed to every benchmark.
+
+    ``quick`` asks for fewer repetitions and sizes; ``jobs`` and ``scheduler`` control
+    :meth:`map` (joblib processes, or the Dask cluster at ``scheduler``).
+    """
+
+    quick: bool = False
+    jobs: int = 1
+    scheduler: str | None = None
+    seed: int = 0
+    progress: bool = True
+    command: str = ""
+
+    def reps(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+    def map(self, func: Callable[..., Any], items: Sequence[Any], *, desc: str = "") -> list[Any]:
+        """``[func(item) for item in items]`` in parallel (joblib; Dask when ``scheduler``),
+        with a tqdm progress bar, results in input order."""
+        from joblib import Parallel, delayed, parallel_config
+        from tqdm.auto import tqdm
+
+        items = list(items)
+        if self.scheduler:
+            from dask.distributed import Client
+
+            client = Client(self.scheduler, set_as_default=False)
+            cfg = parallel_config(backend="dask", scheduler_host=self.scheduler)
+        else:
+            client = None
+            cfg = nullcontext()
+        try:
+            with cfg:
+                if self.jobs == 1 and client is None:
+                    gen = (func(it) for it in items)
+                else:
+                    gen = Parallel(n_jobs=self.jobs if client is None else -1,
+                                   return_as="generator")(delayed(func)(it) for it in items)
+                return list(tqdm(gen, total=len(items), desc=desc, disable=not self.progress,
+                                 leave=False, file=sys.stderr))
+        finally:
+            if client is not None:
+                client.close()
+
+
+def interleaved_times(funcs: dict[str, Callable[[], Any]], repeats: int, *,
+                      warmup: int = 1) -> dict[str, list[float]]:
+    """Time every function ``repeats`` times, round-robin (A B C A B C ...), after ``warmup``
+    untimed rounds; returns the list of wall times per name (use the median)."""
+    for _ in range(warmup):
+        for f in funcs.values():
+            f()
+    out: dict[str, list[float]] = {k: [] for k in funcs}
+    for _ in range(repeats):
+        for k, f in funcs.items():
+            t0 = time.perf_counter()
+            f()
+            out[k].append(time.perf_counter() - t0)
+    return out
+
+
+def machine_info() -> dict[str, Any]:
+    """Where a result was measured: OS, CPU, cores, BLAS, package versions."""
+    info: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        from threadpoolctl import threadpool_info
+
+        info["blas"] = [{k: d.get(k) for k in ("internal_api", "version", "num_threads")}
+                        for d in threadpool_info()]
+    except Exception:  # pragma: no cover
+        pass
+    versions = {}
+    for mod in ("numpy", "scipy", "cvxpy", "clarabel", "osqp", "ecos", "scs", "sklearn", "pandas"):
+        try:
+            versions[mod] = importlib.import_module(mod).__version__
+        except Exception:
+            versions[mod] = None
+    info["versions"] = versions
+    return info
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, (np.floating, np.integer, np.bool_)):
+        return _jsonable(v.item())
+    if isinstance(v, np.ndarray):
+        return [_jsonable(x) for x in v.tolist()]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _frame_markdown(df: Any, floatfmt: str) -> str:
+    def fmt(x: Any) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "–"
+        if isinstance(x, (float, np.floating)):
+            return format(float(x), floatfmt)
+        if isinstance(x, (bool, np.bool_)):
+            return "yes" if x else "no"
+        return str(x)
+
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(fmt(x) for x in row) + " |")
+    return "\n".join(lines)
+
+
+def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float) -> list[Path]:
+    """Write ``<name>.md``, ``<name>.json`` and ``<name>_<figure>.png`` into ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = machine_info()
+    paths = []
+    fig_files = {}
+    for fname, fig in result.figures.items():
+        p = out / f"{result.name}_{fname}.png"
+
+        def write_png(tmp: str, fig=fig) -> None:
+            fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
+
+        atomic_write(p, write_png)
+        fig_files[fname] = p.name
+        paths.append(p)
+    md = [f"# {result.title}", ""]
+    md.append(f"- command: `{ctx.command or 'lssvm-cvx bench --only ' + result.name}`")
+    md.append(f"- date: {when}; wall time {elapsed:.1f} s; mode: {'quick' if ctx.quick else 'full'}")
+    blas = ", ".join(f"{b.get('internal_api')} {b.get('version')} ({b.get('num_threads')} threads)"
+                     for b in machine.get("blas", []))
+    md.append(f"- machine: {machine.get('cpu', machine['machine'])}, {machine['cpu_count']} cores, "
+              f"{machine['platform']}, Python {machine['python']}; BLAS: {blas}")
+    md.append("- versions: " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items() if v))
+    md.append("")
+    if result.checks:
+        md.append("## Claims checked in this run")
+        md.append("")
+        md.append("| claim | measured | target | met |")
+        md.append("|---|---|---|---|")
+        for claim, c in result.checks.items():
+            md.append(f"| {claim} | {c['value']:.4g}{c['unit']} | {c['relation']} {c['target']:.4g}{c['unit']} "
+                      f"| {'yes' if c['ok'] else 'NO'} |")
+        md.append("")
+    for t in result.tables:
+        md.append(f"## {t.name}")
+        md.append("")
+        if t.caption:
+            md.append(t.caption)
+            md.append("")
+        md.append(_frame_markdown(t.frame, t.floatfmt))
+        md.append("")
+        if t.paper is not None:
+            md.append("Paper's numbers for the same rows:")
+            md.append("")
+            md.append(_frame_markdown(t.paper, t.floatfmt))
+            md.append("")
+    for fname, file in fig_files.items():
+        md.append(f"![{fname}]({file})")
+        md.append("")
+    if result.notes:
+        md.append("## Notes")
+        md.append("")
+        md.append(result.notes.strip())
+        md.append("")
+    text = "\n".join(md)
+    p_md = out / f"{result.name}.md"
+    atomic_write(p_md, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    paths.append(p_md)
+    payload = {
+        "name": result.name, "title": result.title, "command": ctx.command, "date": when,
+        "mode": "quick" if ctx.quick else "full", "elapsed_s": elapsed, "machine": machine,
+        "checks": result.checks, "meta": result.meta, "notes": result.notes,
+        "figures": fig_files,
+        "tables": [{"name": t.name, "caption": t.caption,
+                    "rows": t.frame.to_dict(orient="records"),
+                    "paper": None if t.paper is None else t.paper.to_dict(orient="records")}
+                   for t in result.tables],
+    }
+    p_json = out / f"{result.name}.json"
+    atomic_write(p_json, lambda tmp: Path(tmp).write_text(
+        json.dumps(_jsonable(payload), indent=1, allow_nan=False), encoding="utf-8"))
+    paths.append(p_json)
+    return paths
+
+
+def select(names: Iterable[str] | None) -> list[Benchmark]:
+    """Registered benchmarks by name (all when ``names`` is None), in registration order."""
+    reg = discover()
+    if not names:
+        return list(reg.values())
+    out = []
+    for n in names:
+        matches = [b for k, b in reg.items() if k == n or k.startswith(n)]
+        if not matches:
+            raise HyperparameterError(f"no benchmark named {n!r}; known: {', '.join(reg)}")
+        out.extend(m for m in matches if m not in out)
+    return out
