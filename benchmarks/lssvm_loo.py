@@ -11,7 +11,7 @@ import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.linalg import lssvm_system
-from lssvm_cvx.model_selection import EIGH_BREAK_EVEN, gamma_sweep, loo_residuals
+from lssvm_cvx.model_selection import EIGH_BREAK_EVEN, gamma_sweep, kfold_residuals, loo_residuals
 
 
 def brute_force_loo(K: np.ndarray, y: np.ndarray, gamma: float) -> np.ndarray:
@@ -38,6 +38,24 @@ def eig_baseline_loo(K: np.ndarray, y: np.ndarray, gammas) -> np.ndarray:
         alpha = C @ y
         out.append(np.mean((alpha / np.diag(C)) ** 2))
     return np.asarray(out)
+
+
+def accuracy_case(seed: int) -> dict:
+    """One random problem: max |closed-form − brute-force| for LOO and for 5-fold residuals."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 80))
+    ds = problems.get_problem("lssvm_regression", n=n, seed=seed)
+    g = float(10 ** rng.uniform(-2, 4))
+    K, y = RBF(float(10 ** rng.uniform(-0.5, 0.5)))(ds.X), ds.y
+    loo = float(np.abs(loo_residuals(K, y, g) - brute_force_loo(K, y, g)).max())
+    folds = np.array_split(rng.permutation(n), 5)
+    brute = np.empty(n)
+    for f in folds:
+        m = np.setdiff1d(np.arange(n), f)
+        a, b = lssvm_system(K[np.ix_(m, m)], g, np.ones(m.size)).solve(y[m])
+        brute[f] = y[f] - (K[np.ix_(f, m)] @ a + b)
+    kf = float(np.abs(kfold_residuals(K, y, g, folds) - brute).max())
+    return {"seed": seed, "n": n, "gamma": g, "max |LOO − brute|": loo, "max |5-fold − brute|": kf}
 
 
 @register("lssvm_loo", "LS-SVM exact LOO: one γ and a 50-value γ grid vs brute force and eigh",
@@ -96,6 +114,12 @@ def run(ctx: Context) -> BenchResult:
                             pd.DataFrame(be_rows),
                             "gamma_sweep(method='auto') switches to eigh from EIGH_BREAK_EVEN "
                             "values on."))
-    max_err = max(r["time [s]"] for r in rows if r["method"].startswith("max |LOO") and np.isfinite(r["time [s]"]))
-    res.check("max |closed-form LOO − brute-force LOO| (N ≤ 300)", max_err, 1e-8)
+    cases = pd.DataFrame(ctx.map(accuracy_case, range(ctx.seed, ctx.seed + ctx.reps(50, 8)),
+                                 desc="LOO/k-fold vs brute force"))
+    res.tables.append(Table("Closed form vs brute-force refits on random problems", cases,
+                            "Random N in [20, 80), γ in [1e-2, 1e4], σ² in [0.3, 3]; residuals "
+                            "of the closed forms against N (LOO) or 5 (k-fold) refits."))
+    max_err = max(cases["max |LOO − brute|"].max(), cases["max |5-fold − brute|"].max())
+    res.check(f"max |closed form − brute force| over {len(cases)} random problems (LOO and 5-fold)",
+              max_err, 1e-8)
     return res

@@ -23,7 +23,6 @@ import pkgutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,30 +141,35 @@ class Context:
     def map(self, func: Callable[..., Any], items: Sequence[Any], *, desc: str = "") -> list[Any]:
         """``[func(item) for item in items]`` in parallel (joblib; Dask when ``scheduler``),
         with a tqdm progress bar, results in input order."""
-        from joblib import Parallel, delayed, parallel_config
+        from joblib import Parallel, delayed
         from tqdm.auto import tqdm
 
         items = list(items)
-        if self.scheduler:
-            from dask.distributed import Client
-
-            client = Client(self.scheduler, set_as_default=False)
-            cfg = parallel_config(backend="dask", scheduler_host=self.scheduler)
-        else:
-            client = None
-            cfg = nullcontext()
+        bar = tqdm(total=len(items), desc=desc, disable=not self.progress, leave=False,
+                   file=sys.stderr)
         try:
-            with cfg:
-                if self.jobs == 1 and client is None:
-                    gen = (func(it) for it in items)
-                else:
-                    gen = Parallel(n_jobs=self.jobs if client is None else -1,
-                                   return_as="generator")(delayed(func)(it) for it in items)
-                return list(tqdm(gen, total=len(items), desc=desc, disable=not self.progress,
-                                 leave=False, file=sys.stderr))
+            if self.scheduler:  # a Dask cluster: one task per item, gathered in order
+                from dask.distributed import Client, as_completed
+
+                with Client(self.scheduler, set_as_default=False) as client:
+                    futures = client.map(func, items, pure=False)
+                    for _ in as_completed(futures, loop=client.loop):
+                        bar.update()
+                    return client.gather(futures)
+            if self.jobs == 1:
+                out = []
+                for it in items:
+                    out.append(func(it))
+                    bar.update()
+                return out
+            gen = Parallel(n_jobs=self.jobs, return_as="generator")(delayed(func)(it) for it in items)
+            out = []
+            for r in gen:
+                out.append(r)
+                bar.update()
+            return out
         finally:
-            if client is not None:
-                client.close()
+            bar.close()
 
 
 def interleaved_times(funcs: dict[str, Callable[[], Any]], repeats: int, *,
@@ -231,6 +235,11 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
+def _md(x: Any) -> str:
+    """Text safe inside a markdown table cell."""
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
 def _frame_markdown(df: Any, floatfmt: str) -> str:
     def fmt(x: Any) -> str:
         if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -239,9 +248,9 @@ def _frame_markdown(df: Any, floatfmt: str) -> str:
             return format(float(x), floatfmt)
         if isinstance(x, (bool, np.bool_)):
             return "yes" if x else "no"
-        return str(x)
+        return _md(x)
 
-    cols = [str(c) for c in df.columns]
+    cols = [_md(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in df.itertuples(index=False):
         lines.append("| " + " | ".join(fmt(x) for x in row) + " |")
@@ -280,7 +289,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
         md.append("| claim | measured | target | met |")
         md.append("|---|---|---|---|")
         for claim, c in result.checks.items():
-            md.append(f"| {claim} | {c['value']:.4g}{c['unit']} | {c['relation']} {c['target']:.4g}{c['unit']} "
+            md.append(f"| {_md(claim)} | {c['value']:.4g}{c['unit']} | {c['relation']} {c['target']:.4g}{c['unit']} "
                       f"| {'yes' if c['ok'] else 'NO'} |")
         md.append("")
     for t in result.tables:

@@ -52,6 +52,18 @@ class SolverProfile:
     tol: Tolerance = Tolerance(rel=1e-4, feas=1e-5, kkt=1e-3)
 
 
+def _osqp_polish_key() -> str:
+    """OSQP 1.x renamed ``polish`` to ``polishing``."""
+    try:
+        from importlib.metadata import version
+
+        return "polishing" if int(version("osqp").split(".")[0]) >= 1 else "polish"
+    except Exception:  # pragma: no cover - OSQP missing
+        return "polish"
+
+
+_OSQP_POLISH = _osqp_polish_key()
+
 #: settings and tolerances per backend. Interior-point solvers are held to 1e-6 relative;
 #: first-order solvers (OSQP, SCS) to what they reach with tight eps in bounded iterations.
 PROFILES: dict[str, SolverProfile] = {
@@ -65,7 +77,7 @@ PROFILES: dict[str, SolverProfile] = {
         Tolerance(rel=1e-4, feas=1e-6, kkt=1e-3),
     ),
     "OSQP": SolverProfile(
-        {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iter": 20000, "polish": True},
+        {"eps_abs": 1e-8, "eps_rel": 1e-8, "max_iter": 20000, _OSQP_POLISH: True},
         Tolerance(rel=1e-4, feas=1e-5, kkt=1e-3),
     ),
     "SCS": SolverProfile(
