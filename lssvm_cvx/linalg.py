@@ -48,14 +48,20 @@ COND_WARN = 1e-12
 
 @dataclass
 class Cholesky:
-    """Lower Cholesky factor of an SPD matrix with lazily computed extras.
+    """Cholesky factor of an SPD matrix ``H = L L'`` with lazily computed extras.
 
     Raises :class:`NotPSDError` (naming the matrix) when the factorization fails, and warns
     with :class:`ConditioningWarning` when LAPACK's reciprocal condition estimate (``dpocon``,
     O(n²) after the factorization) is below :data:`COND_WARN`.
+
+    ``c`` is the triangle LAPACK returned (``lower`` says which).  A C-ordered symmetric ``H``
+    factorised with ``overwrite=True`` is handed to LAPACK as its (Fortran-ordered) transpose,
+    which is the same matrix, so no copy is made; the factor is then the upper triangle ``U``
+    with ``U'U = H`` and :attr:`L` is its transpose (a view).
     """
 
-    L: np.ndarray
+    c: np.ndarray
+    lower: bool
     rcond: float
     _Linv: np.ndarray | None = field(default=None, repr=False)
 
@@ -66,7 +72,9 @@ class Cholesky:
         if H.ndim != 2 or H.shape[0] != H.shape[1]:
             raise InputError(f"{name} must be a square matrix, got shape {H.shape}")
         anorm = np.abs(H).sum(axis=0).max() if check_cond else 0.0
-        L, info = lapack.dpotrf(H, lower=1, clean=1, overwrite_a=int(overwrite))
+        transpose = overwrite and H.flags.c_contiguous and not H.flags.f_contiguous
+        work, lower = (H.T, False) if transpose else (H, True)
+        c, info = lapack.dpotrf(work, lower=int(lower), clean=1, overwrite_a=int(overwrite))
         if info > 0:
             raise NotPSDError(
                 f"{name} is not positive definite (Cholesky failed at pivot {info}); the kernel "
@@ -75,11 +83,11 @@ class Cholesky:
             )
         if info < 0:  # pragma: no cover - argument error inside LAPACK
             raise InputError(f"dpotrf rejected argument {-info} of {name}")
-        if not np.all(np.isfinite(np.diagonal(L))):
+        if not np.all(np.isfinite(np.diagonal(c))):
             raise InputError(f"{name} contains NaN or inf")
         rcond = 1.0
         if check_cond:
-            rcond, info = lapack.dpocon(L, anorm, uplo="L")
+            rcond, info = lapack.dpocon(c, anorm, uplo="L" if lower else "U")
             if rcond < COND_WARN:
                 warnings.warn(
                     f"{name} is nearly singular: reciprocal condition estimate {rcond:.2e} "
@@ -87,24 +95,29 @@ class Cholesky:
                     ConditioningWarning,
                     stacklevel=3,
                 )
-        return cls(L=L, rcond=float(rcond))
+        return cls(c=c, lower=lower, rcond=float(rcond))
+
+    @property
+    def L(self) -> np.ndarray:
+        """The lower factor ``L`` (``H = L L'``); a transposed view when LAPACK returned ``U``."""
+        return self.c if self.lower else self.c.T
 
     @property
     def n(self) -> int:
-        return self.L.shape[0]
+        return self.c.shape[0]
 
     def solve(self, B: np.ndarray) -> np.ndarray:
         """``H^{-1} B`` by two triangular solves."""
-        return sla.cho_solve((self.L, True), B, check_finite=False)
+        return sla.cho_solve((self.c, self.lower), B, check_finite=False)
 
     @property
     def Linv(self) -> np.ndarray:
         """``L^{-1}`` (lower triangular), computed once by LAPACK ``dtrtri`` (n³/3 flops)."""
         if self._Linv is None:
-            Linv, info = lapack.dtrtri(self.L, lower=1)
-            if info != 0:  # pragma: no cover - L has a positive diagonal
+            inv, info = lapack.dtrtri(self.c, lower=int(self.lower))
+            if info != 0:  # pragma: no cover - the factor has a positive diagonal
                 raise NotPSDError("triangular inversion failed")
-            self._Linv = Linv
+            self._Linv = inv if self.lower else inv.T  # (U^{-1})' = (U')^{-1} = L^{-1}
         return self._Linv
 
     def inv_diag(self) -> np.ndarray:
