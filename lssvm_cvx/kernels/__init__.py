@@ -23,6 +23,7 @@ from .base import (
     register_kernel,
     sq_dists,
 )
+from .gradient_norm import affine_dim, gradient_norm_gram, model_kernel
 
 __all__ = [
     "Kernel",
@@ -40,4 +41,7 @@ __all__ = [
     "kernel_from_dict",
     "register_kernel",
     "check_psd",
+    "gradient_norm_gram",
+    "model_kernel",
+    "affine_dim",
 ]

@@ -1,0 +1,633 @@
+"""Automatic tuning of the Auto LS-SVM (Sorber 2017, §1.1 item 3): exact closed-form
+leave-one-out for objective (9), a joint search over the kernel width γ, the gradient-norm
+weight μ and the ridge / margin weight ν, and the primal random-feature path for large N.
+
+The normalised problem (§1.3)
+-----------------------------
+Every path (dual, Nyström, random Fourier features) is a penalised least-squares problem in a
+design ``Φ`` (``N × m``: the Gram ``K(X, X)`` in the dual, ``K(X, Z)`` for ``m`` Nyström
+centres ``Z``, or random Fourier features) with an unregularised bias, on standardised targets::
+
+    J(θ, b) = ||y - Φθ - b 1||² + μ s_G θ'Gθ + ν s_R θ'Rθ,                         (N1)
+
+``G`` the gradient-norm Gram of the centres (:mod:`lssvm_cvx.kernels.gradient_norm`, normalised
+form: unit diagonal) or, for random Fourier features, the data-averaged gradient Gram (see
+:func:`rff_gradient_gram`).  ``R`` is the margin matrix of the L2 term: ``I`` (``margin="alpha"``,
+eq. 9's ``||α||²`` as printed) or the kernel matrix of the centres plus ``1e-6 I``
+(``margin="rkhs"``: ``α'Kα = ||w||²``, the margin of the LS-SVM, which the note names for the
+classifier in §1.1 item 1b); for random Fourier features ``R = I`` is ``||w||²`` itself.  With
+``Φ_c`` the column-centred design and ``C = Φ_c'Φ_c / N`` (the Hessian of the mean fit term
+after eliminating the bias),
+
+    s_G = MU_UNIT · tr(C) / tr(G),        s_R = NU_UNIT · tr(C) / tr(R),      MU_UNIT = NU_UNIT = 1.
+
+(N1) *is* the note's eq. (9) with ``μ_9 = μ s_G`` and ``ν_9 = ν s_R`` (:func:`paper_weights`).
+The code works with (N1)/N, whose penalty weights are ``ρ_G = s_G/N`` and ``ρ_R = s_R/N``.
+
+Why these scalings.  Width and data scale: the traces make μ and ν relative to the curvature of
+the fit term at the current width (a narrow kernel has a small ``tr C``), and the estimators
+standardise inputs and targets, so rescaling either changes nothing.  Rows (goal 2c): for a
+fixed function the centre weights are ``θ = a/m``; then ``θ'Gθ`` (the gradient energy in units
+of one kernel bump) and ``θ'Kθ = ||f||²`` do not depend on N, so those terms act like a fixed
+prior whose weight relative to the summed fit decays like 1/N (the Bayesian reading), while
+``||α||²`` keeps the raw scaling of eq. (9) (``ν_9`` constant for the dual).  We compared
+scalings by fitting a half and a quarter of a data set with the hyperparameters selected on all
+of it: this one degraded the LOO error less than the per-observation scaling ``(1/N)||r||²``
+with fixed penalties (measured in ``tests/test_auto_invariance.py``).  The optimal amount of
+regularisation does change with N, so no scaling makes the selected values exactly
+row-invariant; the search re-selects them on every fit.
+
+Solution: ``(C + μρ_G G + νρ_R R) θ = Φ_c' y_c / N``, ``b = ȳ - mean(Φ) θ``.
+
+Exact leave-one-out
+-------------------
+The fitted values are ``ŷ = S y`` with hat matrix ``S = 11'/N + Φ_c A^{-1} Φ_c' / N``, ``A`` the
+matrix above, so leaving observation ``i`` out of the fit term (basis and penalty matrices
+fixed) gives the residual ``r_i = (y_i - ŷ_i) / (1 - S_ii)`` exactly (Sherman-Morrison; the same
+identity as for ridge regression).  ``tests/test_auto_tuning.py`` checks it against ``N``
+brute-force refits.
+
+Sweeps from one decomposition
+-----------------------------
+* **μ path** (fixed ν): the generalised eigendecomposition ``ρ_G G V = B V Θ`` with
+  ``B = C + νρ_R R``, ``V'BV = I``, gives ``A(μ)^{-1} = V diag(1/(1 + μθ)) V'``; with ``P = Φ_c V``
+  and ``q = P'y_c/N`` every μ costs O(N m): ``ŷ_c = P (q ∘ w)``, ``S_ii = 1/N + (P∘P) w / N``.
+* **ν path** (fixed μ): ``(C + μρ_G G) U = R U diag(λ)``, ``U'RU = I``, gives ``A(ν)^{-1} =
+  U diag(1/(λ + νρ_R)) U'``, the same formulas.
+
+Search strategy (:func:`auto_search`) and cost
+----------------------------------------------
+1. **Width stage**: for each γ on a logarithmic grid (default 9 values, half a decade apart,
+   then the two quarter-decade neighbours of the best), one generalised eigendecomposition and
+   the μ path at ``ν = nu0``; the width's score is its best LOO over μ.  For more than
+   ``n_subsample`` rows this stage runs on a seeded subsample (the width is the hyperparameter
+   that depends least on N; §1.3 normalisation keeps μ, ν comparable).
+2. **(μ, ν) stage** on all rows at the chosen width: μ path at ``nu0``, then the ν path at the
+   best μ, then the μ path again at the best ν (coordinate search, three decompositions).
+Cost: ``n_widths + 3`` decompositions of an ``m × m`` pencil (``m = N`` in the dual) plus
+``2 N m²`` flops each to form ``C`` and ``P``, and O(N m) per grid value.  A value given by the
+user (``gamma``, ``mu`` or ``nu``) is not searched.
+
+Large N
+-------
+Above ``max_exact`` rows the estimators use ``m`` Nyström centres (the default;
+``sklearn.kernel_approximation.Nystroem`` picks them; penalty: the exact normalised gradient
+Gram of the centres, i.e. the dual objective with the centres restricted to ``Z``) or ``m``
+random Fourier features (``RBFSampler``; penalty: the data-averaged gradient Gram, since the
+integral over ``R^d`` of a sum of cosines diverges).  Both are (N1) in the primal with the same LOO formulas; memory
+is O(N m): the design is stored once and every other N-sized quantity is formed in row chunks
+of about 32 MB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from .exceptions import HyperparameterError, InputError, NotPSDError
+from .kernels.gradient_norm import gradient_norm_gram, model_kernel
+from .linalg import Cholesky
+
+__all__ = [
+    "DEFAULT_GAMMA_GRID",
+    "DEFAULT_MU_GRID",
+    "DEFAULT_NU_GRID",
+    "NU0",
+    "MU_UNIT",
+    "NU_UNIT",
+    "CRITERIA",
+    "MARGINS",
+    "normalizers",
+    "paper_weights",
+    "Basis",
+    "exact_basis",
+    "nystroem_basis",
+    "rff_basis",
+    "rff_gradient_gram",
+    "PenalizedLS",
+    "PathResult",
+    "SearchResult",
+    "auto_search",
+    "brute_force_loo",
+]
+
+#: unit of the normalised μ (module docstring)
+MU_UNIT = 1.0
+#: unit of the normalised ν (module docstring)
+NU_UNIT = 1.0
+#: widths γ of the eq. (44) kernel ``exp(-(γ/p)||x - z||²)`` on standardised inputs
+DEFAULT_GAMMA_GRID = np.logspace(-1.5, 2.5, 9)
+#: normalised gradient-norm weights μ (0 = no gradient term)
+DEFAULT_MU_GRID = np.r_[0.0, np.logspace(-4, 5, 37)]
+#: normalised ridge (margin) weights ν
+DEFAULT_NU_GRID = np.logspace(-4, 6, 21)
+#: ν used while μ and γ are searched
+NU0 = 0.1
+#: selection criteria: LOO mean squared error, mean absolute error, squared hinge of the LOO
+#: decision values (classification), LOO misclassification rate
+CRITERIA = ("mse", "mae", "hinge2", "error")
+
+_CHUNK_ELEMS = 4_000_000  # rows per chunk = this / m (≈ 32 MB of float64 per chunk)
+
+
+def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None) -> tuple[float, float]:
+    """``(ρ_G, ρ_R) = (s_G/N, s_R/N)`` with ``s_G = MU_UNIT tr(C)/tr(G)``, ``s_R = NU_UNIT
+    tr(C)/tr(R)`` (``R = I`` when None) and ``C = Φ_c'Φ_c/N`` (module docstring)."""
+    Phi = np.asarray(Phi, dtype=np.float64)
+    n, m = Phi.shape
+    trC = float(np.sum((Phi - Phi.mean(axis=0)) ** 2) / n)
+    trG = float(np.trace(G))
+    trR = float(m if R is None else np.trace(R))
+    if not trG > 0:
+        raise NotPSDError(f"the gradient-norm Gram has non-positive trace {trG:.3g}")
+    if not trR > 0:
+        raise NotPSDError(f"the margin matrix has non-positive trace {trR:.3g}")
+    if not trC > 0:
+        raise InputError("the design has no variation (all inputs identical?)")
+    return MU_UNIT * trC / trG / n, NU_UNIT * trC / trR / n
+
+
+def paper_weights(Phi: np.ndarray, G: np.ndarray, mu: float, nu: float,
+                  R: np.ndarray | None = None) -> tuple[float, float]:
+    """The note's (μ, ν) of eq. (9) that correspond to the normalised (μ, ν) of (N1):
+    ``(μ s_G, ν s_R) = (N μ ρ_G, N ν ρ_R)``."""
+    rho_g, rho_i = normalizers(Phi, G, R)
+    n = np.asarray(Phi).shape[0]
+    return float(mu) * n * rho_g, float(nu) * n * rho_i
+
+
+# --------------------------------------------------------------------------------- bases
+@dataclass
+class Basis:
+    """A design ``Phi`` (N × m) with its gradient-norm penalty ``G`` (m × m).
+
+    ``kind`` is ``"exact"`` (centres = training rows), ``"nystroem"`` or ``"rff"``;
+    ``transform(X)`` evaluates the design at new (standardised) inputs; ``params`` holds what
+    is needed to rebuild ``transform`` after saving (arrays and numbers only).
+    """
+
+    kind: str
+    Phi: np.ndarray
+    G: np.ndarray
+    params: dict[str, Any]
+    #: margin matrix of the ν term (None: identity)
+    R: np.ndarray | None = None
+
+    @property
+    def m(self) -> int:
+        return self.Phi.shape[1]
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        return basis_transform(self.kind, self.params, X)
+
+
+def basis_transform(kind: str, params: dict[str, Any], X: np.ndarray) -> np.ndarray:
+    """Evaluate a basis described by ``(kind, params)`` at standardised inputs ``X``."""
+    if kind in ("exact", "nystroem"):
+        return model_kernel(X, params["centres"], gamma=params["gamma"], form="normalized",
+                            n_features=params["p"])
+    if kind == "rff":
+        Z = X @ params["W"]
+        Z += params["offset"]
+        np.cos(Z, out=Z)
+        Z *= np.sqrt(2.0 / params["W"].shape[1])
+        return Z
+    raise HyperparameterError(f"unknown basis kind {kind!r}")
+
+
+#: jitter added to the kernel matrix when it is the margin matrix (keeps it positive definite)
+MARGIN_JITTER = 1e-6
+#: the margin terms: "alpha" (eq. 9's ||α||²) and "rkhs" (α'Kα = ||w||², the LS-SVM margin)
+MARGINS = ("alpha", "rkhs")
+
+
+def _margin_matrix(K: np.ndarray, margin: str) -> np.ndarray | None:
+    if margin == "alpha":
+        return None
+    if margin == "rkhs":
+        R = K.copy()
+        R[np.diag_indices_from(R)] += MARGIN_JITTER
+        return R
+    raise HyperparameterError(f"margin must be one of {MARGINS}, got {margin!r}")
+
+
+def exact_basis(X: np.ndarray, gamma: float, *, p: int, c: int, margin: str = "alpha") -> Basis:
+    """The dual basis of eq. (8): ``Φ = K(X, X)``, ``G = G̃(X, X)`` (normalised form) and the
+    margin matrix (``I`` for ``"alpha"``, ``K + 1e-6 I`` for ``"rkhs"``)."""
+    K = model_kernel(X, gamma=gamma, form="normalized", n_features=p)
+    G = gradient_norm_gram(X, gamma=gamma, form="normalized", dim=c, n_features=p)
+    return Basis("exact", K, G, {"centres": X, "gamma": float(gamma), "p": p, "c": c},
+                 _margin_matrix(K, margin))
+
+
+def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.ndarray,
+                   margin: str = "alpha") -> Basis:
+    """``Φ = K(X, Z)`` for Nyström centres ``Z`` (``f = Σ_j β_j k(·, z_j)``), ``G = G̃(Z, Z)`` and
+    the margin matrix ``I`` or ``K(Z, Z) + 1e-6 I``: the same model and regularizer as the dual
+    with the centres restricted to ``Z``."""
+    Phi = model_kernel(X, centres, gamma=gamma, form="normalized", n_features=p)
+    G = gradient_norm_gram(centres, gamma=gamma, form="normalized", dim=c, n_features=p)
+    R = None if margin == "alpha" else _margin_matrix(
+        model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
+    return Basis("nystroem", Phi, G, {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, R)
+
+
+def choose_centres(X: np.ndarray, m: int, random_state: Any) -> np.ndarray:
+    """``m`` Nyström centres picked by :class:`sklearn.kernel_approximation.Nystroem` (a
+    uniform random subset of the rows; the kernel does not influence the choice)."""
+    from sklearn.kernel_approximation import Nystroem
+
+    m = min(int(m), X.shape[0])
+    nys = Nystroem(kernel="rbf", gamma=1.0, n_components=m, random_state=random_state).fit(X)
+    return np.ascontiguousarray(nys.components_)
+
+
+def rff_gradient_gram(X: np.ndarray, W: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Data-averaged gradient Gram of random Fourier features ``φ_j(x) = sqrt(2/D) cos(w_j'x + b_j)``:
+    ``G = (S'S/N) ∘ (W'W)`` with ``S_ij = sqrt(2/D) sin(w_j'x_i + b_j)``, so that
+    ``θ'Gθ = (1/N) Σ_i ||∇f(x_i)||²``.
+
+    The integral of eq. (40) over ``R^d`` diverges for a finite sum of cosines, so the random
+    Fourier path measures the gradient norm against the data distribution instead of the
+    Lebesgue measure (a Monte Carlo version of ``∫||∇f||² p(x) dx``).
+    """
+    D = W.shape[1]
+    StS = np.zeros((D, D))
+    step = max(1, _CHUNK_ELEMS // D)
+    for s in range(0, X.shape[0], step):
+        S = X[s:s + step] @ W
+        S += offset
+        np.sin(S, out=S)
+        StS += S.T @ S
+    StS *= 2.0 / D / X.shape[0]
+    return StS * (W.T @ W)
+
+
+def rff_basis(X: np.ndarray, gamma: float, *, p: int, n_components: int, random_state: Any,
+              G_rows: np.ndarray | None = None) -> Basis:
+    """Random Fourier features of the eq. (44) kernel from :class:`sklearn.kernel_approximation.
+    RBFSampler` (``gamma = γ/p``) and their data-averaged gradient Gram (:func:`rff_gradient_gram`
+    over ``G_rows``, default ``X``)."""
+    from sklearn.kernel_approximation import RBFSampler
+
+    rbf = RBFSampler(gamma=gamma / p, n_components=int(n_components), random_state=random_state)
+    rbf.fit(X[:1])
+    W, off = np.ascontiguousarray(rbf.random_weights_), np.asarray(rbf.random_offset_)
+    params = {"W": W, "offset": off, "gamma": float(gamma), "p": p}
+    Phi = basis_transform("rff", params, X)
+    G = rff_gradient_gram(X if G_rows is None else G_rows, W, off)
+    return Basis("rff", Phi, G, params)
+
+
+# ------------------------------------------------------------------------- criteria
+def _score(R: np.ndarray, Y: np.ndarray, criterion: str) -> np.ndarray:
+    """Criterion per path value; ``R`` (N, T, V) LOO residuals, ``Y`` (N, T) targets."""
+    if criterion == "mse":
+        return np.mean(R * R, axis=(0, 1))
+    if criterion == "mae":
+        return np.mean(np.abs(R), axis=(0, 1))
+    F = Y[:, :, None] - R  # LOO decision values (targets ±1)
+    if criterion == "hinge2":
+        return np.mean(np.maximum(0.0, 1.0 - Y[:, :, None] * F) ** 2, axis=(0, 1))
+    if criterion == "error":
+        if Y.shape[1] == 1:
+            return np.mean((Y[:, :, None] * F) <= 0, axis=(0, 1))
+        return np.mean(np.argmax(F, axis=1) != np.argmax(Y, axis=1)[:, None], axis=0)
+    raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+
+
+@dataclass
+class PathResult:
+    """LOO scores along one path (μ or ν) at fixed other hyperparameters."""
+
+    name: str
+    values: np.ndarray
+    scores: np.ndarray
+    fixed: dict[str, float]
+
+    @property
+    def best(self) -> tuple[float, float]:
+        k = int(np.nanargmin(self.scores))
+        return float(self.values[k]), float(self.scores[k])
+
+
+# ------------------------------------------------------------------- the LS problem
+class PenalizedLS:
+    """Problem (N1) for one basis: exact LOO, μ and ν paths from one decomposition, fit.
+
+    Parameters
+    ----------
+    Phi :
+        Design ``(N, m)``.
+    Y :
+        Targets ``(N,)`` or ``(N, T)`` (several columns share every decomposition).
+    G :
+        Gradient-norm penalty ``(m, m)``, symmetric PSD.
+    R :
+        Margin matrix of the ν term ``(m, m)``, symmetric positive definite; None for the
+        identity (eq. 9's ``||α||²``).
+    """
+
+    def __init__(self, Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, R: np.ndarray | None = None):
+        self.Phi = np.asarray(Phi, dtype=np.float64)
+        Y = np.asarray(Y, dtype=np.float64)
+        self.single = Y.ndim == 1
+        self.Y = Y[:, None] if self.single else Y
+        if self.Y.shape[0] != self.Phi.shape[0]:
+            raise InputError(f"Y has {self.Y.shape[0]} rows but the design has {self.Phi.shape[0]}")
+        self.G = 0.5 * (G + G.T)
+        self.R = None if R is None else 0.5 * (R + R.T)
+        self.basis: Basis | None = None  # the basis it was built from, when a caller records it
+        self.N, self.m = self.Phi.shape
+        self.phi_mean = self.Phi.mean(axis=0)
+        self.y_mean = self.Y.mean(axis=0)
+        self.Yc = self.Y - self.y_mean
+        self.C = self._gram()
+        # (N1) divided by N: the penalties' weights per unit of the mean-squared fit term
+        self.rho_g, self.rho_i = normalizers(self.Phi, self.G, self.R)
+        self.rhs = self._cross(self.Yc) / self.N  # Φ_c' y_c / N
+
+    # chunked products with the centred design -------------------------------------------
+    def _chunks(self):
+        step = max(1, _CHUNK_ELEMS // max(self.m, 1))
+        for s in range(0, self.N, step):
+            yield slice(s, min(s + step, self.N)), self.Phi[s:s + step] - self.phi_mean
+
+    def _gram(self) -> np.ndarray:
+        C = np.zeros((self.m, self.m))
+        for _, B in self._chunks():
+            C += B.T @ B
+        C /= self.N
+        return 0.5 * (C + C.T)
+
+    def _cross(self, Y: np.ndarray) -> np.ndarray:
+        out = np.zeros((self.m, Y.shape[1]))
+        for sl, B in self._chunks():
+            out += B.T @ Y[sl]
+        return out
+
+    def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
+        """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
+        return float(mu) * self.N * self.rho_g, float(nu) * self.N * self.rho_i
+
+    def matrix(self, mu: float, nu: float) -> np.ndarray:
+        """``A = C + μρ_G G + νρ_R R``."""
+        A = self.C + (mu * self.rho_g) * self.G
+        if self.R is None:
+            A[np.diag_indices_from(A)] += nu * self.rho_i
+        else:
+            A += (nu * self.rho_i) * self.R
+        return A
+
+    # paths -----------------------------------------------------------------------------
+    def _path(self, V: np.ndarray, W: np.ndarray, criterion: str) -> np.ndarray:
+        """Criterion for every column of the weight matrix ``W`` (m × n_values), with
+        ``A^{-1} = V diag(W[:, k]) V'``."""
+        n_vals = W.shape[1]
+        T = self.Y.shape[1]
+        # q = P'y_c / N = V' Φ_c' y_c / N = V' rhs
+        q = V.T @ self.rhs  # (m, T)
+        R = np.empty((self.N, T, n_vals))
+        for sl, B in self._chunks():
+            P = B @ V
+            # fitted (centred) values for every value: (rows, T, n_vals)
+            h = (1.0 / self.N) + (P * P) @ W / self.N  # (rows, n_vals)
+            for t in range(T):
+                fit = P @ (q[:, t:t + 1] * W)  # (rows, n_vals)
+                R[sl, t] = (self.Yc[sl, t:t + 1] - fit) / (1.0 - h)
+        return _score(R, self.Y, criterion)
+
+    def mu_path(self, mus: Sequence[float], nu: float, criterion: str = "mse") -> PathResult:
+        """LOO criterion for every μ at fixed ν (one generalised eigendecomposition)."""
+        mus = np.asarray(mus, dtype=np.float64)
+        B = self.matrix(0.0, nu)
+        try:
+            theta, V = sla.eigh(self.rho_g * self.G, B, check_finite=False)
+        except np.linalg.LinAlgError:  # B numerically singular at this ν: no usable path
+            return PathResult("mu", mus, np.full(mus.size, np.inf), {"nu": float(nu)})
+        theta = np.maximum(theta, 0.0)  # PSD G: negative values are round-off
+        W = 1.0 / (1.0 + theta[:, None] * mus[None, :])
+        return PathResult("mu", mus, self._path(V, W, criterion), {"nu": float(nu)})
+
+    def nu_path(self, nus: Sequence[float], mu: float, criterion: str = "mse") -> PathResult:
+        """LOO criterion for every ν at fixed μ (one symmetric eigendecomposition, generalised
+        with respect to ``R`` when it is not the identity)."""
+        nus = np.asarray(nus, dtype=np.float64)
+        try:
+            lam, U = sla.eigh(self.matrix(mu, 0.0), self.R, check_finite=False)
+        except np.linalg.LinAlgError:
+            return PathResult("nu", nus, np.full(nus.size, np.inf), {"mu": float(mu)})
+        lam = np.maximum(lam, 0.0)
+        W = 1.0 / (lam[:, None] + self.rho_i * nus[None, :])
+        return PathResult("nu", nus, self._path(U, W, criterion), {"mu": float(mu)})
+
+    # one setting -----------------------------------------------------------------------
+    def fit(self, mu: float, nu: float) -> "Fit":
+        """Solve (N1) by one Cholesky factorisation; LOO residuals from ``L^{-1}Φ_c'``."""
+        if mu < 0 or nu <= 0:
+            raise HyperparameterError(f"need mu >= 0 and nu > 0, got mu={mu!r}, nu={nu!r}")
+        chol = Cholesky.factor(self.matrix(mu, nu), name="C + mu G + nu I")
+        theta = chol.solve(self.rhs)  # (m, T)
+        b = self.y_mean - self.phi_mean @ theta
+        R = np.empty_like(self.Y)
+        h = np.empty(self.N)
+        for sl, B in self._chunks():
+            Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
+            h[sl] = (1.0 + np.einsum("ij,ij->j", Z, Z)) / self.N
+            R[sl] = (self.Yc[sl] - B @ theta) / (1.0 - h[sl, None])
+        return Fit(theta=theta, b=b, loo=R, leverage=h, chol=chol, mu=float(mu), nu=float(nu),
+                   problem=self)
+
+    def loo_residuals(self, mu: float, nu: float) -> np.ndarray:
+        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given)."""
+        R = self.fit(mu, nu).loo
+        return R[:, 0] if self.single else R
+
+
+@dataclass
+class Fit:
+    """A solved instance of (N1): coefficients, bias, exact LOO residuals and leverages."""
+
+    theta: np.ndarray
+    b: np.ndarray
+    loo: np.ndarray
+    leverage: np.ndarray
+    chol: Cholesky
+    mu: float
+    nu: float
+    problem: PenalizedLS = field(repr=False)
+
+    def predict(self, Phi_new: np.ndarray) -> np.ndarray:
+        return Phi_new @ self.theta + self.b
+
+    def jackknife_influence(self) -> np.ndarray:
+        """``Q = A^{-1} Φ_c' diag(r)/N`` (m × N, first target): the LOO model at a new point is
+        ``f^{(-i)}(x) = f(x) - r_i/N - (φ_c(x)'Q)_i`` (Sherman-Morrison on (N1))."""
+        pr = self.problem
+        r = self.loo[:, 0]
+        Q = np.empty((pr.m, pr.N))
+        for sl, B in pr._chunks():
+            Q[:, sl] = self.chol.solve(B.T) * (r[sl] / pr.N)
+        return Q
+
+
+def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu: float,
+                    R: np.ndarray | None = None) -> np.ndarray:
+    """Definition of the LOO residuals of (N1): N refits, each with observation ``i`` removed
+    from the fit term (``Σ_{j≠i}``), the basis and the penalty matrices (including their
+    normalisers ρ) kept; used by the tests to check the closed form."""
+    pr = PenalizedLS(Phi, Y, G, R)
+    Y2 = pr.Y
+    N = pr.N
+    pen = (mu * pr.rho_g) * pr.G + (nu * pr.rho_i) * (np.eye(pr.m) if pr.R is None else pr.R)
+    Z = np.hstack([np.ones((N, 1)), pr.Phi])
+    R = np.empty_like(Y2)
+    for i in range(N):
+        keep = np.arange(N) != i
+        Zi = Z[keep]
+        M = Zi.T @ Zi
+        M[1:, 1:] += N * pen  # (1/N)Σ_{j≠i} r_j² + pen, times N
+        beta = np.linalg.solve(M, Zi.T @ Y2[keep])
+        R[i] = Y2[i] - Z[i] @ beta
+    return R[:, 0] if Y.ndim == 1 else R
+
+
+# ------------------------------------------------------------------------------ search
+@dataclass
+class SearchResult:
+    """Outcome of :func:`auto_search`: the chosen (γ, μ, ν), their LOO score, and the record of
+    every path evaluated (``history``: list of dicts)."""
+
+    gamma: float
+    mu: float
+    nu: float
+    score: float
+    criterion: str
+    history: list[dict[str, Any]] = field(default_factory=list)
+    n_decompositions: int = 0
+    #: the :class:`PenalizedLS` on all rows at the chosen width (reused for the final fit)
+    problem: PenalizedLS | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"gamma": self.gamma, "mu": self.mu, "nu": self.nu, "score": self.score,
+                "criterion": self.criterion, "n_decompositions": self.n_decompositions,
+                "history": self.history}
+
+
+def _grid(values: Any, default: np.ndarray, name: str, *, allow_zero: bool = False) -> np.ndarray:
+    g = default if values is None else np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if g.ndim != 1 or g.size == 0 or not np.all(np.isfinite(g)):
+        raise HyperparameterError(f"{name} grid must be a non-empty 1-D array of finite numbers")
+    if np.any(g < 0) or (not allow_zero and np.any(g <= 0)):
+        raise HyperparameterError(f"{name} grid values must be {'>= 0' if allow_zero else '> 0'}")
+    return np.unique(g)
+
+
+def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS], n_rows: int, *,
+                gamma: float | None = None, mu: float | None = None, nu: float | None = None,
+                gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
+                criterion: str = "mse", n_subsample: int = 1000, nu0: float = NU0,
+                width_nu_path: bool = False, random_state: Any = 0) -> SearchResult:
+    """Joint LOO search over (γ, μ, ν); see the module docstring for the strategy and cost.
+
+    Parameters
+    ----------
+    make_problem :
+        ``make_problem(gamma, rows)`` returns the :class:`PenalizedLS` of the basis at width
+        ``gamma`` on the given row indices (``None``: all rows).
+    n_rows :
+        Number of training rows.
+    gamma, mu, nu :
+        Fixed values (not searched) or None (searched over the grids).
+    criterion :
+        One of :data:`CRITERIA`.
+    n_subsample :
+        Rows used by the width stage when there are more.
+    """
+    if criterion not in CRITERIA:
+        raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    gammas = _grid(gamma_grid, DEFAULT_GAMMA_GRID, "gamma") if gamma is None else np.array([float(gamma)])
+    mus = _grid(mu_grid, DEFAULT_MU_GRID, "mu", allow_zero=True) if mu is None else np.array([float(mu)])
+    nus = _grid(nu_grid, DEFAULT_NU_GRID, "nu") if nu is None else np.array([float(nu)])
+    nu_start = float(nu) if nu is not None else float(nu0)
+    history: list[dict[str, Any]] = []
+    ndec = 0
+    rows = None
+    if n_rows > n_subsample and gammas.size > 1:
+        rng = np.random.default_rng(random_state if isinstance(random_state, (int, np.integer)) else 0)
+        rows = np.sort(rng.choice(n_rows, n_subsample, replace=False))
+    cache: dict[float, PenalizedLS] = {}
+
+    def problem(g: float, full: bool) -> PenalizedLS:
+        if full or rows is None:
+            if g not in cache:
+                cache.clear()
+                cache[g] = make_problem(g, None)
+            return cache[g]
+        return make_problem(g, rows)
+
+    def width_score(g: float) -> float:
+        nonlocal ndec
+        pr = problem(g, full=False)
+        best_mu, s, best_nu = float(mus[0]), np.inf, nu_start
+        if mus.size > 1 or nus.size == 1:
+            path = pr.mu_path(mus, nu_start, criterion)
+            ndec += 1
+            best_mu, s = path.best
+        if nus.size > 1 and (width_nu_path or mus.size == 1):
+            path = pr.nu_path(nus, best_mu, criterion)
+            ndec += 1
+            v, s2 = path.best
+            if s2 < s:
+                best_nu, s = v, s2
+        history.append({"stage": "width", "gamma": g, "rows": pr.N, "nu": best_nu,
+                        "mu": best_mu, "score": s})
+        return s
+
+    # 1. width stage
+    if gammas.size > 1:
+        lg = np.log10(gammas)
+        scores = {float(g): width_score(float(g)) for g in gammas}
+        k = int(np.argmin([scores[float(g)] for g in gammas]))
+        step = (lg[1] - lg[0]) / 2 if lg.size > 1 else 0.25
+        for nb in (lg[k] - step, lg[k] + step):
+            g = float(10 ** nb)
+            scores[g] = width_score(g)
+        g_best = min(scores, key=scores.get)
+    else:
+        g_best = float(gammas[0])
+    # 2. (μ, ν) stage on all rows
+    pr = problem(g_best, full=True)
+    mu_best, nu_best = (float(mus[0]), nu_start)
+    score = np.inf
+    if mus.size > 1:
+        path = pr.mu_path(mus, nu_best, criterion)
+        ndec += 1
+        mu_best, score = path.best
+        history.append({"stage": "mu", "gamma": g_best, "rows": pr.N, "nu": nu_best,
+                        "mu": mu_best, "score": score})
+    if nus.size > 1:
+        path = pr.nu_path(nus, mu_best, criterion)
+        ndec += 1
+        nu_new, s = path.best
+        history.append({"stage": "nu", "gamma": g_best, "rows": pr.N, "mu": mu_best,
+                        "nu": nu_new, "score": s})
+        if s < score or not np.isfinite(score):
+            nu_best, score = nu_new, s
+        if mus.size > 1 and nu_best != nu_start:
+            path = pr.mu_path(mus, nu_best, criterion)
+            ndec += 1
+            m2, s2 = path.best
+            history.append({"stage": "mu", "gamma": g_best, "rows": pr.N, "nu": nu_best,
+                            "mu": m2, "score": s2})
+            if s2 <= score:
+                mu_best, score = m2, s2
+    if not np.isfinite(score):
+        fit = pr.fit(mu_best, nu_best)
+        score = float(_score(fit.loo[:, :, None], pr.Y, criterion)[0])
+    return SearchResult(float(g_best), float(mu_best), float(nu_best), float(score), criterion,
+                        history, ndec, pr)

@@ -1,0 +1,449 @@
+"""Fit-and-forget Auto LS-SVM estimators (Sorber 2017): gradient-norm regularised RBF models,
+tuned by exact leave-one-out, with prediction intervals and calibrated probabilities.
+
+>>> from lssvm_cvx import AutoLSSVMRegressor
+>>> model = AutoLSSVMRegressor().fit(X, y)                   # doctest: +SKIP
+>>> model.predict_interval(X_new, coverage=0.9)              # doctest: +SKIP
+
+What ``fit`` does (no parameter needs setting):
+
+1. standardises every input column and (regression) the targets, so rescaling either changes
+   nothing; constant columns drop out of the eq. (44) width ``γ/p``;
+2. builds the basis: the dual (centres = training rows, note eq. 8) up to ``max_exact`` rows,
+   above that ``n_components`` Nyström centres (``approximation="auto"`` or ``"nystroem"``: the
+   same objective with the centres restricted to a subset, the note's exact gradient integral)
+   or random Fourier features (``"rff"``, gradient norm averaged over the data); memory O(N·m).
+   Nyström is the default because it was the more accurate of the two on Friedman #1 at
+   N = 10⁴ and 10⁵ and on par on abalone (``benchmarks/results/auto_large.md``);
+3. chooses (γ, μ, ν) by exact leave-one-out (:func:`lssvm_cvx.auto_tuning.auto_search`: one
+   decomposition per width, every μ and ν from it) unless given;
+4. solves the normalised objective (9) by one Cholesky factorisation and keeps the exact LOO
+   residuals, which give the prediction intervals (jackknife+, Barber et al. 2021) and the
+   probability calibration (temperature scaling of the LOO decision values).
+
+Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`): ``gamma``
+is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
+gradient-norm term relative to the data-fit curvature, ``nu`` that of the L2 (margin) term; the
+equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import nullcontext
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
+
+from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
+                           choose_centres)
+from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
+from ..exceptions import ConditioningWarning, HyperparameterError, InputError, LabelError
+from ..kernels.gradient_norm import affine_dim, n_informative_columns
+from .base import check_fitted
+
+__all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
+
+_APPROX = ("auto", "exact", "nystroem", "rff")
+_SMALL = 600  # bases up to this size run with one BLAS thread (faster on small matrices)
+
+
+def _blas_context(m: int):
+    if m > _SMALL:
+        return nullcontext()
+    try:
+        from threadpoolctl import threadpool_limits
+
+        return threadpool_limits(limits=1, user_api="blas")
+    except Exception:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return nullcontext()
+
+
+def _opt_positive(value: Any, name: str, *, allow_zero: bool = False) -> float | None:
+    if value is None:
+        return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be None or a number, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        raise HyperparameterError(
+            f"{name} must be None (tuned) or a finite number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+    return v
+
+
+def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
+    """The ``k``-th smallest (1-based) along ``axis``."""
+    return np.partition(A, k - 1, axis=axis).take(k - 1, axis=axis)
+
+
+class _AutoBase(BaseEstimator):
+    """Shared fit machinery: validation, standardisation, basis, search, solve."""
+
+    _task = "regression"
+    #: extra keyword arguments of :func:`~lssvm_cvx.auto_tuning.auto_search` (for experiments)
+    _search_options: dict[str, Any] = {}
+
+    def __init__(self, gamma: float | None = None, mu: float | None = None, nu: float | None = None,
+                 *, margin: str = "rkhs", approximation: str = "auto", n_components: int = 500,
+                 max_exact: int = 1000,
+                 gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
+                 criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0):
+        self.gamma = gamma
+        self.mu = mu
+        self.nu = nu
+        self.margin = margin
+        self.approximation = approximation
+        self.n_components = n_components
+        self.max_exact = max_exact
+        self.gamma_grid = gamma_grid
+        self.mu_grid = mu_grid
+        self.nu_grid = nu_grid
+        self.criterion = criterion
+        self.n_subsample = n_subsample
+        self.random_state = random_state
+
+    def save(self, path: str) -> None:
+        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle); load it with
+        :func:`lssvm_cvx.load`."""
+        from ..io import save
+
+        check_fitted(self, "coef_")
+        save(self, path)
+
+    # validation ------------------------------------------------------------------------
+    def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kw)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+
+    def _validate_predict(self, X: Any) -> np.ndarray:
+        try:
+            return validate_data(self, X, dtype=np.float64, reset=False)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+
+    def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
+        if self.margin not in MARGINS:
+            raise HyperparameterError(f"margin must be one of {MARGINS}, got {self.margin!r}")
+        if self.approximation not in _APPROX:
+            raise HyperparameterError(f"approximation must be one of {_APPROX}, got {self.approximation!r}")
+        for name, low in (("n_components", 1), ("max_exact", 2), ("n_subsample", 2)):
+            v = getattr(self, name)
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
+                raise HyperparameterError(f"{name} must be an integer >= {low}, got {v!r}")
+        crit = self._criterion()
+        if crit not in CRITERIA:
+            raise HyperparameterError(f"criterion must be None or one of {CRITERIA}, got {self.criterion!r}")
+        kind = self.approximation
+        if kind == "auto":
+            kind = "exact" if n <= self.max_exact else "nystroem"
+        return (kind, _opt_positive(self.gamma, "gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
+                _opt_positive(self.nu, "nu"))
+
+    def _criterion(self) -> str:
+        return self.criterion if self.criterion is not None else (
+            "mse" if self._task == "regression" else "hinge2")
+
+    # fitting -----------------------------------------------------------------------------
+    def _fit_targets(self, X: np.ndarray, Y: np.ndarray) -> None:
+        """Standardise, search, solve; ``Y`` is (N,) or (N, T) in the model's target units."""
+        n = X.shape[0]
+        kind, gamma, mu, nu = self._check_params(n)
+        self.x_mean_ = X.mean(axis=0)
+        scale = X.std(axis=0)
+        self.x_scale_ = np.where(scale > 0, scale, 1.0)
+        Xs = (X - self.x_mean_) / self.x_scale_
+        self.p_ = n_informative_columns(Xs)
+        self.c_ = affine_dim(Xs)
+        self.approximation_ = kind
+        if np.ptp(Xs, axis=0).max() == 0.0:  # all inputs identical: the constant model
+            self._constant_model(Y)
+            return
+        centres = None
+        if kind == "nystroem":
+            centres = choose_centres(Xs, self.n_components, self.random_state)
+        m_est = n if kind == "exact" else min(self.n_components, n)
+        seed = self.random_state if isinstance(self.random_state, (int, np.integer)) else 0
+
+        def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
+            Xr = Xs if rows is None else Xs[rows]
+            Yr = Y if rows is None else Y[rows]
+            if kind == "exact":
+                B = exact_basis(Xr, g, p=self.p_, c=self.c_, margin=self.margin)
+            elif kind == "nystroem":
+                B = nystroem_basis(Xr, g, p=self.p_, c=self.c_, centres=centres, margin=self.margin)
+            else:
+                B = rff_basis(Xr, g, p=self.p_, n_components=self.n_components, random_state=seed)
+            pr = PenalizedLS(B.Phi, Yr, B.G, B.R)
+            pr.basis = B
+            return pr
+
+        with _blas_context(m_est):
+            res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
+                              gamma_grid=self.gamma_grid, mu_grid=self.mu_grid,
+                              nu_grid=self.nu_grid, criterion=self._criterion(),
+                              n_subsample=self.n_subsample, random_state=seed,
+                              **self._search_options)
+            pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
+            basis = pr.basis
+            with warnings.catch_warnings():
+                # the LOO search already judged this (μ, ν); the condition number is recorded
+                warnings.simplefilter("ignore", ConditioningWarning)
+                fit = pr.fit(res.mu, res.nu)
+            self.rcond_ = fit.chol.rcond
+            if self._task == "regression" and n <= self.max_exact:
+                self.jackknife_Q_ = fit.jackknife_influence()
+            else:
+                self.jackknife_Q_ = None
+        self.basis_kind_ = basis.kind
+        self.basis_params_ = dict(basis.params)
+        self.phi_mean_ = pr.phi_mean
+        self.gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
+        self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
+        self.loo_score_ = res.score
+        self.search_ = res.to_dict()
+        self.coef_ = fit.theta
+        self.intercept_ = fit.b
+        self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
+        self.n_basis_ = pr.m
+
+    def _constant_model(self, Y: np.ndarray) -> None:
+        Y2 = Y[:, None] if Y.ndim == 1 else Y
+        self.basis_kind_ = "constant"
+        self.basis_params_ = {}
+        self.phi_mean_ = np.zeros(0)
+        self.gamma_ = self.mu_ = self.nu_ = float("nan")
+        self.mu_paper_ = self.nu_paper_ = float("nan")
+        n = Y2.shape[0]
+        self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
+        self.loo_score_ = float(np.mean(self.loo_std_ ** 2))
+        self.search_ = {"history": []}
+        self.coef_ = np.zeros((0, Y2.shape[1]))
+        self.intercept_ = Y2.mean(axis=0)
+        self.jackknife_Q_ = None
+        self.rcond_ = 1.0
+        self.n_basis_ = 0
+
+    def _design(self, X: np.ndarray) -> np.ndarray:
+        Xs = (X - self.x_mean_) / self.x_scale_
+        if self.basis_kind_ == "constant":
+            return np.zeros((X.shape[0], 0))
+        return basis_transform(self.basis_kind_, self.basis_params_, Xs)
+
+    def _raw_decision(self, X: Any) -> np.ndarray:
+        """``Φ(x)θ + b`` in standardised target units, shape (n, T)."""
+        check_fitted(self, "coef_")
+        X = self._validate_predict(X)
+        with _blas_context(self.n_basis_):
+            Phi = self._design(X)
+            return Phi @ self.coef_ + self.intercept_
+
+
+class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
+    """Auto LS-SVM regression (Sorber 2017, eq. 8-9, §1.3), tuned by exact leave-one-out.
+
+    Parameters
+    ----------
+    gamma, mu, nu :
+        Normalised hyperparameters (module docstring); ``None`` (default) tunes them.
+    margin :
+        The L2 term: ``"rkhs"`` (default, ``α'Kα = ||w||²``, the LS-SVM margin) or ``"alpha"``
+        (eq. 9's ``||α||²`` as printed).  In a development comparison on 10 sets (3 splits each)
+        ``"rkhs"`` had the lower test error on 6 (e.g. Friedman #1: 1.46 vs 1.64 RMSE), the same
+        on 2 (sinc, wdbc) and a higher one on 2 (Pima, Ripley).
+    approximation :
+        ``"auto"`` (dual up to ``max_exact`` rows, Nyström centres above),
+        ``"exact"``, ``"nystroem"`` (centres picked by scikit-learn's ``Nystroem``) or ``"rff"``
+        (``RBFSampler`` features with the data-averaged gradient penalty).
+    n_components :
+        Nyström centres / random features for the approximate paths.
+    max_exact :
+        Largest training set solved exactly in the dual.
+    gamma_grid, mu_grid, nu_grid :
+        Search grids (defaults in :mod:`lssvm_cvx.auto_tuning`).
+    criterion :
+        LOO criterion, ``"mse"`` (default) or ``"mae"``.
+    n_subsample :
+        Rows used to choose the width when there are more.
+    random_state :
+        Seed for the subsample, Nyström centres and random features.
+
+    Attributes
+    ----------
+    gamma_, mu_, nu_ : float
+        Selected (or given) normalised hyperparameters.
+    mu_paper_, nu_paper_ : float
+        The equivalent raw weights of eq. (9) (targets standardised).
+    loo_residuals_ : ndarray of shape (n_samples,)
+        Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` of the final model.
+    loo_score_ : float
+        Its selection criterion (standardised units).
+    search_ : dict
+        The search record (every path evaluated).
+    approximation_ : str
+        The basis used (``"exact"``, ``"nystroem"`` or ``"rff"``).
+    """
+
+    _task = "regression"
+
+    def fit(self, X: Any, y: Any) -> "AutoLSSVMRegressor":
+        """Standardise, tune (γ, μ, ν) by exact LOO, solve; returns ``self``."""
+        X, y = self._validate_fit(X, y, y_numeric=True)
+        self.y_mean_ = float(y.mean())
+        sd = float(y.std())
+        self.y_scale_ = sd if sd > 0 else 1.0
+        self._fit_targets(X, (y - self.y_mean_) / self.y_scale_)
+        self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``f(x) = Φ(x)θ + b`` in the units of ``y``."""
+        return self._raw_decision(X)[:, 0] * self.y_scale_ + self.y_mean_
+
+    def predict_interval(self, X: Any, coverage: float = 0.9) -> np.ndarray:
+        """Prediction intervals from the exact LOO residuals, shape (n, 2): ``[lower, upper]``.
+
+        Jackknife+ (Barber, Candès, Ramdas & Tibshirani 2021): with ``R_i = |y_i - f^{(-i)}(x_i)|``
+        and the LOO models at the new point ``f^{(-i)}(x) = f(x) - r_i/N - φ_c(x)'Q_i`` (exact,
+        Sherman-Morrison on the normalised objective), the interval is
+        ``[q⁻_α{f^{(-i)}(x) - R_i}, q⁺_{1-α}{f^{(-i)}(x) + R_i}]`` with ``α = 1 - coverage`` and
+        the finite-sample order statistics ``⌊α(N+1)⌋`` and ``⌈(1-α)(N+1)⌉``.  Above
+        ``max_exact`` rows, where ``f^{(-i)}(x) - f(x) = O(1/N)``, the jackknife interval
+        ``f(x) ± q⁺_{1-α}{R_i}`` is used (no N × n matrix).  The guarantee of jackknife+ is
+        ``1 - 2α`` in the worst case; its usual coverage is ``1 - α`` (measured in
+        ``benchmarks/results/auto_sinc.md``).  The LOO models keep the basis function
+        centred at ``x_i`` (only ``y_i`` is left out).
+        """
+        check_fitted(self, "coef_")
+        try:
+            cov = float(coverage)
+        except (TypeError, ValueError):
+            raise HyperparameterError(f"coverage must be a number in (0, 1), got {coverage!r}") from None
+        if not 0 < cov < 1:
+            raise HyperparameterError(f"coverage must be in (0, 1), got {coverage!r}")
+        X = self._validate_predict(X)
+        r = self.loo_std_[:, 0]
+        n = r.shape[0]
+        alpha = 1.0 - cov
+        k_hi = int(np.ceil((1 - alpha) * (n + 1)))
+        k_lo = int(np.floor(alpha * (n + 1)))
+        with _blas_context(self.n_basis_):
+            Phi = self._design(X)
+            f = (Phi @ self.coef_ + self.intercept_)[:, 0]
+            R = np.abs(r)
+            if self.jackknife_Q_ is None:
+                q = _order_stat(R, k_hi) if k_hi <= n else np.inf
+                lo, hi = f - q, f + q
+            else:
+                lo = np.empty_like(f)
+                hi = np.empty_like(f)
+                step = max(1, 2_000_000 // max(n, 1))
+                for s in range(0, f.shape[0], step):
+                    D = (Phi[s:s + step] - self.phi_mean_) @ self.jackknife_Q_  # (rows, N)
+                    F = f[s:s + step, None] - r[None, :] / n - D
+                    hi[s:s + step] = _order_stat(F + R, k_hi) if k_hi <= n else np.inf
+                    lo[s:s + step] = _order_stat(F - R, k_lo) if k_lo >= 1 else -np.inf
+        return np.column_stack([lo, hi]) * self.y_scale_ + self.y_mean_
+
+
+class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
+    """Auto LS-SVM classifier (Sorber 2017, §1.1 item 1b): LS-SVM fit on ±1 targets, gradient
+    norm of the decision function and the L2 margin term, tuned by exact leave-one-out.
+
+    Binary problems use one ±1 target; more classes use one-vs-rest columns that share every
+    decomposition.  ``predict_proba`` is calibrated by temperature scaling of the exact LOO
+    decision values: ``p = σ(a f)`` (binary) or ``softmax(a F)`` with the ``a > 0`` that
+    minimises the LOO log-loss, so the predicted class is unchanged.
+
+    Parameters
+    ----------
+    gamma, mu, nu, approximation, n_components, max_exact, gamma_grid, mu_grid, nu_grid,
+    n_subsample, random_state :
+        As in :class:`AutoLSSVMRegressor`.
+    criterion :
+        LOO criterion: ``"hinge2"`` (default: squared hinge ``max(0, 1 - y f^{(-i)})²`` of the
+        LOO decision values, which does not penalise confident correct points), ``"mse"``
+        (squared LOO residual on the ±1 targets) or ``"error"`` (LOO misclassification).
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Class labels (binary: ``classes_[1]`` is the +1 class).
+    temperature_ : float
+        The calibration factor ``a``.
+    loo_decision_ : ndarray
+        Exact LOO decision values (binary: (n,), else (n, n_classes)).
+    gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, approximation_ :
+        As in :class:`AutoLSSVMRegressor`.
+    """
+
+    _task = "classification"
+
+    def fit(self, X: Any, y: Any) -> "AutoLSSVMClassifier":
+        """Fit on labels ``y`` (any hashable labels, at least two classes)."""
+        X, y = self._validate_fit(X, y)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise LabelError(str(exc)) from exc
+        self.classes_, yi = np.unique(y, return_inverse=True)
+        C = self.classes_.size
+        if C < 2:
+            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
+        Y = np.where(yi == 1, 1.0, -1.0) if C == 2 else np.where(
+            yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
+        self._fit_targets(X, Y)
+        Y2 = Y[:, None] if Y.ndim == 1 else Y
+        F = Y2 - self.loo_std_
+        self.loo_decision_ = F[:, 0] if C == 2 else F
+        self.temperature_ = self._calibrate(F, yi)
+        return self
+
+    @staticmethod
+    def _calibrate(F: np.ndarray, yi: np.ndarray) -> float:
+        """Temperature ``a`` minimising the log-loss of ``σ(a f)`` / ``softmax(a F)`` on the
+        LOO decision values (bounded to [1e-2, 1e3] so probabilities stay monotone in f)."""
+        from scipy.optimize import minimize_scalar
+        from scipy.special import log_softmax
+
+        Z = np.column_stack([-F[:, 0] / 2, F[:, 0] / 2]) if F.shape[1] == 1 else F
+        # binary: softmax([-f/2, f/2]) = σ(f) for the +1 class
+
+        def loss(log_a: float) -> float:
+            return float(-np.mean(log_softmax(np.exp(log_a) * Z, axis=1)[np.arange(len(yi)), yi]))
+
+        res = minimize_scalar(loss, bounds=(np.log(1e-2), np.log(1e3)), method="bounded",
+                              options={"xatol": 1e-4})
+        return float(np.exp(res.x))
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``f(x)`` (binary: > 0 means ``classes_[1]``), else one column per class."""
+        F = self._raw_decision(X)
+        return F[:, 0] if self.classes_.size == 2 else F
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        F = self.decision_function(X)
+        if F.ndim == 1:
+            return self.classes_[(F > 0).astype(int)]
+        return self.classes_[np.argmax(F, axis=1)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Calibrated class probabilities (temperature scaling of the LOO decision values)."""
+        from scipy.special import softmax
+
+        F = self.decision_function(X)
+        Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
+        return softmax(self.temperature_ * Z, axis=1)
+
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        from scipy.special import log_softmax
+
+        F = self.decision_function(X)
+        Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
+        return log_softmax(self.temperature_ * Z, axis=1)

@@ -1,0 +1,331 @@
+"""Auto LS-SVM objective (Sorber 2017, eq. 8-9 and §1.1 item 1b): data fit, gradient norm and
+an L2 (margin) term, with an unregularised bias.
+
+Regression (eq. 9, with the bias the LS-SVM has; ``f(x) = K(x)α + b``, eq. 8)::
+
+    min_{α, b, e}  ||e||² + μ α'Gα + ν α'Rα
+    s.t.           Kα + b 1 + e = y                                   ("fit")
+
+with ``R = I`` (``margin="alpha"``, the default here: eq. 9's ``||α||²`` as printed) or
+``R = K + 1e-6 I`` (``margin="rkhs"``: ``α'Kα = ||w||²``, the LS-SVM's margin term; the jitter
+keeps ``R`` numerically definite and is the one the tuner uses).
+
+``K`` is the RBF model kernel and ``G`` the gradient-norm Gram with ``∫||∇f||² = α'Gα``, both
+from :mod:`lssvm_cvx.kernels.gradient_norm` (``form="exact"``: eq. 41 with ``exp(-γ||x-z||²)``;
+``form="normalized"`` (default): eq. 44's kernel ``exp(-(γ/p)||x-z||²)`` and the PSD normalised
+Gram — the printed eq. 43/44 Grams are indefinite from three input dimensions on, see that
+module).  The builder writes ``α'Gα`` as ``||L_G'α||²`` with ``G = L_G L_G'`` so the problem is
+DPP in the parameters ``mu`` and ``nu``.
+
+Classification (§1.1 item 1b, "a mix between fit on the training data, model complexity
+(next-gen term) and maximizing the margin (L2 norm)"): labels mapped to ``y ∈ {-1, +1}``, the
+LS-SVM classifier's fit on the margin targets, the gradient norm of the decision function, and
+the margin: ``margin="alpha"`` (default, as for regression) uses eq. 9's ``||α||²``, the margin
+of the linear classifier in the empirical kernel map ``x ↦ K(x)``; ``margin="rkhs"`` uses
+``α'Kα = ||w||²`` with ``w`` the feature-space normal (margin ``2/||w||``), which the estimators
+use by default.  With ``"rkhs"``, ``α`` itself is ill-determined for large N (Hessian
+eigenvalues down to ``ν·1e-6``), so solvers agree on the objective, ``b`` and ``e`` but only to
+about 1e-3 on ``α`` beyond N ≈ 80 on smooth 1-D data (``benchmarks/results/auto_gradnorm.md``)::
+
+    min  ||e||² + μ α'Gα + ν α'Rα   s.t.  y ∘ (Kα + b 1) + e = 1     ("fit")
+
+Closed form (both): eliminating ``b = mean(t - Kα)`` (``t = y``, or the ±1 labels) leaves the
+SPD system ``(K_c'K_c + μG + νR) α = K_c' t`` with ``K_c = (I - 11'/N) K``, solved by one
+Cholesky factorisation.  Since ``(1 - y_i f_i)² = (y_i - f_i)²`` for ``y_i = ±1``, the classifier
+has the regression solution on the ±1 targets, with ``e_cls = y ∘ e_reg``.  Duals (cvxpy's
+sign convention, Lagrangian ``f + λ'(g)``): stationarity in ``e`` gives ``λ_fit = -2e``.
+
+``μ``, ``ν`` here are the note's raw weights of eq. (9).  The normalised weights of §1.3 that the
+estimators tune are mapped to them by :meth:`AutoLSSVM.from_normalized`
+(:func:`lssvm_cvx.auto_tuning.paper_weights`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import as_matrix, as_targets, binary_labels
+from ..auto_tuning import MARGIN_JITTER, MARGINS, normalizers
+from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..kernels.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
+from ..linalg import Cholesky
+from ..solution import Solution
+from .base import BuiltProblem, Formulation, Reference
+
+__all__ = ["AutoLSSVM", "AutoLSSVMClassification", "AUTO_PAPER"]
+
+AUTO_PAPER = "Sorber, L. (2017), Auto LS-SVM, technical note, 25 August 2017"
+
+
+def _weight(value: Any, name: str, *, positive: bool = False) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number >= 0, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (positive and v == 0):
+        raise HyperparameterError(
+            f"{name} must be a finite number {'> 0' if positive else '>= 0'}, got {value!r}")
+    return v
+
+
+class AutoLSSVM(Formulation):
+    """Auto LS-SVM regression, note eq. (8)-(9) with an unregularised bias.
+
+    Parameters
+    ----------
+    X, y :
+        Training inputs ``(N, d)`` and targets ``(N,)``.
+    gamma :
+        Kernel width γ > 0 (eq. 4; divided by ``p`` for ``form="normalized"``, eq. 44).
+    mu :
+        Weight μ ≥ 0 of the gradient-norm term ``α'Gα`` (eq. 9).
+    nu :
+        Weight ν > 0 of the L2 term ``α'Rα`` (eq. 9); > 0 makes the problem strictly convex.
+    margin :
+        ``"alpha"`` (``R = I``, eq. 9 as printed) or ``"rkhs"`` (``R = K + 1e-6 I``).
+    form :
+        ``"normalized"`` (default) or ``"exact"``; ``"eq43"``/``"eq44"`` are accepted for the
+        closed form but their Gram is indefinite from d = 3 on and the builder then raises
+        :class:`~lssvm_cvx.exceptions.NotPSDError`.
+    """
+
+    name: ClassVar[str] = "auto_lssvm"
+    reference = Reference("auto-lssvm-sorber-2017", AUTO_PAPER,
+                          {"model": "(8)", "objective": "(9)", "regularizer": "(41), (44) normalised"})
+    has_closed_form = True
+    compare = ("alpha", "b", "e")
+
+    def __init__(self, X: Any, y: Any, *, gamma: Any = 1.0, mu: Any = 1.0, nu: Any = 1.0,
+                 form: str = "normalized", margin: str = "alpha"):
+        self.X = X
+        self.y = y
+        self.gamma = gamma
+        self.mu = mu
+        self.nu = nu
+        self.form = form
+        self.margin = margin
+        self._cache: dict[str, Any] = {}
+        self._built = None
+
+    @classmethod
+    def from_normalized(cls, X: Any, y: Any, *, gamma: float = 1.0, mu: float = 1.0,
+                        nu: float = 0.1, **kwargs: Any) -> "AutoLSSVM":
+        """Instance whose (μ, ν) are the eq. (9) weights of the normalised (μ, ν) of §1.3
+        (:mod:`lssvm_cvx.auto_tuning`, problem N1): ``μ_9 = μ tr(C)/tr(G)``,
+        ``ν_9 = ν tr(C)/N`` with ``C = K_c'K_c/N``."""
+        f = cls(X, y, gamma=gamma, **kwargs)
+        rho_g, rho_i = normalizers(f.K, f.G, None if f._margin() == "alpha" else f.R)
+        n = f.n
+        f.mu = _weight(mu, "mu") * n * rho_g
+        f.nu = _weight(nu, "nu", positive=True) * n * rho_i
+        return f
+
+    # data -------------------------------------------------------------------------------
+    def _inputs(self) -> np.ndarray:
+        if "X" not in self._cache:
+            self._cache["X"] = as_matrix(self.X, min_samples=2)
+        return self._cache["X"]
+
+    @property
+    def n(self) -> int:
+        return self._inputs().shape[0]
+
+    def _targets(self) -> np.ndarray:
+        return as_targets(self.y, self.n)
+
+    def _rhs(self) -> np.ndarray:
+        """The targets of the fit term (``y``; the ±1 labels for the classifier)."""
+        return self._targets()
+
+    @property
+    def K(self) -> np.ndarray:
+        """The model kernel matrix ``K(X, X)`` of the chosen form."""
+        if "K" not in self._cache:
+            X = self._inputs()
+            self._cache["K"] = model_kernel(X, gamma=self._gamma(), form=self._form(),
+                                            n_features=n_informative_columns(X))
+        return self._cache["K"]
+
+    @property
+    def G(self) -> np.ndarray:
+        """The gradient-norm Gram of the chosen form (symmetrised)."""
+        if "G" not in self._cache:
+            X = self._inputs()
+            G = gradient_norm_gram(X, gamma=self._gamma(), form=self._form(),
+                                   n_features=n_informative_columns(X),
+                                   dim=affine_dim(X) if self._form() == "normalized" else None)
+            self._cache["G"] = 0.5 * (G + G.T)
+        return self._cache["G"]
+
+    def _margin(self) -> str:
+        if self.margin not in MARGINS:
+            raise HyperparameterError(f"margin must be one of {MARGINS}, got {self.margin!r}")
+        return self.margin
+
+    @property
+    def R(self) -> np.ndarray:
+        """The margin matrix ``I`` (``"alpha"``) or ``K + 1e-6 I`` (``"rkhs"``)."""
+        if "R" not in self._cache:
+            if self._margin() == "alpha":
+                self._cache["R"] = np.eye(self.n)
+            else:
+                R = self.K.copy()
+                R[np.diag_indices_from(R)] += MARGIN_JITTER
+                self._cache["R"] = R
+        return self._cache["R"]
+
+    def R_factor(self) -> np.ndarray:
+        """``L_R`` with ``R = L_R L_R'`` (the identity for ``"alpha"``)."""
+        if "LR" not in self._cache:
+            if self._margin() == "alpha":
+                self._cache["LR"] = np.eye(self.n)
+            else:
+                s, V = np.linalg.eigh(self.R)
+                self._cache["LR"] = V * np.sqrt(np.maximum(s, 0.0))
+        return self._cache["LR"]
+
+    def G_factor(self) -> np.ndarray:
+        """``L_G`` with ``G = L_G L_G'`` (eigen-factor; round-off negatives clipped), raising
+        :class:`NotPSDError` when ``G`` is clearly indefinite (eq. 43/44 with d ≥ 3)."""
+        if "LG" not in self._cache:
+            s, V = np.linalg.eigh(self.G)
+            if s[0] < -1e-8 * max(s[-1], 1e-300) * len(s):
+                raise NotPSDError(
+                    f"the gradient-norm Gram of form {self.form!r} is indefinite (smallest "
+                    f"eigenvalue {s[0]:.3g}); eq. (43)/(44) are not PSD for inputs spanning >= 3 "
+                    "dimensions — use form='normalized'")
+            keep = s > 1e-13 * s[-1]
+            self._cache["LG"] = V[:, keep] * np.sqrt(s[keep])
+        return self._cache["LG"]
+
+    def _gamma(self) -> float:
+        return _weight(self.gamma, "gamma", positive=True)
+
+    def _form(self) -> str:
+        if self.form not in ("exact", "eq42", "eq43", "eq44", "normalized"):
+            raise HyperparameterError(f"unknown form {self.form!r}")
+        return self.form
+
+    def validate(self) -> None:
+        self._rhs()
+        self._gamma()
+        self._form()
+        self._margin()
+        _weight(self.mu, "mu")
+        _weight(self.nu, "nu", positive=True)
+
+    def parameter_values(self) -> dict[str, Any]:
+        return {"mu": _weight(self.mu, "mu"), "nu": _weight(self.nu, "nu", positive=True)}
+
+    # cvxpy -------------------------------------------------------------------------------
+    def _fit_constraint(self, K, alpha, b, e):
+        return K @ alpha + b + e == self._rhs()
+
+    def _build(self) -> BuiltProblem:
+        n, K, LG = self.n, self.K, self.G_factor()
+        mu = cp.Parameter(nonneg=True, name="mu")
+        nu = cp.Parameter(nonneg=True, name="nu")
+        alpha = cp.Variable(n, name="alpha")
+        b = cp.Variable(name="b")
+        e = cp.Variable(n, name="e")
+        margin = cp.sum_squares(alpha) if self._margin() == "alpha" else cp.sum_squares(
+            self.R_factor().T @ alpha)
+        objective = cp.Minimize(cp.sum_squares(e) + mu * cp.sum_squares(LG.T @ alpha) + nu * margin)
+        return BuiltProblem(objective, {"fit": self._fit_constraint(K, alpha, b, e)},
+                            vars={"alpha": alpha, "b": b, "e": e}, params={"mu": mu, "nu": nu})
+
+    # NumPy twin ----------------------------------------------------------------------------
+    def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
+        return self._rhs() - self.K @ alpha - b
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """Eq. (9): ``||y - Kα - b||² + μ α'Gα + ν α'Rα`` (residuals implied by (α, b))."""
+        alpha, b = np.asarray(values["alpha"], dtype=np.float64), float(np.asarray(values["b"]))
+        r = self._residual(alpha, b)
+        mu, nu = self.parameter_values().values()
+        return float(r @ r + mu * alpha @ self.G @ alpha + nu * alpha @ self.R @ alpha)
+
+    # closed form -------------------------------------------------------------------------
+    def _solve_targets(self, t: np.ndarray) -> tuple[np.ndarray, float]:
+        K = self.K
+        Kc = K - K.mean(axis=0)
+        mu, nu = self.parameter_values().values()
+        H = Kc.T @ Kc + mu * self.G + nu * self.R
+        alpha = Cholesky.factor(0.5 * (H + H.T), name="K_c'K_c + mu G + nu R").solve(Kc.T @ t)
+        b = float(np.mean(t - K @ alpha))
+        return alpha, b
+
+    def closed_form(self) -> Solution:
+        t = self._rhs()
+        alpha, b = self._solve_targets(t)
+        e = self._residual(alpha, b)
+        return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})
+
+    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
+        """``f(x) = K(x)α + b`` at new points (eq. 8)."""
+        X = self._inputs()
+        Kx = model_kernel(as_matrix(X_new), X, gamma=self._gamma(), form=self._form(),
+                          n_features=n_informative_columns(X))
+        return Kx @ solution["alpha"] + solution.scalar("b")
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 3.0, mu: float = 1.0,
+                        nu: float = 1.0, **kwargs: Any) -> "AutoLSSVM":
+        """``n`` points of the note's sinc problem (``problems.get_problem("sinc_auto")``) with
+        normalised (μ, ν) mapped to eq. (9) by :meth:`from_normalized`."""
+        import problems
+
+        ds = problems.get_problem("sinc_auto", n_train=n, seed=seed)
+        return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)
+
+
+class AutoLSSVMClassification(AutoLSSVM):
+    """Auto LS-SVM classifier, note §1.1 item 1b: fit on the ±1 margin targets, gradient norm of
+    the decision function, and the margin (L2) term; labels are any two values (sorted, the
+    first is -1), the originals in :attr:`classes`.  See the module docstring."""
+
+    name: ClassVar[str] = "auto_lssvm_classifier"
+    reference = Reference("auto-lssvm-sorber-2017", AUTO_PAPER,
+                          {"model": "(8)", "objective": "§1.1 item 1b with (9)",
+                           "regularizer": "(41), (44) normalised"})
+
+    def _targets(self) -> np.ndarray:
+        if "ypm" not in self._cache:
+            y = np.asarray(self.y)
+            if y.ndim != 1 or y.shape[0] != self.n:
+                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
+            self._cache["ypm"], self.classes = binary_labels(y)
+        return self._cache["ypm"]
+
+    def _rhs(self) -> np.ndarray:
+        return self._targets()
+
+    def _fit_constraint(self, K, alpha, b, e):
+        y = self._targets()
+        return cp.multiply(y, K @ alpha + b) + e == 1.0
+
+    def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
+        y = self._targets()
+        return 1.0 - y * (self.K @ alpha + b)
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """``Σ_i (1 - y_i f(x_i))² + μ α'Gα + ν α'Rα``."""
+        return super().objective(values)
+
+    def closed_form(self) -> Solution:
+        y = self._targets()
+        alpha, b = self._solve_targets(y)
+        e = self._residual(alpha, b)
+        return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 4.0, mu: float = 1.0,
+                        nu: float = 1.0, **kwargs: Any) -> "AutoLSSVMClassification":
+        import problems
+
+        ds = problems.get_problem("lssvm_classification", n=n, seed=seed)
+        return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)
