@@ -143,3 +143,19 @@ def test_closed_form_equals_clarabel_on_random_problems(n, d, log_gamma, log_sig
     assert np.abs(sol["alpha"] - cf["alpha"]).max() <= 1e-6 * scale
     assert abs(sol.scalar("b") - cf.scalar("b")) <= 1e-6 * max(abs(cf.scalar("b")), scale)
     assert abs(sol.objective - cf.objective) <= 1e-6 * abs(cf.objective)
+
+
+def test_kkt_residuals_with_scalar_variables_and_inequalities():
+    import cvxpy as cp
+
+    from lssvm_cvx.formulations.base import BuiltProblem, kkt_residuals
+
+    x, y = cp.Variable(name="x"), cp.Variable(2, name="y")
+    cons = {"sum": x + cp.sum(y) == 1, "lower": x >= 0.5}
+    p = BuiltProblem(cp.Minimize(cp.square(x) + cp.sum_squares(y)), cons, vars={"x": x, "y": y})
+    p.solve("CLARABEL")
+    duals = {k: c.dual_value for k, c in cons.items()}
+    res = kkt_residuals(p, {"x": x.value, "y": y.value}, duals)
+    assert res["stationarity"] < 1e-7 and res["complementarity"] < 1e-7
+    bad = kkt_residuals(p, {"x": 0.6, "y": y.value}, duals)  # not optimal: detected
+    assert bad["stationarity"] > 1e-3 or bad["primal"] > 1e-3

@@ -391,3 +391,15 @@ def test_dataset_container():
         Dataset("bad", np.zeros((3, 2)), np.zeros(3), "regression", X_test=np.zeros((2, 3)), y_test=np.zeros(2))
     d = Dataset("ok", [[1, 2], [3, 4]], [1, 2], "regression")
     assert d.X.dtype == np.float64 and d.y.dtype == np.float64 and "n=2" in repr(d)
+
+
+def test_servo_target_is_the_rise_time_not_mlbench_rank_code():
+    ds = get_problem("servo")
+    y = ds.y
+    # UCI servo rise times lie in [0.13, 7.11] with 51 distinct values; mlbench's Class column
+    # is the rank code 1..51 of the rise time, so integer targets up to 51 would be the code
+    assert y.min() == pytest.approx(0.13124992) and y.max() == pytest.approx(7.1001077)
+    assert np.unique(y).size == 51
+    assert not np.allclose(y, np.round(y))
+    # first UCI rows: E,E,5,4 -> 0.28125095 ; B,D,6,5 -> 0.5062525 ; B,A,3,2 -> 5.500033
+    np.testing.assert_allclose(y[[0, 1, 3]], [0.28125095, 0.5062525, 5.500033])

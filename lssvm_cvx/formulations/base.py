@@ -66,6 +66,11 @@ def _flat(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=np.float64).reshape(-1, order="F")
 
 
+def _dense(a: Any) -> np.ndarray:
+    """A cvxpy gradient (sparse matrix, dense array or scalar) as a dense float array."""
+    return np.asarray(a.toarray() if hasattr(a, "toarray") else a, dtype=np.float64)
+
+
 def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
                   duals: Mapping[str, np.ndarray] | None) -> dict[str, float]:
     """KKT residuals of a candidate primal-dual point of ``built``.
@@ -95,7 +100,7 @@ def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
     stat = {v: np.zeros(v.size) for v in built.vars.values()}
     for v, g in grad_f.items():
         if v in stat:
-            stat[v] += np.asarray(g.todense() if hasattr(g, "todense") else g).reshape(-1)
+            stat[v] += _dense(g).reshape(-1)
     for name, con in built.cons.items():
         lam = _flat(duals[name])
         expr = con.expr if hasattr(con, "expr") else None
@@ -109,7 +114,7 @@ def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
                 continue
             if J is None:
                 return out
-            stat[v] += np.asarray(J @ lam).reshape(-1)
+            stat[v] += _dense(J).reshape(v.size, lam.size) @ lam
         if isinstance(con, cp.constraints.nonpos.Inequality):
             g = _flat(expr.value)
             out["complementarity"] = max(out["complementarity"], float(np.abs(lam * g).max()))

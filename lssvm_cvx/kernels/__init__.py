@@ -24,6 +24,8 @@ from .base import (
     sq_dists,
 )
 from .gradient_norm import affine_dim, gradient_norm_gram, model_kernel
+from .roughness import (PolynomialRoughness, RBFRoughness, l2_complexity, poly_roughness,
+                        rbf_roughness, roughness)
 
 __all__ = [
     "Kernel",
@@ -44,4 +46,10 @@ __all__ = [
     "gradient_norm_gram",
     "model_kernel",
     "affine_dim",
+    "RBFRoughness",
+    "PolynomialRoughness",
+    "rbf_roughness",
+    "poly_roughness",
+    "roughness",
+    "l2_complexity",
 ]
