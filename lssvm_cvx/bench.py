@@ -335,13 +335,14 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
 
 
 def select(names: Iterable[str] | None) -> list[Benchmark]:
-    """Registered benchmarks by name (all when ``names`` is None), in registration order."""
+    """Registered benchmarks by name (all when ``names`` is None): an exact name selects that
+    benchmark, any other string every benchmark whose name starts with it."""
     reg = discover()
     if not names:
         return list(reg.values())
     out = []
     for n in names:
-        matches = [b for k, b in reg.items() if k == n or k.startswith(n)]
+        matches = [reg[n]] if n in reg else [b for k, b in reg.items() if k.startswith(n)]
         if not matches:
             raise HyperparameterError(f"no benchmark named {n!r}; known: {', '.join(reg)}")
         out.extend(m for m in matches if m not in out)

@@ -34,9 +34,10 @@ __all__ = [
 class Tolerance:
     """How close a backend must come to the reference to "agree".
 
-    ``rel`` bounds ``max|x - x_ref| / max(1, max|x_ref|)`` per variable and the objective's
-    relative gap; ``feas`` bounds the primal feasibility residual and ``kkt`` the stationarity
-    residual (both absolute, on the formulation's own scaling).
+    A variable agrees when ``max|x - x_ref|`` or ``max|x - x_ref| / max|x_ref|`` is at most
+    ``rel`` (absolute agreement covers variables that are zero at the optimum); ``rel`` also
+    bounds the objective's relative gap.  ``feas`` bounds the primal feasibility residual and
+    ``kkt`` the stationarity residual (both absolute, on the formulation's own scaling).
     """
 
     rel: float

@@ -32,13 +32,14 @@ __all__ = ["compare", "Report", "Row", "deviation"]
 
 
 def deviation(x: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
-    """``(max |x - ref|, max |x - ref| / max |ref|)`` (relative part 0/0 → 0)."""
+    """``(max |x - ref|, max |x - ref| / max |ref|)``; the relative part uses scale 1 when
+    ``ref`` is identically zero."""
     x, ref = np.asarray(x, dtype=np.float64), np.asarray(ref, dtype=np.float64)
     if x.shape != ref.shape:
         raise InputError(f"cannot compare shapes {x.shape} and {ref.shape}")
     ab = float(np.max(np.abs(x - ref))) if x.size else 0.0
     scale = float(np.max(np.abs(ref))) if ref.size else 0.0
-    return ab, (ab / scale if scale > 0 else (0.0 if ab == 0 else math.inf))
+    return ab, ab / (scale if scale > 0 else 1.0)
 
 
 def _clean(v: Any) -> Any:

@@ -15,6 +15,16 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 SOLVERS = [s for s in DEFAULT_SOLVERS if s in available_solvers()]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def one_blas_thread():
+    """Tests solve many small dense systems: one BLAS thread avoids oversubscription (on a
+    shared 2-core machine multithreaded OpenBLAS made small solves ~100x slower)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 @pytest.fixture(params=SOLVERS)
 def solver(request) -> str:
     """Each installed default cvxpy solver (CLARABEL, OSQP, ECOS, SCS)."""

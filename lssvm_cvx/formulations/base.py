@@ -138,6 +138,9 @@ class Formulation(ABC):
     has_closed_form: ClassVar[bool] = False
     #: names of the solution arrays the harness compares between backends
     compare: ClassVar[tuple[str, ...]] = ("alpha", "b")
+    #: per-solver options this formulation needs (merged under the caller's options), e.g.
+    #: ``{"CLARABEL": {"static_regularization_constant": 1e-6}}``
+    solver_options: ClassVar[dict[str, dict[str, Any]]] = {}
 
     # --- to implement ----------------------------------------------------------------------
     @abstractmethod
@@ -207,7 +210,8 @@ class Formulation(ABC):
             self.validate()
             built = self.problem
             self._set_parameters(built)
-            info = solve_problem(built, solver, options=options, raise_on_failure=raise_on_failure,
+            merged = {**self.solver_options.get(solver.upper(), {}), **(options or {})}
+            info = solve_problem(built, solver, options=merged, raise_on_failure=raise_on_failure,
                                  accept_inaccurate=accept_inaccurate)
             ok = info["status"] in (OPTIMAL, OPTIMAL_INACCURATE)
             values = self.values_from(built) if ok else {}

@@ -1,0 +1,395 @@
+"""scikit-learn estimators for the additive regularization trade-off (AReg) of Pelckmans,
+Suykens & De Moor (2006): the regularization constants and the model from one convex
+problem (or linear system) that fuses training with validation or cross-validation.
+
+``method`` selects the fusion scheme (the formulations are in
+:mod:`lssvm_cvx.formulations.areg`, :mod:`~lssvm_cvx.formulations.areg_ensemble` and
+:mod:`~lssvm_cvx.formulations.areg_cv`):
+
+==============  ==========================================================================
+``"fusion"``    AReg fused with a validation set (Lemma 3.2, Algorithm 3.1): ``N`` free
+                constants ``c``; interpolates unless the validation set is large (Remark 3.3)
+``"ensemble"``  convex combination of Tikhonov nodes ``γ_1..γ_m`` tuned on a validation set
+                (§4, Algorithm 4.1); the paper's "AReg (Val)" column
+``"cv"``        one ``c`` shared by ``L`` cross-validation folds (§5.1-5.2, eq. 37)
+``"fast_cv"``   the fast cross-validation fusion with weight ``ξ`` (Algorithm 5.1, eq. 52),
+                model (41)
+==============  ==========================================================================
+
+As in §6 of the paper, the validation split (``validation_fraction``, ``random_state``)
+only tunes the trade-off: with ``refit=True`` the ensemble is retrained on all the data with
+the tuned ``λ`` ("a model computed on the complete dataset with the regularization trade-off
+tuned"), and the cross-validation methods use all the data throughout.
+
+``gamma`` in the node list ``gammas`` is the LS-SVM regularization constant and ``sigma2`` the
+RBF width (see :mod:`lssvm_cvx.estimators.base`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+from sklearn.utils.multiclass import check_classification_targets
+
+from ..exceptions import HyperparameterError, InputError, LabelError
+from ..formulations.areg import recover_tikhonov_gamma
+from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
+from ..formulations.areg_cv import (ARegClassifierCV, ARegClassifierFastCV, ARegCV,
+                                    ARegFastCV, make_folds)
+from ..formulations.areg_ensemble import (CRITERIA, ARegClassifierEnsemble, ARegEnsemble,
+                                          TikhonovNodes, check_node_gammas)
+from .base import KernelMixin, check_fitted
+
+__all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS"]
+
+#: the fusion schemes of the estimators
+METHODS = ("fusion", "ensemble", "cv", "fast_cv")
+
+
+class _ARegEstimator(KernelMixin, BaseEstimator):
+    """Fit/predict shared by the regressor and the classifier."""
+
+    _classifier = False
+
+    def _check_params(self) -> None:
+        if self.method not in METHODS:
+            raise HyperparameterError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.method == "ensemble":
+            check_node_gammas(self.gammas)
+        if self.method in ("fusion", "ensemble"):
+            vf = self.validation_fraction
+            if not isinstance(vf, (float, int, np.floating)) or not 0 < float(vf) < 1:
+                raise HyperparameterError(f"validation_fraction must be in (0, 1), got {vf!r}")
+        if self.method in ("cv", "fast_cv"):
+            cv = self.cv
+            if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
+                raise HyperparameterError(f"cv must be >= 2 folds, got {cv}")
+        if self.solver not in ("exact", "lsqr"):
+            raise HyperparameterError(f"solver must be 'exact' or 'lsqr', got {self.solver!r}")
+        if self.solver == "lsqr" and (not isinstance(self.max_iter, (int, np.integer))
+                                      or isinstance(self.max_iter, bool) or self.max_iter < 1):
+            raise HyperparameterError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        if self.method == "fast_cv":
+            xi = self.xi
+            if not isinstance(xi, (float, int, np.floating)) or not np.isfinite(xi) or xi <= 0:
+                raise HyperparameterError(f"xi must be a finite number > 0, got {xi!r}")
+
+    # --- data splits ----------------------------------------------------------------------
+    def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = y.shape[0]
+        if n < 3:
+            raise InputError(f"a training/validation split needs at least 3 samples, got {n}")
+        idx = np.arange(n)
+        n_val = min(max(1, int(round(self.validation_fraction * n))), n - 2)
+        strat = y if self._classifier and np.min(np.unique(y, return_counts=True)[1]) >= 2 else None
+        try:
+            tr, va = train_test_split(idx, test_size=n_val, random_state=self.random_state,
+                                      stratify=strat)
+        except ValueError:  # too few samples per class to stratify
+            tr, va = train_test_split(idx, test_size=n_val, random_state=self.random_state)
+        return np.sort(tr), np.sort(va)
+
+    def _folds(self, y: np.ndarray) -> list[np.ndarray]:
+        n, cv = y.shape[0], self.cv
+        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+            L = int(min(cv, n - 2)) if n >= 4 else 0
+            if L < 2:
+                raise InputError(f"{n} samples are too few for cross-validation "
+                                 "(each fold must leave at least 2 training points)")
+            splitter = (StratifiedKFold if self._classifier else KFold)(
+                L, shuffle=True, random_state=self.random_state)
+            try:
+                tests = [te for _, te in splitter.split(np.zeros((n, 1)), y)]
+            except ValueError:
+                tests = [te for _, te in KFold(L, shuffle=True, random_state=self.random_state)
+                         .split(np.zeros((n, 1)))]
+            return make_folds(n, tests)
+        try:
+            tests = [te for _, te in cv.split(np.zeros((n, 1)), y)]
+        except (AttributeError, TypeError):
+            tests = list(cv)
+        return make_folds(n, tests)
+
+    # --- fitting --------------------------------------------------------------------------
+    def _fit(self, X: np.ndarray, y: np.ndarray) -> None:
+        """``y`` is the target vector (regression) or the original labels (classifier)."""
+        self._check_params()
+        kernel = self._make_kernel()
+        K = self._gram(kernel, X)
+        cls = self._classes()
+        n = y.shape[0]
+        lam, crit_value, tr, va, folds = None, None, None, None, None
+        coef = None
+        if self.method in ("fusion", "ensemble"):
+            tr, va = self._split(y)
+            args = (K[np.ix_(tr, tr)], y[tr], K[np.ix_(va, tr)], y[va])
+            if self.method == "fusion":
+                f = cls["fusion"].from_gram(*args)
+                sol = self._solve(f)
+                alpha, b, c, support = sol["alpha"], sol.scalar("b"), sol["c"], tr
+                omega_h, a, r = f._omega(), f._border(), f._rhs()
+            else:
+                f = cls["ensemble"].from_gram(*args, gammas=self.gammas)
+                crit = getattr(self, "criterion", "l2")
+                if crit == "l2":
+                    sol = f.solve("closed_form")
+                else:
+                    f.validate()
+                    sol = f.search(crit)
+                    crit_value = sol.extras["value"]
+                lam = sol["lam"]
+                if self.refit:
+                    full = cls["areg"](K, y)
+                    omega_h, a, r = full._omega(), full._border(), full._rhs()
+                    nodes = TikhonovNodes(omega_h, a, r, self.gammas)
+                    alpha, b = nodes.alphas @ lam, float(nodes.bs @ lam)
+                    c = (nodes.alphas * (1.0 / nodes.gammas - 1.0)) @ lam
+                    support = np.arange(n)
+                else:
+                    alpha, b, c, support = sol["alpha"], sol.scalar("b"), sol["c"], tr
+                    omega_h, a, r = f._omega(), f._border(), f._rhs()
+        else:
+            folds = self._folds(y)
+            if self.method == "cv":
+                f = cls["cv"](None, y, folds=folds, Omega=K)
+                sol = self._solve(f)
+                c = sol["c"]
+                alpha, b = f.final_model(sol)
+            else:
+                f = cls["fast_cv"](None, y, folds=folds, xi=self.xi, Omega=K)
+                sol = self._solve(f)
+                alpha, b, c = sol["alpha"], sol.scalar("b"), sol.extras["c"]
+                coef = f.model(sol)[0]  # the average of the L fold models, eq. (41)
+            support = np.arange(n)
+            omega_h, a, r = f._omega(), f._border(), f._rhs()
+        self.kernel_ = kernel
+        self.alpha_ = np.asarray(alpha)
+        self.intercept_ = float(b)
+        self.c_ = np.asarray(c)
+        self.lambda_ = lam
+        self.support_ = support
+        self.train_idx_, self.val_idx_, self.folds_ = tr, va, folds
+        self.X_fit_ = None if self._precomputed else X[support]
+        coef = self.alpha_ if coef is None else np.asarray(coef)
+        self.dual_coef_ = coef * (a if self._classifier else 1.0)
+        self.criterion_value_ = crit_value
+        lstsq = sol.extras.get("lstsq", {}) if self.method != "ensemble" else {}
+        self.n_iter_ = int(lstsq.get("iterations", 1))
+        self.gamma_ = None
+        if self.recover_gamma:
+            rec = recover_tikhonov_gamma(omega_h, r, self.c_, border=a)
+            self.gamma_ = rec.gamma
+            self.gamma_recovery_ = {"gamma": rec.gamma, "relative_distance": rec.relative_objective,
+                                    "at_boundary": rec.at_boundary}
+
+    def _solve(self, f: Any) -> Any:
+        """The fused least-squares problem: exactly (closed form) or by early-stopped LSQR."""
+        if self.solver == "lsqr":
+            return f.solve_lsqr(self.max_iter)
+        return f.solve("closed_form")
+
+    def _decision(self, X: Any) -> np.ndarray:
+        check_fitted(self, "dual_coef_")
+        X = self._validate_predict(X)
+        K = X[:, self.support_] if self._precomputed else self.kernel_(X, self.X_fit_)
+        return K @ self.dual_coef_ + self.intercept_
+
+
+class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
+    """LS-SVM regression with the additive regularization trade-off, tuned by fusion with
+    validation or cross-validation (Pelckmans, Suykens & De Moor 2006).
+
+    Parameters
+    ----------
+    method :
+        ``"fusion"`` (Algorithm 3.1), ``"ensemble"`` (Tikhonov nodes, Algorithm 4.1; default),
+        ``"cv"`` (full L-fold CV fusion, eq. 37) or ``"fast_cv"`` (Algorithm 5.1, eq. 52).
+    kernel, sigma2, degree, t :
+        Kernel as in :class:`~lssvm_cvx.estimators.lssvm.LSSVMRegressor` (``"rbf"`` with width
+        ``sigma2``, ``"linear"``, ``"poly"``, ``"precomputed"``, a Kernel or a callable).
+    gammas :
+        Node regularization constants of the ensemble (``m ≥ 2``; paper Table 2:
+        ``(1, 400)``).
+    validation_fraction :
+        Share of the data held out for validation by ``"fusion"`` and ``"ensemble"``
+        (the paper: one third).
+    cv :
+        Folds of ``"cv"`` and ``"fast_cv"``: a number ``L`` (shuffled with ``random_state``)
+        or a scikit-learn splitter.
+    xi :
+        The weight ``ξ > 0`` of eq. (52) (``"fast_cv"``).
+    solver :
+        How ``"fusion"``, ``"cv"`` and ``"fast_cv"`` solve their fused least-squares problem:
+        ``"exact"`` (the closed form: the optimum of the convex problem, minimum-norm when not
+        unique) or ``"lsqr"`` (``max_iter`` conjugate-gradient steps, the paper's route in
+        Remarks 4.4 and 5.4).  With wide kernels the exact fused problems are ill-posed (the
+        constants ``c`` absorb the regularization) and their optimum can generalize badly;
+        early stopping regularizes.  See ``benchmarks/results/areg_table2.md``.
+    max_iter :
+        LSQR iterations for ``solver="lsqr"`` (Matlab's ``lsqr`` default, 20).
+    refit :
+        Retrain the ensemble on all the data with the tuned ``λ`` (the paper's protocol).
+    recover_gamma :
+        Also compute the Tikhonov γ closest to the fitted AReg solution (eq. 71-73; one
+        eigendecomposition).
+    random_state :
+        Seed of the validation split and of the folds.
+
+    Attributes
+    ----------
+    dual_coef_, intercept_ :
+        The model ``f(x) = Σ_i dual_coef_i K(x_i, x) + intercept_`` over the points
+        ``support_`` (for ``"fast_cv"`` the average of the ``L`` fold models, eq. 41:
+        ``dual_coef_ = ((L-1)/L) α``).
+    alpha_ :
+        The paper's α (equal to ``dual_coef_`` for regression).
+    c_ :
+        The additive regularization constants of the fitted model (one per ``support_``
+        point; for ``"cv"`` and ``"fast_cv"`` one per sample).
+    lambda_ :
+        The ensemble weights (``method="ensemble"``), else None.
+    gamma_ :
+        The recovered Tikhonov γ (``recover_gamma=True``), with details in
+        ``gamma_recovery_``.
+    train_idx_, val_idx_, folds_ :
+        The validation split or the folds used.
+    n_iter_ :
+        LSQR iterations (``solver="lsqr"``); 1 for a direct solve.
+    """
+
+    def __init__(self, method: str = "ensemble", kernel: Any = "rbf", sigma2: float = 1.0, *,
+                 degree: int = 3, t: float = 1.0, gammas: Any = (1.0, 400.0),
+                 validation_fraction: float = 1 / 3, cv: Any = 10, xi: float = 1.0,
+                 solver: str = "exact", max_iter: int = 20, refit: bool = True,
+                 recover_gamma: bool = True, random_state: Any = None):
+        self.method = method
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.t = t
+        self.gammas = gammas
+        self.validation_fraction = validation_fraction
+        self.cv = cv
+        self.xi = xi
+        self.solver = solver
+        self.max_iter = max_iter
+        self.refit = refit
+        self.recover_gamma = recover_gamma
+        self.random_state = random_state
+
+    def _classes(self) -> dict[str, Any]:
+        from ..formulations.areg import AReg
+
+        return {"fusion": ARegFusion, "ensemble": ARegEnsemble, "cv": ARegCV,
+                "fast_cv": ARegFastCV, "areg": lambda K, y: AReg(None, y, Omega=K)}
+
+    def fit(self, X: Any, y: Any) -> "AdditiveRegularizationRegressor":
+        """Fit on ``X`` (n_samples, n_features) and targets ``y`` (n_samples,)."""
+        X, y = self._validate_fit(X, y, y_numeric=True)
+        self._fit(X, y)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``f(x) = Σ_i α_i K(x_i, x) + b``."""
+        return self._decision(X)
+
+
+class AdditiveRegularizationClassifier(ClassifierMixin, _ARegEstimator):
+    """Binary LS-SVM classifier with the additive regularization trade-off (Appendix A of
+    Pelckmans, Suykens & De Moor 2006).
+
+    Parameters
+    ----------
+    method, kernel, sigma2, degree, t, validation_fraction, cv, xi, solver, max_iter, refit, recover_gamma, random_state :
+        As in :class:`AdditiveRegularizationRegressor`.
+    gammas :
+        Node constants of the ensemble (paper Table 3: ``(1, 20)``).
+    criterion :
+        Validation criterion of ``method="ensemble"``: ``"l2"`` (the convex 2-norm of eq. 64),
+        ``"misclassification"`` (eq. 65-66) or ``"roc"`` (area under the ROC curve, §A.5),
+        the last two by the exact line search of
+        :func:`~lssvm_cvx.formulations.areg_ensemble.criterion_search` (``m = 2``) or its
+        pairwise search (``m > 2``).  The other methods use the 2-norm.
+
+    Attributes
+    ----------
+    classes_ :
+        The two labels; ``classes_[1]`` is the +1 class.
+    dual_coef_, intercept_ :
+        ``f(x) = Σ_i dual_coef_i K(x_i, x) + intercept_`` with ``dual_coef_ = α ∘ y``.
+    alpha_, c_, lambda_, gamma_, criterion_value_ :
+        The paper's α and ``c`` (in the ``Ω_y`` form of eq. 59-60), the ensemble weights, the
+        recovered γ and the value of the validation criterion (count or AUC).
+    """
+
+    _classifier = True
+
+    def __init__(self, method: str = "ensemble", kernel: Any = "rbf", sigma2: float = 1.0, *,
+                 degree: int = 3, t: float = 1.0, gammas: Any = (1.0, 20.0),
+                 criterion: str = "l2", validation_fraction: float = 1 / 3, cv: Any = 10,
+                 xi: float = 1.0, solver: str = "exact", max_iter: int = 20, refit: bool = True,
+                 recover_gamma: bool = True, random_state: Any = None):
+        self.method = method
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.t = t
+        self.gammas = gammas
+        self.criterion = criterion
+        self.validation_fraction = validation_fraction
+        self.cv = cv
+        self.xi = xi
+        self.solver = solver
+        self.max_iter = max_iter
+        self.refit = refit
+        self.recover_gamma = recover_gamma
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _classes(self) -> dict[str, Any]:
+        from ..formulations.areg import ARegClassification
+
+        return {"fusion": ARegClassifierFusion, "ensemble": ARegClassifierEnsemble,
+                "cv": ARegClassifierCV, "fast_cv": ARegClassifierFastCV,
+                "areg": lambda K, y: ARegClassification(None, y, Omega=K)}
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        allowed = ("l2",) + CRITERIA
+        if self.criterion not in allowed:
+            raise HyperparameterError(f"criterion must be one of {allowed}, got {self.criterion!r}")
+        if self.criterion != "l2" and self.method != "ensemble":
+            raise HyperparameterError(
+                f"criterion={self.criterion!r} is defined for method='ensemble' only (paper §A.5)")
+
+    def fit(self, X: Any, y: Any) -> "AdditiveRegularizationClassifier":
+        """Fit on ``X`` and binary labels ``y`` (any two values)."""
+        X, y = self._validate_fit(X, y)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise LabelError(str(exc)) from exc
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            raise LabelError(
+                f"Only binary classification is supported: y has {self.classes_.size} "
+                f"class(es) {self.classes_.tolist()[:5]}, and the AReg classifier (paper "
+                "Appendix A) needs exactly two")
+        self._fit(X, y)
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``f(x)``; positive means ``classes_[1]``."""
+        return self._decision(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``."""
+        check_fitted(self, "dual_coef_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -1,0 +1,631 @@
+"""Fusion of AReg training with L-fold cross-validation (Pelckmans, Suykens & De Moor 2006,
+§5 and Appendix A.6).
+
+* :class:`ARegCV` [``areg_cv``] — the full implementation: one vector ``c`` shared by all
+  folds (eq. 34), the per-fold AReg training and validation equations (eq. 29-32) stacked
+  into one linear system (the paper's eq. 37, lost in the text and re-derived below), solved
+  with the least-squares criterion of §5.2.  :class:`ARegClassifierCV`
+  [``areg_classifier_cv``] is the same for the classifier.
+* :class:`ARegFastCV` [``areg_fast_cv``] — the fast implementation: the dual
+  characterisation with ``Ω_CV`` (Lemma 5.2, eq. 45-48) fused with the validation equations
+  and weight ``ξ`` (Algorithm 5.1, eq. 52); :class:`ARegClassifierFastCV`
+  [``areg_classifier_fast_cv``] is eq. (67)-(69).
+* :class:`ARegStability` [``areg_stability``] — the α-stability variant (Remark 5.3,
+  eq. 55-56) with the ∞-norm, a second-order cone program (no closed form).
+
+Folds: ``V_1..V_L`` partition the ``N`` points; ``T_l`` is the complement of ``V_l``.
+
+Derivation of the stacked system (the lost eq. 37)
+--------------------------------------------------
+Fold ``l`` trains AReg (eq. 29) on ``T_l`` with constants ``c^{(l)} = c[T_l]`` (eq. 34:
+``c^{(l)} = I(T_l, D) c``, the indicator matrix of eq. 33) and validates on ``V_l``
+(eq. 31).  Eq. (32) for fold ``l`` in the unknowns ``(c^{(l)}, e^{(l)v}, b^{(l)}, α^{(l)})``
+is, with ``a = 1`` the bias border and ``r = y``::
+
+    a_T'α^{(l)}                                           = 0         (bias, 1 row)
+    e^v[V_l]  + a_V b^{(l)} + Ω_{V_l T_l} α^{(l)}          = r[V_l]    (validation, n_l rows)
+    c[T_l]    + a_T b^{(l)} + (Ω_{T_l T_l} + I) α^{(l)}    = r[T_l]    (training, N_l rows)
+
+Each point is validated exactly once, so ``e^{(l)v} = e^v[V_l]`` (below eq. 32) and the
+validation residuals of all folds form one vector ``e^v ∈ R^N``.  Substituting (34) and
+stacking the folds gives eq. (37): ``(N + 1)L`` equations (``1 + n_l + N_l = N + 1`` per fold)
+in the ``(N + 1)L + N`` unknowns ``z = (c ∈ R^N, e^v ∈ R^N, b ∈ R^L, α^{(1..L)} ∈ R^{(L-1)N})``::
+
+    [ 0          0          0       A_bias  ] [ c   ]   [ 0   ]
+    [ 0          I(V, D)    B_V     W       ] [ e^v ] = [ r_V ]      (eq. 37,
+    [ I(T, D)    0          B_T     H       ] [ b   ]   [ r_T ]       :meth:`ARegCV.stacked_system`)
+                                              [ α   ]
+
+with ``H = blkdiag_l(Ω_{T_l T_l} + I)``, ``W = `` the ``Ω_{V_l T_l}`` blocks,
+``B_T = blkdiag_l(a[T_l])``, ``B_V = blkdiag_l(a[V_l])``, ``A_bias = blkdiag_l(a[T_l]')``
+and ``I(T, D)`` the stacked indicator matrices of eq. (33).  For fixed ``c`` the remaining
+``(N+1)L`` unknowns are determined (each fold is the bordered system (9) with
+``Ω_{T_l} + I ≻ 0``): they are exactly the per-fold AReg solutions (``test_cv_stacked_
+system_with_fixed_c``).  The ``N`` extra degrees of freedom are ``c``, fixed by the criterion
+of §5.2, the sum over the folds of the Lemma 3.2 cost::
+
+    min  ½ Σ_l ||α^{(l)} + c[T_l]||² + ½ ||e^v||²   s.t. eq. (37)
+
+(``α^{(l)} + c[T_l]`` are fold ``l``'s training residuals, eq. 30a).  This is the builder.
+
+Closed form.  By (9), fold ``l``'s solution is affine in ``c``:
+``α^{(l)} = C_l(r_T - c_T)``, ``b^{(l)} = g_l'(r_T - c_T)``, with ``C_l`` the α-block of the
+inverse of ``[[0, a_T'], [a_T, Ω_{T_l} + I]]`` and ``g_l = H_l^{-1}a_T / (a_T'H_l^{-1}a_T)``.
+Hence the training residuals ``α^{(l)} + c_T = C_l r_T + (I - C_l)c_T`` and the validation
+residuals ``e^v[V_l] = r_V - K_l r_T + K_l c_T`` with ``K_l = Ω_{V_l T_l}C_l + a_V g_l'`` are
+affine in ``c``, and the criterion is an ordinary least-squares problem in ``c ∈ R^N``
+(``LN`` rows).  It is solved through its normal equations (Cholesky when well conditioned,
+else the minimum-norm eigen-solve of :func:`~lssvm_cvx.formulations.areg.min_norm_lstsq`:
+with a linear kernel, or an RBF Gram singular to working precision, the models are unique but
+``c`` is not).  Cost: one factorization and one
+explicit ``C_l`` per fold plus the ``LN × N`` solve — against a dense solve of the
+``((N+1)L + N)``-unknown KKT system of eq. (37) (tested to agree on small problems).
+
+Lemma 5.2 and the fast algorithm: which weight multiplies Ω_CV
+-------------------------------------------------------------
+In eq. (44) each training point's fitted value is averaged over the ``L - 1`` fold models
+that train on it: ``(1/(L-1)) Σ_{l: k ∈ T_l} w^{(l)'}φ(x_k)`` with ``w^{(l)} = Σ_{i∈T_l} α_i
+φ(x_i)`` (50b).  The pair ``(i, k)`` is trained on together in ``L - 2`` folds when ``i`` and
+``k`` are validated in different folds and in ``L - 1`` folds when they share a validation
+fold, so (eq. 51)::
+
+    (1/(L-1)) Σ_{l: k ∈ T_l} w^{(l)'}φ(x_k) = [((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV] α       (*)
+
+with ``Ω_CV`` the block diagonal of eq. (45).  Eq. (46) prints ``1/(L-1) Ω_CV`` — correct;
+eq. (52) (and 67) print ``1/L Ω_CV`` — wrong (``test_fast_cv_omega_cv_weight`` fails on it).
+The validation residual of point ``j ∈ V_l`` under fold model ``l`` (eq. 47) is
+``e^v_j = y_j - Σ_{i ∈ T_l} α_i K(x_i, x_j) - b = y_j - ((Ω - Ω_CV)α)_j - b``, so with the
+averaged training residual ``ē = y - (*) - b``::
+
+    ē - e^v = (1/(L-1)) (Ω - L Ω_CV) α.
+
+Eq. (52) writes the third block row as ``(-1/(L-1) Ω_CV + L/(L-1) Ω) α + (ē - e^v) = 0``,
+i.e. ``ē - e^v = (1/(L-1))(Ω_CV - L Ω) α``: Ω and Ω_CV are swapped in print (eq. 67 prints yet
+another form, ``(1/(L-1))(Ω_CV,y - Ω_y)``).  We use ``(LΩ_CV - Ω)/(L-1) α + (ē - e^v) = 0``
+(``test_fast_cv_third_row``).
+
+Two more slips of §5.2: with the printed weight ``1/(2(L-1))`` on the fitting term of
+(43)-(44), stationarity in ``ē_i`` gives ``ē_i = c_i + (L-1)α_i``, not (50a)
+``ē_i = c_i + α_i``; eq. (46) (its ``+ I_N``) and (50a) hold with the weight ``½``, which we
+use (``test_fast_cv_primal_weight``).  And eq. (41) defines the CV model as the average of the
+``L`` fold models, ``w̄ = (1/L)Σ_l w^{(l)}``, which by (50b) is
+``((L-1)/L) Σ_i α_i φ(x_i)``, while eq. (48) prints ``w̄ = Σ_i α_i φ(x_i)`` (that is
+``(1/(L-1))Σ_l w^{(l)}``, the average appropriate for a *training* point, which lies in only
+``L - 1`` training sets).  A new point is in no validation set, so every fold model applies:
+we evaluate (41), ``f(x) = ((L-1)/L) Σ_i α_i K(x_i, x) + b`` (:meth:`ARegFastCV.model`;
+``test_fast_cv_model_eq41``).  It also generalizes markedly better than the printed (48): on
+200 draws of the linear toy of Table 2, test MSE 0.50 against 0.93; on sinc 0.020 against
+0.026 (ξ = 1; the paper's own fast-CV numbers, 0.59 and 0.024, are in line with (41)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+
+from ..exceptions import HyperparameterError, InputError, NotSupportedError
+from ..kernels import RBF, Kernel
+from ..linalg import lssvm_system
+from ..model_selection import check_folds
+from ..solution import Solution
+from .areg import (AREG_REF, CHOL_RCOND, LSQR_ITER, _ARegData, _cholesky_if_conditioned,
+                   _ClassifierHooks, bordered_solve, constrained_lstsq, default_width,
+                   lsqr_lstsq, min_norm_lstsq)
+from .base import BuiltProblem, Reference
+from .lssvm import AREG_PAPER
+
+__all__ = [
+    "make_folds",
+    "omega_cv",
+    "fast_cv_matrices",
+    "ARegCV",
+    "ARegClassifierCV",
+    "ARegFastCV",
+    "ARegClassifierFastCV",
+    "ARegStability",
+]
+
+
+def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | None = 0
+               ) -> list[np.ndarray]:
+    """A validated partition of ``range(n)``: ``folds`` index sets, ``L`` shuffled folds
+    (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None`` for
+    leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving fewer
+    than 2 training points raise :class:`InputError`."""
+    if folds is None:
+        folds = [np.array([i]) for i in range(n)]
+    elif isinstance(folds, (int, np.integer)) and not isinstance(folds, bool):
+        L = int(folds)
+        if L < 2:
+            raise HyperparameterError(f"cross-validation needs L >= 2 folds, got {L}")
+        if L > n:
+            raise InputError(f"L = {L} folds for only {n} points")
+        from sklearn.model_selection import KFold
+
+        folds = [test for _, test in KFold(L, shuffle=True, random_state=seed).split(np.zeros(n))]
+    return [np.sort(f) for f in check_folds(folds, n)]
+
+
+def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
+    """``Ω_CV`` of eq. (45): the blocks ``Ω_{V_l V_l}`` on the diagonal, zero elsewhere."""
+    out = np.zeros_like(Omega)
+    for f in folds:
+        out[np.ix_(f, f)] = Omega[np.ix_(f, f)]
+    return out
+
+
+def fast_cv_matrices(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``(A, D)`` of the fast CV system: the averaged training map of eq. (46),
+    ``A = ((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV``, and the third block row of eq. (52) as derived in
+    the module docstring, ``D = (L Ω_CV - Ω)/(L-1)`` (so that ``Dα + (ē - e^v) = 0``)."""
+    L = len(folds)
+    Ocv = omega_cv(Omega, folds)
+    A = ((L - 2) * Omega + Ocv) / (L - 1)
+    D = (L * Ocv - Omega) / (L - 1)
+    return A, D
+
+
+def _lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: int = LSQR_ITER
+           ) -> tuple[np.ndarray, dict[str, Any]]:
+    """``min ||G c - h||`` (minimum norm): Cholesky of ``G'G`` when its reciprocal condition
+    exceeds :data:`~lssvm_cvx.formulations.areg.CHOL_RCOND`, else :func:`min_norm_lstsq`;
+    ``method="lsqr"``: :func:`~lssvm_cvx.formulations.areg.lsqr_lstsq` (early-stopped CG)."""
+    if method == "lsqr":
+        return lsqr_lstsq(G, h, iter_lim=iter_lim)
+    chol = _cholesky_if_conditioned(G.T @ G, CHOL_RCOND)
+    if chol is not None:
+        return chol.solve(G.T @ h), {"method": "cholesky", "rcond": chol.rcond}
+    return min_norm_lstsq(G, h)
+
+
+class _FoldData(_ARegData):
+    """Training data with a partition into folds (``folds``: an int ``L`` or index sets)."""
+
+    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
+                 seed: int | None = 0, kernel: Kernel | None = None, Omega: Any | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega)
+        self.folds = folds
+        self.seed = seed
+
+    @property
+    def fold_sets(self) -> list[np.ndarray]:
+        """The validated validation sets ``V_1..V_L`` (cached)."""
+        f = self.folds
+        key = (f if f is None or isinstance(f, (int, np.integer)) else id(f), self.seed, self.n)
+        if getattr(self, "_folds_key", None) != key:
+            self._fold_sets = make_folds(self.n, self.folds, self.seed)
+            self._folds_key = key
+        return self._fold_sets
+
+    def train_sets(self) -> list[np.ndarray]:
+        """``T_l``: the complement of each ``V_l`` (sorted)."""
+        mask = np.ones(self.n, dtype=bool)
+        out = []
+        for v in self.fold_sets:
+            mask[:] = True
+            mask[v] = False
+            out.append(np.flatnonzero(mask))
+        return out
+
+    def validate(self) -> None:
+        self._rhs()
+        self.fold_sets
+
+
+# ------------------------------------------------------------------------------ item 4: full CV
+class ARegCV(_FoldData):
+    """Fusion of AReg training with L-fold cross-validation, one ``c`` for all folds
+    (§5.1-5.2, eq. 29-34 and the stacked system (37) derived in the module docstring).
+
+    Builder (the least-squares criterion of §5.2 under eq. 37)::
+
+        min  ½ Σ_l ||α^{(l)} + c[T_l]||² + ½ ||e^v||²
+        s.t. (Ω_{T_l} + I)α^{(l)} + 1 b^{(l)} + c[T_l] = y[T_l]     ("training", all l)
+             1'α^{(l)} = 0                                           ("bias", all l)
+             Ω_{V_l T_l}α^{(l)} + 1 b^{(l)} + e^v[V_l] = y[V_l]      ("validation", all l)
+
+    ``alpha`` is the stacked ``(α^{(1)}, ..., α^{(L)})`` (length ``(L-1)N``), ``b`` has one
+    bias per fold.  No hyperparameter: ``c`` is a variable.  The closed form solves the
+    least-squares problem in ``c`` (module docstring).  The final model of §6 ("a model
+    computed on the complete dataset with the regularization trade-off tuned") is AReg (9) on
+    all ``N`` points with this ``c``: :meth:`final_model`.
+
+    Parameters
+    ----------
+    X, y :
+        Data (all ``N`` points; each is validated in one fold).
+    folds :
+        ``L`` (shuffled folds seeded by ``seed``) or the validation index sets.
+    """
+
+    name: ClassVar[str] = "areg_cv"
+    reference = Reference(AREG_REF, AREG_PAPER, {"per fold": "(29)-(32)", "shared c": "(34)",
+                                                  "stacked system": "(37), derived",
+                                                  "criterion": "§5.2"})
+    has_closed_form = True
+    compare = ("c", "alpha", "b", "e_v")
+
+    # --- the stacked system -------------------------------------------------------------
+    def _blocks(self) -> dict[str, Any]:
+        if getattr(self, "_blk", None) is None or self._blk["folds"] is not self.fold_sets:
+            O, a, r = self._omega(), self._border(), self._rhs()
+            V, T = self.fold_sets, self.train_sets()
+            N, L = self.n, len(V)
+            sizes = [t.size for t in T]
+            offs = np.concatenate([[0], np.cumsum(sizes)])
+            H = sp.block_diag([O[np.ix_(t, t)] + np.eye(t.size) for t in T], format="csr")
+            W = sp.lil_matrix((N, offs[-1]))
+            BV = np.zeros((N, L))
+            for l, (v, t) in enumerate(zip(V, T)):
+                W[v, offs[l]:offs[l + 1]] = O[np.ix_(v, t)]
+                BV[v, l] = a[v]
+            BT = sp.block_diag([a[t][:, None] for t in T], format="csr")
+            S = sp.vstack([sp.eye(N, format="csr")[t] for t in T], format="csr")
+            self._blk = dict(folds=self.fold_sets, H=H, W=W.tocsr(), BV=BV, BT=BT, S=S,
+                             offs=offs, rT=np.concatenate([r[t] for t in T]))
+        return self._blk
+
+    def stacked_system(self) -> tuple[np.ndarray, np.ndarray]:
+        """The dense matrix and right-hand side of eq. (37): ``(N+1)L`` rows, unknowns
+        ``z = (c, e^v, b, α^{(1..L)})``, rows per fold in the order of eq. (32) (bias,
+        validation, training)."""
+        blk = self._blocks()
+        O, a, r = self._omega(), self._border(), self._rhs()
+        V, T = self.fold_sets, self.train_sets()
+        N, L, offs = self.n, len(V), blk["offs"]
+        ncol = 2 * N + L + offs[-1]
+        rows, rhs = [], []
+        for l, (v, t) in enumerate(zip(V, T)):
+            block = np.zeros((1 + v.size + t.size, ncol))
+            ja = 2 * N + L + offs[l]
+            block[0, ja:ja + t.size] = a[t]
+            block[1 + np.arange(v.size), N + v] = 1.0
+            block[1:1 + v.size, 2 * N + l] = a[v]
+            block[1:1 + v.size, ja:ja + t.size] = O[np.ix_(v, t)]
+            block[1 + v.size + np.arange(t.size), t] = 1.0
+            block[1 + v.size:, 2 * N + l] = a[t]
+            block[1 + v.size:, ja:ja + t.size] = O[np.ix_(t, t)] + np.eye(t.size)
+            rows.append(block)
+            rhs.append(np.concatenate([[0.0], r[v], r[t]]))
+        return np.vstack(rows), np.concatenate(rhs)
+
+    def _build(self) -> BuiltProblem:
+        blk = self._blocks()
+        N, L, M = self.n, len(self.fold_sets), blk["offs"][-1]
+        c, e_v = cp.Variable(N, name="c"), cp.Variable(N, name="e_v")
+        alpha, b = cp.Variable(M, name="alpha"), cp.Variable(L, name="b")
+        objective = cp.Minimize(0.5 * cp.sum_squares(alpha + blk["S"] @ c) + 0.5 * cp.sum_squares(e_v))
+        constraints = {
+            "training": blk["H"] @ alpha + blk["BT"] @ b + blk["S"] @ c == blk["rT"],
+            "bias": blk["BT"].T @ alpha == 0,
+            "validation": blk["W"] @ alpha + blk["BV"] @ b + e_v == self._rhs(),
+        }
+        return BuiltProblem(objective, constraints,
+                            vars={"c": c, "alpha": alpha, "b": b, "e_v": e_v})
+
+    def residuals(self, alpha: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Stacked per-fold training residuals and the validation residuals ``e^v`` of the fold
+        models ``(α^{(l)}, b^{(l)})``."""
+        blk = self._blocks()
+        Ht = blk["H"] - sp.eye(blk["H"].shape[0])
+        E = blk["rT"] - Ht @ alpha - blk["BT"] @ b
+        e_v = self._rhs() - blk["W"] @ alpha - blk["BV"] @ b
+        return E, e_v
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """``½ Σ_l ||y_T - Ω_Tα^{(l)} - b^{(l)}||² + ½ Σ_l ||y_V - Ω_{VT}α^{(l)} - b^{(l)}||²``."""
+        E, e_v = self.residuals(np.asarray(values["alpha"]), np.asarray(values["b"]).reshape(-1))
+        return float(0.5 * E @ E + 0.5 * e_v @ e_v)
+
+    def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
+        """The least-squares problem in ``c`` by ``iter_lim`` LSQR (CG) steps, the paper's
+        iterative route: an implicitly regularized ``c``, not the optimum of the criterion."""
+        self.validate()
+        sol = self._solve("lsqr", iter_lim, duals=False)
+        sol.backend = f"lsqr({iter_lim})"
+        sol.objective = self.objective(sol.values)
+        return sol
+
+    def closed_form(self) -> Solution:
+        return self._solve("exact", 0, duals=True)
+
+    def _solve(self, method: str, iter_lim: int, duals: bool) -> Solution:
+        O, a, r = self._omega(), self._border(), self._rhs()
+        V, T = self.fold_sets, self.train_sets()
+        N = self.n
+        G_rows, h_rows, parts = [], [], []
+        for v, t in zip(V, T):
+            sys = lssvm_system(O[np.ix_(t, t)], 1.0, a[t], name="Omega_T + I")
+            Hinv = sys.chol.solve(np.eye(t.size))
+            C = Hinv - np.outer(sys.u, sys.u) / sys.s
+            g = sys.u / sys.s
+            K = O[np.ix_(v, t)] @ C + np.outer(a[v], g)
+            Gt = np.zeros((t.size, N))
+            Gt[:, t] = np.eye(t.size) - C
+            Gv = np.zeros((v.size, N))
+            Gv[:, t] = K
+            G_rows += [Gt, Gv]
+            h_rows += [C @ r[t], r[v] - K @ r[t]]
+            parts.append((sys, v, t))
+        G, h = np.vstack(G_rows), np.concatenate(h_rows)
+        c, info = _lstsq(G, -h, method, iter_lim)
+        alphas, bs, e_v = [], [], np.empty(N)
+        mus, betas = [], []
+        for sys, v, t in parts:
+            al, bl = sys.solve(r[t] - c[t])
+            alphas.append(al)
+            bs.append(bl)
+            e_v[v] = r[v] - O[np.ix_(v, t)] @ al - a[v] * bl
+        for (sys, v, t), al in zip(parts if duals else [], alphas):
+            E = al + c[t]
+            # stationarity in α^(l), b^(l): [[0, a_T'], [a_T, Ω_T + I]] [β; μ] = [a_V'e^v; -E + Ω_VT'e^v]
+            mu, beta = bordered_solve(sys, -E + O[np.ix_(v, t)].T @ e_v[v], a[v] @ e_v[v])
+            mus.append(mu)
+            betas.append(float(beta))
+        values = {"c": c, "alpha": np.concatenate(alphas), "b": np.array(bs), "e_v": e_v}
+        if not duals:
+            return Solution(values=values, extras={"lstsq": info})
+        return Solution(values=values,
+                        duals={"training": np.concatenate(mus), "bias": np.array(betas),
+                               "validation": -e_v}, extras={"lstsq": info})
+
+    def fold_models(self, solution: Solution) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """``[(T_l, α^{(l)}, b^{(l)}), ...]`` from a solution's stacked arrays."""
+        offs = self._blocks()["offs"]
+        al, b = solution["alpha"], np.asarray(solution["b"]).reshape(-1)
+        return [(t, al[offs[l]:offs[l + 1]], float(b[l])) for l, t in enumerate(self.train_sets())]
+
+    def final_model(self, solution: Solution) -> tuple[np.ndarray, float]:
+        """AReg (9) on all ``N`` points with the cross-validated ``c``: ``(α, b)``."""
+        sys = lssvm_system(self._omega(), 1.0, self._border(), name="Omega + I")
+        return sys.solve(self._rhs() - solution["c"])
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegCV":
+        """``n`` points of ``lssvm_regression``, ``folds`` folds; the narrow default RBF width
+        keeps the least-squares problem in ``c`` well conditioned (so solvers can be compared
+        on ``c``; for wide kernels only the models are well determined): 0.1 at ``n ≤ 50``,
+        :func:`~lssvm_cvx.formulations.areg.default_width` beyond."""
+        import problems
+
+        sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, folds=folds, seed=seed, kernel=RBF(sigma2))
+
+
+class ARegClassifierCV(_ClassifierHooks, ARegCV):
+    """:class:`ARegCV` for the classifier (Appendix A.6 for the full implementation, which the
+    paper leaves to "a similar methodology"): ``Ω_y``, border ``y``, right-hand side ``1``."""
+
+    name: ClassVar[str] = "areg_classifier_cv"
+    reference = Reference(AREG_REF, AREG_PAPER, {"classifier": "(59)-(61)", "per fold": "(32)",
+                                                  "shared c": "(34)", "A.6": "similar methodology"})
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierCV":
+        import problems
+
+        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, folds=folds, seed=seed, kernel=RBF(sigma2))
+
+
+# ------------------------------------------------------------------------------ item 5: fast CV
+class ARegFastCV(_FoldData):
+    """Fast cross-validation fusion (Lemma 5.2, eq. 45-48; Algorithm 5.1, eq. 52).
+
+    Builder (eq. 52 with the corrections of the module docstring; ``xi`` is a
+    :class:`cvxpy.Parameter`)::
+
+        min  ||ē||² + ξ ||ē - e^v||²
+        s.t. 1'α = 0                                                   ("bias")
+             [((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV] α + 1 b + ē = y         ("training", eq. 46)
+             ((L Ω_CV - Ω)/(L-1)) α + (ē - e^v) = 0                     ("cv", eq. 47 - 46)
+
+    ``ē`` are the fold-averaged training residuals and ``e^v`` the cross-validation residuals
+    (eq. 47); ``c = ē - α`` (eq. 50a).  Eliminating ``ē`` and ``e^v`` leaves least squares
+    in ``(α, b)`` under ``1'α = 0``, solved in closed form by :func:`constrained_lstsq`.
+    The model is the average of the ``L`` fold models, eq. (41):
+    ``f(x) = ((L-1)/L) Σ_i α_i K(x_i, x) + b`` (:meth:`model`; eq. 48 drops the factor, see
+    the module docstring).
+
+    Parameters
+    ----------
+    xi :
+        The weight ``ξ > 0`` of eq. (52) (the paper does not report the value it used).
+    """
+
+    name: ClassVar[str] = "areg_fast_cv"
+    reference = Reference(AREG_REF, AREG_PAPER, {"Omega_CV": "(45)", "dual system": "(46)",
+                                                  "validation": "(47)", "model": "(41)",
+                                                  "fusion": "(52)"})
+    has_closed_form = True
+    compare = ("alpha", "b", "e_bar", "e_v")
+
+    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
+                 xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
+                 Omega: Any | None = None):
+        super().__init__(X, y, folds=folds, seed=seed, kernel=kernel, Omega=Omega)
+        self.xi = xi
+
+    def _xi(self) -> float:
+        try:
+            xi = float(self.xi)
+        except (TypeError, ValueError):
+            raise HyperparameterError(f"xi must be a number > 0, got {self.xi!r}") from None
+        if not np.isfinite(xi) or xi <= 0:
+            raise HyperparameterError(f"xi must be a finite number > 0, got {self.xi!r}")
+        return xi
+
+    def validate(self) -> None:
+        super().validate()
+        self._xi()
+
+    def parameter_values(self) -> dict[str, Any]:
+        return {"xi": self._xi()}
+
+    def matrices(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(A, D)`` of :func:`fast_cv_matrices` for this problem's Gram block (cached)."""
+        if getattr(self, "_AD", None) is None or self._AD[0] is not self.fold_sets:
+            self._AD = (self.fold_sets, *fast_cv_matrices(self._omega(), self.fold_sets))
+        return self._AD[1], self._AD[2]
+
+    def _constraints(self, alpha, b, e_bar, e_v) -> dict[str, cp.Constraint]:
+        A, D = self.matrices()
+        return {
+            "bias": self._border() @ alpha == 0,
+            "training": A @ alpha + self._border() * b + e_bar == self._rhs(),
+            "cv": D @ alpha + e_bar - e_v == 0,
+        }
+
+    def _build(self) -> BuiltProblem:
+        N = self.n
+        xi = cp.Parameter(nonneg=True, name="xi")
+        alpha, b = cp.Variable(N, name="alpha"), cp.Variable(name="b")
+        e_bar, e_v = cp.Variable(N, name="e_bar"), cp.Variable(N, name="e_v")
+        objective = cp.Minimize(cp.sum_squares(e_bar) + xi * cp.sum_squares(e_bar - e_v))
+        return BuiltProblem(objective, self._constraints(alpha, b, e_bar, e_v),
+                            vars={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
+                            params={"xi": xi})
+
+    def model(self, solution: Solution) -> tuple[np.ndarray, float]:
+        """Coefficients of the CV model (41), the average of the ``L`` fold models:
+        ``f(x) = Σ_i coef_i K(x_i, x) + b`` with ``coef = ((L-1)/L) α`` (for the classifier
+        ``f(x) = Σ_i coef_i y_i K(x_i, x) + b``)."""
+        L = len(self.fold_sets)
+        return (L - 1) / L * np.asarray(solution["alpha"]), float(np.asarray(solution["b"]))
+
+    def residuals(self, alpha: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(ē, ē - e^v)`` implied by ``(α, b)``: ``ē = y - Aα - b``, ``ē - e^v = -Dα``."""
+        A, D = self.matrices()
+        return self._rhs() - A @ alpha - self._border() * b, -(D @ alpha)
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """``||ē||² + ξ||ē - e^v||²`` with the residuals implied by ``(α, b)``."""
+        e_bar, d = self.residuals(np.asarray(values["alpha"]), float(np.asarray(values["b"])))
+        return float(e_bar @ e_bar + self._xi() * d @ d)
+
+    def _fused(self, method: str, iter_lim: int) -> tuple[np.ndarray, float, dict[str, Any]]:
+        A, D = self.matrices()
+        a, xi = self._border(), self._xi()
+        M = np.vstack([A, np.sqrt(xi) * D])
+        mb = np.concatenate([a, np.zeros(self.n)])
+        g = np.concatenate([self._rhs(), np.zeros(self.n)])
+        info: dict[str, Any] = {}
+        alpha, b = constrained_lstsq(M, mb, g, a, info=info, method=method, iter_lim=iter_lim)
+        return alpha, b, info
+
+    def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
+        """Eq. (52) by ``iter_lim`` LSQR (CG) steps — the paper's route (Remark 5.4): an
+        implicitly regularized solution, not the optimum of (52)."""
+        self.validate()
+        alpha, b, info = self._fused("lsqr", iter_lim)
+        e_bar, d = self.residuals(alpha, b)
+        sol = Solution(values={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_bar - d},
+                       backend=f"lsqr({iter_lim})", extras={"c": e_bar - alpha, "lstsq": info})
+        sol.objective = self.objective(sol.values)
+        return sol
+
+    def closed_form(self) -> Solution:
+        A, D = self.matrices()
+        a, xi = self._border(), self._xi()
+        alpha, b, info = self._fused("exact", 0)
+        e_bar, d = self.residuals(alpha, b)
+        e_v = e_bar - d
+        # multipliers: ν = -2ξd ("cv"), μ = -2ē ("training"), βa = 2Aē + 2ξDd ("bias")
+        grad = 2.0 * (A @ e_bar) + 2.0 * xi * (D @ d)
+        return Solution(values={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
+                        duals={"bias": float(a @ grad / (a @ a)), "training": -2.0 * e_bar,
+                               "cv": -2.0 * xi * d},
+                        extras={"c": e_bar - alpha, "lstsq": info})
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegFastCV":
+        import problems
+
+        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
+
+
+class ARegClassifierFastCV(_ClassifierHooks, ARegFastCV):
+    """Fast CV fusion for the classifier (Appendix A.6, eq. 67-69): :class:`ARegFastCV` with
+    ``Ω_y``, ``Ω_CV,y`` (eq. 68), border ``y`` and right-hand side ``1_N`` (eq. 67 prints
+    ``1/N``, read as ``1_N``; its ``1/L`` weight and third row are corrected as in the module
+    docstring)."""
+
+    name: ClassVar[str] = "areg_classifier_fast_cv"
+    reference = Reference(AREG_REF, AREG_PAPER, {"system": "(67)", "Omega_CV,y": "(68)",
+                                                  "criterion": "(69)"})
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
+                        sigma2: float | None = None, d: int = 3,
+                        **kwargs: Any) -> "ARegClassifierFastCV":
+        import problems
+
+        sigma2 = default_width(1.0, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
+
+
+class ARegStability(ARegFastCV):
+    """α-stable fast CV fusion (Remark 5.3, eq. 55-56)::
+
+        min ||ē||_2 + ξ ||ē - e^v||_∞   s.t. the constraints of (52)
+
+    ``ξ`` is a :class:`cvxpy.Parameter` (DPP).  The paper states the criterion in a
+    leave-one-out setting (``L = N``, the default ``folds=None``), where it bounds
+    ``max_i |ē_i - e^v_i|`` as in the definition of α-stability (eq. 55).  A second-order
+    cone program with a non-smooth objective: no closed form; solvers are compared with each
+    other.
+    """
+
+    name: ClassVar[str] = "areg_stability"
+    reference = Reference(AREG_REF, AREG_PAPER, {"stability": "(55)", "criterion": "(56)",
+                                                  "constraints": "(52)"})
+    has_closed_form = False
+
+    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = None,
+                 xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
+                 Omega: Any | None = None):
+        super().__init__(X, y, folds=folds, xi=xi, seed=seed, kernel=kernel, Omega=Omega)
+
+    def _build(self) -> BuiltProblem:
+        N = self.n
+        xi = cp.Parameter(nonneg=True, name="xi")
+        alpha, b = cp.Variable(N, name="alpha"), cp.Variable(name="b")
+        e_bar, e_v = cp.Variable(N, name="e_bar"), cp.Variable(N, name="e_v")
+        objective = cp.Minimize(cp.norm(e_bar, 2) + xi * cp.norm(e_bar - e_v, "inf"))
+        return BuiltProblem(objective, self._constraints(alpha, b, e_bar, e_v),
+                            vars={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
+                            params={"xi": xi})
+
+    def closed_form(self) -> Solution:
+        raise NotSupportedError("areg_stability (eq. 56) has no closed form; solve it with a "
+                                "conic solver (ECOS, SCS, CLARABEL)")
+
+    def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
+        raise NotSupportedError("eq. (56) is not a least-squares problem")
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        """Eq. (56): ``||ē||_2 + ξ||ē - e^v||_∞`` with the residuals implied by ``(α, b)``."""
+        e_bar, d = self.residuals(np.asarray(values["alpha"]), float(np.asarray(values["b"])))
+        return float(np.linalg.norm(e_bar) + self._xi() * np.abs(d).max())
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int | None = None,
+                        xi: float = 1.0, sigma2: float | None = None, d: int = 3,
+                        **kwargs: Any) -> "ARegStability":
+        import problems
+
+        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
+        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
