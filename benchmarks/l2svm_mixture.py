@@ -1,0 +1,132 @@
+"""Bonidal et al. (2013) Table 6: the two-class Gaussian mixture of §4.4 with m = 1000 ... 5000
+training points and a 30000-point test set (test error, path time, rank), and the claim that
+the low-rank path at m = 5000 runs in ≤ 60 s (timed against one Cholesky factorization of the
+m × m Gram in the same run).
+
+Following §4.1, the Hessian approximation is the density-weighted Nyström method for
+m < 4000 and the uniform one otherwise.  σ² comes from the Table-4 heuristic (the paper used
+Chapelle's gradient method, not implemented here).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import scipy.linalg as sla
+
+import problems
+from lssvm_cvx import L2SVMClassifier
+from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
+from lssvm_cvx.kernels import RBF
+from problems.synthetic import GAUSSIAN_MIXTURE, gaussian_mixture_log_densities
+
+from .l2svm_common import PAPER, mean_sd, one_thread, sigma2_heuristic, standardize
+
+PAPER_T6 = [  # m, path err (sd), gradient err (sd), path s, gradient s, rank
+    (1000, "14.22 (0.28)", "14.05 (0.25)", 5.68, 9.21, 127.5),
+    (2000, "13.97 (0.16)", "13.93 (0.13)", 12.84, 57.55, 165.8),
+    (3000, "13.86 (0.17)", "13.85 (0.19)", 20.87, 101.1, 181.4),
+    (4000, "13.85 (0.33)", "13.83 (0.33)", 28.41, 262.56, 155.2),
+    (5000, "13.84 (0.19)", "13.82 (0.2)", 37.98, 446.56, 154.7),
+]
+
+THRESHOLD = 1e-4
+N_UNIFORM = 1000
+
+
+def make_estimator(m: int, s2: float, seed: int) -> L2SVMClassifier:
+    if m < 4000:
+        return L2SVMClassifier(path=True, low_rank="nystrom-density", n_landmarks=int(round(0.6 * m)),
+                               threshold=THRESHOLD, sigma2=s2, random_state=seed)
+    return L2SVMClassifier(path=True, low_rank="nystrom", n_landmarks=N_UNIFORM, threshold=THRESHOLD,
+                           sigma2=s2, random_state=seed)
+
+
+def one(m: int, seed: int) -> dict:
+    ds = problems.get_problem("gaussian_mixture", n_train=m, n_test=30000, seed=1000 * m + seed)
+    X, Xt = standardize(ds.X, ds.X_test)
+    s2 = sigma2_heuristic(X)
+    est = make_estimator(m, s2, seed)
+    t0 = time.perf_counter()
+    est.fit(X, ds.y)
+    t = time.perf_counter() - t0
+    err = float(np.mean(est.predict(Xt) != ds.y_test))
+    lp, ln = gaussian_mixture_log_densities(ds.X_test)
+    bayes_on_test = float(np.mean(np.where(lp > ln, 1.0, -1.0) != ds.y_test))
+    return {"m": m, "seed": seed, "err": err, "bayes rule on this test set": bayes_on_test, "time": t,
+            "rank": est.rank_, "lam": est.lam_, "steps": len(est.path_["lambdas"])}
+
+
+@register("l2svm_mixture", "ℓ2-SVM path on the §4.4 Gaussian mixture, m up to 5000 (Bonidal et al. Table 6)",
+          paper=PAPER)
+def run(ctx: Context) -> BenchResult:
+    ms = [1000, 5000] if ctx.quick else [1000, 2000, 3000, 4000, 5000]
+    R = ctx.reps(10, 1)
+    with one_thread():
+        rows = ctx.map(lambda j: one(*j), [(m, s) for m in ms for s in range(R)], desc="mixture")
+        # Monte Carlo Bayes error of the generator as printed
+        big = problems.get_problem("gaussian_mixture", n_train=2, n_test=ctx.reps(2_000_000, 200_000), seed=12345)
+        lp, ln = gaussian_mixture_log_densities(big.X_test)
+        bayes = float(np.mean(np.where(lp > ln, 1.0, -1.0) != big.y_test))
+        n_mc = big.X_test.shape[0]
+        # claim: the low-rank path at m = 5000 against one Cholesky of the 5000 × 5000 Gram
+        ds = problems.get_problem("gaussian_mixture", n_train=5000, n_test=2, seed=777)
+        X, _ = standardize(ds.X, ds.X_test)
+        s2 = sigma2_heuristic(X)
+        K = RBF(s2)(X)
+        K[np.diag_indices_from(K)] += 1e-8
+
+        def chol():
+            return sla.cho_factor(K, lower=True, check_finite=False)
+
+        def path():
+            return make_estimator(5000, s2, 0).fit(X, ds.y)
+
+        times = interleaved_times({"path": path, "cholesky": chol}, ctx.reps(5, 1), warmup=0)
+    df = pd.DataFrame(rows)
+    summ = []
+    for m in ms:
+        d = df[df.m == m]
+        summ.append({"m": m, "realisations": len(d), "path error % (sd)": mean_sd(d["err"]),
+                     "Bayes rule on the same test sets %": 100 * d["bayes rule on this test set"].mean(),
+                     "path time [s]": d["time"].mean(), "rank": d["rank"].mean(),
+                     "approximation": "density-weighted Nyström 60%" if m < 4000 else f"uniform Nyström {N_UNIFORM}"})
+    paper = pd.DataFrame([{"m": r[0], "path error % (sd)": r[1], "gradient error % (sd)": r[2], "path time [s]": r[3],
+                           "gradient time [s]": r[4], "rank": r[5]} for r in PAPER_T6 if r[0] in ms])
+    t_path, t_chol = float(np.median(times["path"])), float(np.median(times["cholesky"]))
+    res = BenchResult("l2svm_mixture", "ℓ2-SVM path on the Gaussian mixture of §4.4 (Bonidal et al. 2013, Table 6)")
+    res.tables.append(Table("Table 6", pd.DataFrame(summ),
+                            f"Test error on 30000 points; span LOO prediction minimised along the path (2% rule); "
+                            f"eigenvalue threshold {THRESHOLD}; time = the whole fit (factor incl. k-means, path, "
+                            "criterion, expansion). σ² from the Table-4 heuristic. One BLAS thread.", paper=paper))
+    res.tables.append(Table("Bayes error of the generator", pd.DataFrame([
+        {"quantity": "Monte Carlo Bayes error of the printed densities", "value %": 100 * bayes, "samples": n_mc,
+         "MC s.e. %": 100 * np.sqrt(bayes * (1 - bayes) / n_mc)},
+        {"quantity": "problems docstring (grid integration)", "value %": 100 * GAUSSIAN_MIXTURE["bayes_error_of_this_spec"],
+         "samples": np.nan, "MC s.e. %": np.nan},
+        {"quantity": "paper's Monte Carlo estimate", "value %": 100 * GAUSSIAN_MIXTURE["bayes_error_paper"],
+         "samples": np.nan, "MC s.e. %": np.nan}]), ""))
+    res.tables.append(Table("m = 5000 timing", pd.DataFrame([
+        {"what": "low-rank path fit (uniform Nyström 1000, span selection)", "median [s]": t_path,
+         "repeats": len(times["path"])},
+        {"what": "one Cholesky of the 5000 × 5000 Gram (scipy cho_factor)", "median [s]": t_chol,
+         "repeats": len(times["cholesky"])},
+        {"what": "ratio path / Cholesky", "median [s]": t_path / t_chol, "repeats": np.nan}]),
+        "Interleaved medians, one BLAS thread, same process."))
+    res.tables.append(Table("All realisations", df, ""))
+    res.check("low-rank path at m = 5000 (median)", t_path, 60.0, unit=" s")
+    res.check("path / one Cholesky of the Gram at m = 5000", t_path / t_chol, 60.0 / max(t_chol, 1e-9), unit="×")
+    res.check("mean test error − MC Bayes error at the largest m", float(df[df.m == ms[-1]]["err"].mean()) - bayes, 0.01)
+    res.notes = (
+        f"The generator implemented exactly as printed in §4.4 has a Monte-Carlo Bayes error of "
+        f"{100 * bayes:.2f}% ({n_mc} samples), not the paper's 12.11%; the paper's own Table 6 errors "
+        "(13.82-14.22%) sit just above 13.7%, consistent with the printed densities. We did not "
+        "tune the generator to hit 12.11%. The paper's σ came from Chapelle's gradient method "
+        "(not implemented); we use the Table-4 heuristic. The paper does not state Table 6's "
+        f"threshold or landmark counts; we use threshold {THRESHOLD}, 60% landmarks (density-weighted, "
+        f"m < 4000) and {N_UNIFORM} uniform landmarks (m ≥ 4000). Realisations: {R} per m "
+        "(the paper: 10). The second check restates the 60 s target as a multiple of the "
+        "Cholesky time measured in this run.")
+    return res

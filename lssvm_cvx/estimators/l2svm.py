@@ -1,0 +1,235 @@
+"""scikit-learn estimator for the ℓ2-SVM of Bonidal, Tindel & Guermeur (2013): a fixed-λ fit
+(Problem 2 by the active-set iteration) or model selection along the regularization path with
+the span leave-one-out test error prediction or the radius-margin bound (§3).
+
+``lam`` is the paper's regularization coefficient λ (Problem 1: ``||ξ||² + (λ/2)||h̄||²``); in
+scikit-learn's ``SVC(loss="squared_hinge")`` terms ``C = 1/λ`` up to the factor of the loss
+(Problem 1 is ``C' Σ ξ_i² + ½||h̄||²`` with ``C' = 1/λ``).  ``sigma2`` is the RBF width in
+``exp(-||x - z||²/σ²)`` (see :mod:`lssvm_cvx.estimators.base`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+from .._validation import check_gamma
+from ..exceptions import HyperparameterError, LabelError
+from ..l2svm_path import expand, regularization_path, solve_fixed
+from ..lowrank import make_factor
+from .base import KernelMixin, check_fitted
+
+__all__ = ["L2SVMClassifier"]
+
+_LOW_RANK = (None, "eigen", "nystrom", "nystrom-density", "icf")
+
+
+class L2SVMClassifier(KernelMixin, ClassifierMixin, BaseEstimator):
+    """Binary ℓ2-SVM (squared hinge loss), Bonidal et al. (2013) Problems 1-2.
+
+    Parameters
+    ----------
+    lam :
+        Regularization coefficient λ > 0 (used when ``path=False``).
+    path :
+        Fit the whole regularization path from ``lam_max`` down to ``lam_min`` (Fig. 1) and keep
+        the λ minimising ``criterion`` (Fig. 2).
+    criterion :
+        ``"span"`` (span leave-one-out test error prediction, Proposition 4) or
+        ``"radius_margin"`` (Theorem 1; one enclosing-ball QP per path point).
+    rank :
+        Maximum rank of the Hessian approximation (``low_rank`` methods); ``rank`` larger than
+        the number of training points is an error.
+    low_rank :
+        ``None`` (exact Gram), ``"eigen"`` (truncated eigendecomposition; with ``rank`` and
+        ``threshold`` None it keeps the numerical rank and is exact up to rounding),
+        ``"nystrom"`` (uniform landmarks), ``"nystrom-density"`` (k-means landmarks with
+        density weights, Zhang & Kwok 2009) or ``"icf"`` (pivoted incomplete Cholesky).
+    kernel, sigma2, degree, t :
+        Kernel as in the other estimators (``"rbf"`` is ``exp(-||x-z||²/sigma2)``, ``"poly"`` is
+        ``(x'z + t)^degree``, ``"linear"``, ``"precomputed"``, a Kernel or a callable).
+    threshold :
+        Eigenvalue threshold of the approximation (§2.7.1; None: no threshold).
+    n_landmarks :
+        Nyström landmarks (default 60% of the training set, §4.4).
+    breakpoints :
+        ``"paper"`` (the 2% rule of §2.5) or ``"exact"`` (every breakpoint by root finding).
+    lam_min, lam_max :
+        Range of the path (the paper's 1e-6 and 1e7).
+    expansion :
+        ``"landmarks"`` (exact expansion of the approximate classifier on the landmarks) or
+        ``"support"`` (the paper's §2.7.3 expansion on ``E``); irrelevant for the exact Gram.
+    random_state :
+        Seed of the Nyström landmark draw / k-means.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the +1 class.
+    lam_ : float
+        The λ used (the selected one when ``path=True``).
+    alpha_ : ndarray (n_samples,)
+        The multipliers α of Problem 2 on the training points.
+    active_set_ : ndarray
+        ``E``: indices of the support vectors (``α_i > 0``).
+    intercept_ : float
+        ``α_0 = b``.
+    dual_coef_ : ndarray
+        Expansion coefficients γ: ``h(x) = Σ_j γ_j k(z_j, x) + b``.
+    support_vectors_ : ndarray
+        The expansion points ``z_j`` (training points ``x_E`` for the exact Gram, the landmarks
+        otherwise); None for a precomputed kernel (then ``support_`` indexes the columns).
+    support_ : ndarray or None
+        Indices of the expansion points in the training set when they are training points.
+    rank_ : int or None
+        Rank of the Hessian approximation.
+    path_ : dict or None
+        With ``path=True``: ``lambdas`` (the path points), ``criterion`` (its values there),
+        ``criterion_name``, ``m_E``, ``breakpoints`` and ``timing`` (seconds: ``factor``,
+        ``path``, ``span`` or ``radius_margin``, ``expansion``).
+    """
+
+    def __init__(self, lam: float = 1.0, *, path: bool = False, criterion: str = "span",
+                 rank: int | None = None, low_rank: str | None = None, kernel: Any = "rbf",
+                 sigma2: float = 1.0, degree: int = 3, t: float = 1.0,
+                 threshold: float | None = None, n_landmarks: int | None = None,
+                 breakpoints: str = "paper", lam_min: float = 1e-6, lam_max: float = 1e7,
+                 expansion: str = "landmarks", random_state: Any = None):
+        self.lam = lam
+        self.path = path
+        self.criterion = criterion
+        self.rank = rank
+        self.low_rank = low_rank
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.t = t
+        self.threshold = threshold
+        self.n_landmarks = n_landmarks
+        self.breakpoints = breakpoints
+        self.lam_min = lam_min
+        self.lam_max = lam_max
+        self.expansion = expansion
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _check_params(self, m: int) -> float:
+        lam = float(check_gamma(self.lam, name="lam"))
+        if self.criterion not in ("span", "radius_margin"):
+            raise HyperparameterError(f"criterion must be 'span' or 'radius_margin', got {self.criterion!r}")
+        if self.low_rank not in _LOW_RANK:
+            raise HyperparameterError(f"low_rank must be one of {_LOW_RANK}, got {self.low_rank!r}")
+        if self.rank is not None:
+            if isinstance(self.rank, bool) or not isinstance(self.rank, (int, np.integer)) or self.rank < 1:
+                raise HyperparameterError(f"rank must be a positive integer or None, got {self.rank!r}")
+            if self.rank > m:
+                raise HyperparameterError(f"rank = {self.rank} is larger than the number of training points m = {m}")
+        if self.breakpoints not in ("paper", "exact"):
+            raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {self.breakpoints!r}")
+        if self.expansion not in ("landmarks", "support"):
+            raise HyperparameterError(f"expansion must be 'landmarks' or 'support', got {self.expansion!r}")
+        return lam
+
+    def fit(self, X: Any, y: Any) -> "L2SVMClassifier":
+        """Fit on ``X`` (n_samples, n_features) and two-class labels ``y``."""
+        X, y = self._validate_fit(X, y)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise LabelError(str(exc)) from exc
+        self.classes_, yi = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
+        y_type = type_of_target(y, input_name="y")
+        if y_type != "binary":
+            raise LabelError("Only binary classification is supported. The type of the target "
+                             f"is {y_type} ({self.classes_.size} classes); the ℓ2-SVM needs exactly two.")
+        ypm = np.where(yi == 1, 1.0, -1.0)
+        m = X.shape[0]
+        lam = self._check_params(m)
+        kernel = self._make_kernel()
+        pre = self._precomputed
+        K, factor = None, None
+        if self.low_rank is None:
+            if self.rank is not None:
+                raise HyperparameterError("rank needs a low_rank method ('eigen', 'nystrom', "
+                                          "'nystrom-density' or 'icf')")
+            K = self._gram(kernel, X)
+        else:
+            if pre and self.low_rank in ("nystrom", "nystrom-density"):
+                raise HyperparameterError("Nyström needs a kernel function, not a precomputed Gram")
+            Kfull = self._gram(kernel, X) if (pre or self.low_rank == "eigen" or not kernel.psd) else None
+            factor = make_factor(self.low_rank, None if pre else X, kernel, K=Kfull, rank=self.rank,
+                                 threshold=self.threshold, n_landmarks=self.n_landmarks,
+                                 random_state=self.random_state)
+        self.rank_ = None if factor is None else int(factor.rank)
+        if self.path:
+            P = regularization_path(ypm, K=K, factor=factor, lam_min=self.lam_min, lam_max=self.lam_max,
+                                    breakpoints=self.breakpoints, X=None if pre else X, kernel=kernel)
+            lam_sel, lams, vals = P.select(self.criterion)
+            st = P.state_at(lam_sel)
+            self.path_ = {"lambdas": np.asarray(lams), "criterion": np.asarray(vals),
+                          "criterion_name": self.criterion, "m_E": P.m_E(),
+                          "breakpoints": np.asarray(P.breakpoints),
+                          "timing": {k: float(v) for k, v in P.timing.items()}}
+            self.lam_ = float(lam_sel)
+        else:
+            P = _FixedPath(ypm, K, factor, None if pre else X, kernel)
+            st = solve_fixed(ypm, lam, hess=P.hess)
+            self.path_ = None
+            self.lam_ = lam
+        t0 = time.perf_counter()
+        Z, coef, b = expand(P, st, expansion=self.expansion)
+        if self.path_ is not None:
+            self.path_["timing"]["expansion"] = time.perf_counter() - t0
+        self.alpha_ = st.alpha(m)
+        self.active_set_ = st.E
+        self.intercept_ = float(b)
+        self.dual_coef_ = np.asarray(coef, dtype=np.float64)
+        exact = factor is None or factor.info.get("numerically_exact", False)
+        if exact or self.expansion == "support":
+            self.support_ = st.E
+        else:  # landmarks: training points except for k-means centres
+            self.support_ = None if factor.method == "nystrom-density" else factor.landmark_index
+        if pre:
+            self.support_ = np.asarray(Z)
+            self.support_vectors_ = None
+        else:
+            self.support_vectors_ = np.asarray(Z)
+        self.kernel_ = kernel
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``h(x) = Σ_j γ_j k(z_j, x) + b`` (positive means ``classes_[1]``)."""
+        check_fitted(self, "dual_coef_")
+        X = self._validate_predict(X)
+        if self._precomputed:
+            Kn = X[:, self.support_]
+        else:
+            Kn = self.kernel_(X, self.support_vectors_)
+        return Kn @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class labels."""
+        check_fitted(self, "dual_coef_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+class _FixedPath:
+    """The minimal path-like object :func:`~lssvm_cvx.l2svm_path.expand` needs for a fixed-λ fit."""
+
+    def __init__(self, y, K, factor, X, kernel):
+        from ..l2svm_path import Hessian
+
+        self.y = y
+        self.hess = Hessian(y, K=K, factor=factor)
+        self.X = X
+        self.kernel = kernel
