@@ -28,7 +28,6 @@ def brute_force_loo(K: np.ndarray, y: np.ndarray, gamma: float) -> np.ndarray:
 def eig_baseline_loo(K: np.ndarray, y: np.ndarray, gammas) -> np.ndarray:
     """Independent baseline: LOO from the explicit inverse of the full bordered matrix built
     from one eigendecomposition (numpy only), per γ."""
-    n = len(y)
     s, V = np.linalg.eigh(K)
     out = []
     for g in np.atleast_1d(gammas):

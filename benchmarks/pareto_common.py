@@ -1,10 +1,7 @@
 """Shared protocol of the multiobjective-paper benchmarks (You et al. 2014, §V).
 
 Data available offline (``problems``): Boston housing (506 × 13, y = medv), auto mpg (ISLR's
-392 rows × 7, y = mpg), servo (167 × 4, Motor/Screw coded 1-5; its ``Class`` column in
-problems/data holds the R factor codes 1..51 of the rise time, not the rise time itself) and
-wdbc.  The
-paper's wdbc is the *prognostic* WPBC set (194 × 33, regression of the recurrence time), which
+392 rows × 7, y = mpg), servo (167 × 4, Motor/Screw coded 1-5, y = rise time) and wdbc.  The paper's wdbc is the *prognostic* WPBC set (194 × 33, regression of the recurrence time), which
 has no offline source; the offline wdbc is the *diagnostic* set (569 × 30) without a time
 column, so we regress its 0/1 diagnosis label (RMSE on the 0/1 scale — not comparable with the
 paper's months).  slump, price, the C-peptide diabetes set, pumadyn-8* and kin-8* have no
@@ -137,7 +134,6 @@ def protocol_note(perms: int, folds_used: int, quick: bool, extra: str = "") -> 
          f"{'QUICK run: subsampled data, numbers are smoke-test only. ' if quick else ''}"
          "wdbc here is the diagnostic set with its 0/1 label regressed (the paper's WPBC "
          "recurrence-time regression has no offline source); its RMSEs are on the 0/1 scale. "
-         "servo's target in problems/ is the factor code 1..51 of the rise time (not the rise time), "
-         "so its RMSEs are on that rank scale. "
+         "servo's target is the rise time (0.13-7.1; problems/ maps mlbench's rank code back to it). "
          "Not run (no offline source): " + ", ".join(NOT_AVAILABLE) + ". " + extra)
     return s

@@ -107,8 +107,6 @@ def run(ctx: Context) -> BenchResult:
                               + "mod-ε and ε coincide wherever the bound on E_c is active at a point where "
                               "E_f is not flat: there the modified problem's slack sits at h = s and both "
                               "scalarisations have the same KKT point; they differ only on flat parts of E_f "
-                              "(weakly Pareto-optimal points, see pareto_toy).  servo's target in problems/ is "
-                              "the R factor code (1..51) of the rise time, not the rise time: its RMSEs are on "
-                              "that rank scale, not comparable with the paper's. "
+                              "(weakly Pareto-optimal points, see pareto_toy). "
                               + ("Errors: " + "; ".join(err) if err else "No method raised."))
     return res

@@ -66,6 +66,20 @@ def binary_labels(y: Any, *, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
     return np.where(inv == 1, 1.0, -1.0), classes
 
 
+def check_positive(value: Any, name: str) -> float:
+    """``float(value)`` if it is a finite number > 0 (not a bool or a string), else
+    :class:`HyperparameterError`."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
 def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:
     """γ > 0 as a float, or a vector of ``n`` positive weights (weighted LS-SVM)."""
     try:

@@ -62,7 +62,7 @@ from scipy.optimize import brentq
 
 from ._validation import binary_labels
 from .exceptions import ConditioningWarning, HyperparameterError, InputError, SolverError
-from .formulations.base import check_positive
+from ._validation import check_positive
 from .kernels.base import Kernel, Precomputed
 from .linalg import BorderedSystem, Cholesky
 from .lowrank import LowRankFactor, SMWSystem

@@ -34,18 +34,9 @@ from typing import Any
 import numpy as np
 
 from .exceptions import HyperparameterError
+from ._validation import check_positive
 
 __all__ = ["Penalty", "L1", "STP", "HardThreshold", "SCAD", "make_penalty", "PENALTIES"]
-
-
-def _positive(value: Any, name: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
-    return v
 
 
 class Penalty(ABC):
@@ -64,7 +55,7 @@ class Penalty(ABC):
     name: str = ""
 
     def __init__(self, lam: float = 1.0):
-        self.lam = _positive(lam, "lam")
+        self.lam = check_positive(lam, "lam")
 
     @abstractmethod
     def value(self, s: Any) -> np.ndarray:
@@ -144,7 +135,7 @@ class STP(Penalty):
 
     def __init__(self, lam: float = 1.0, a: float = 3.7):
         super().__init__(lam)
-        self.a = _positive(a, "a")
+        self.a = check_positive(a, "a")
 
     def value(self, s):
         s = np.asarray(s, dtype=np.float64)
@@ -196,7 +187,7 @@ class SCAD(Penalty):
 
     def __init__(self, lam: float = 1.0, a: float = 3.7):
         super().__init__(lam)
-        self.a = _positive(a, "a")
+        self.a = check_positive(a, "a")
         if self.a <= 2:
             raise HyperparameterError(f"SCAD needs a > 2, got a = {a!r}")
 

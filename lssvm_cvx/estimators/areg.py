@@ -32,16 +32,15 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
-from sklearn.utils.multiclass import check_classification_targets
 
-from ..exceptions import HyperparameterError, InputError, LabelError
+from ..exceptions import HyperparameterError, InputError
 from ..formulations.areg import recover_tikhonov_gamma
 from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
 from ..formulations.areg_cv import (ARegClassifierCV, ARegClassifierFastCV, ARegCV,
                                     ARegFastCV, make_folds)
 from ..formulations.areg_ensemble import (CRITERIA, ARegClassifierEnsemble, ARegEnsemble,
                                           TikhonovNodes, check_node_gammas)
-from .base import KernelMixin, check_fitted
+from .base import KernelMixin, check_fitted, encode_labels
 
 __all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS"]
 
@@ -372,16 +371,7 @@ class AdditiveRegularizationClassifier(ClassifierMixin, _ARegEstimator):
     def fit(self, X: Any, y: Any) -> "AdditiveRegularizationClassifier":
         """Fit on ``X`` and binary labels ``y`` (any two values)."""
         X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise LabelError(str(exc)) from exc
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise LabelError(
-                f"Only binary classification is supported: y has {self.classes_.size} "
-                f"class(es) {self.classes_.tolist()[:5]}, and the AReg classifier (paper "
-                "Appendix A) needs exactly two")
+        self.classes_ = encode_labels(y, binary=True, model="the AReg classifier (paper Appendix A)")[0]
         self._fit(X, y)
         return self
 

@@ -35,15 +35,14 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
                            choose_centres)
 from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
-from ..exceptions import ConditioningWarning, HyperparameterError, InputError, LabelError
+from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..kernels.gradient_norm import affine_dim, n_informative_columns
-from .base import check_fitted
+from .base import check_fitted, encode_labels
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -387,16 +386,9 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
     def fit(self, X: Any, y: Any) -> "AutoLSSVMClassifier":
         """Fit on labels ``y`` (any hashable labels, at least two classes)."""
         X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise LabelError(str(exc)) from exc
-        self.classes_, yi = np.unique(y, return_inverse=True)
+        self.classes_, Y = encode_labels(y)
         C = self.classes_.size
-        if C < 2:
-            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
-        Y = np.where(yi == 1, 1.0, -1.0) if C == 2 else np.where(
-            yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
+        yi = (Y > 0).astype(np.intp) if C == 2 else Y.argmax(axis=1)
         self._fit_targets(X, Y)
         Y2 = Y[:, None] if Y.ndim == 1 else Y
         F = Y2 - self.loo_std_

@@ -34,9 +34,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
-from sklearn.utils.multiclass import check_classification_targets
 
-from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
+from ..exceptions import HyperparameterError, InputError, SolverError
+from .._validation import check_positive
 from ..formulations.componentwise import (
     ComponentwiseLSSVM,
     ComponentwiseLSSVMClassification,
@@ -49,7 +49,7 @@ from ..formulations.componentwise_eta import ComponentwiseEta, eta_fusion
 from ..formulations.componentwise_gnc import ComponentwiseSTP, gnc
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise, Kernel, make_kernel
-from .base import KernelMixin, check_fitted
+from .base import KernelMixin, check_fitted, encode_labels
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
 
@@ -83,18 +83,18 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         if self.penalty not in PENALTIES:
             raise HyperparameterError(f"penalty must be one of {PENALTIES}, got {self.penalty!r}")
         if self.penalty in ("l1", "fusion_areg"):
-            _pos(self.xi, "xi")
+            check_positive(self.xi, "xi")
         if self.penalty == "stp":
-            _pos(self.lam, "lam")
-            _pos(self.a, "a")
+            check_positive(self.lam, "lam")
+            check_positive(self.a, "a")
         if self.penalty in (None, "fusion_eta"):
             self._gamma()
         if self.penalty in ("fusion_areg", "fusion_eta"):
             vf = self.validation_fraction
             if not isinstance(vf, (float, int)) or not 0 < vf < 1:
                 raise HyperparameterError(f"validation_fraction must be in (0, 1), got {vf!r}")
-        _pos(self.rank_tol, "rank_tol")
-        _pos(self.selection_tol, "selection_tol")
+        check_positive(self.rank_tol, "rank_tol")
+        check_positive(self.selection_tol, "selection_tol")
 
     def _split(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Training / validation indices for the fusion penalties (§4)."""
@@ -121,7 +121,6 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.kernel_ = cw
         self.component_labels_ = cw.labels(X.shape[1])
         self.history_ = None
-        scale_idx = None
         if self.penalty is None:
             if classification:
                 f = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma)
@@ -147,7 +146,6 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 sol = res.solution
                 self.history_ = res.history
             A, b, Xfit = f.basis.coef(sol["z"]), sol.scalar("b"), X
-            scale_idx = np.arange(X.shape[0])
             yh = sol["yhat"]
             selected = selected_components(yh, self.selection_tol, scale=_scale(Y))
         else:
@@ -302,16 +300,6 @@ def _solve_qp(f: Any, solver: str):
             first_error = first_error or exc
             f._built = None
     raise first_error
-
-
-def _pos(value: Any, name: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
-    return v
 
 
 def _scale(y: np.ndarray) -> float:
@@ -473,15 +461,7 @@ class ComponentwiseLSSVMClassifier(ClassifierMixin, _ComponentwiseBase):
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMClassifier":
         """Fit on ``X`` and two-class labels ``y``."""
         X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise LabelError(str(exc)) from exc
-        self.classes_, yi = np.unique(y, return_inverse=True)
-        if self.classes_.size != 2:
-            raise LabelError(f"Only binary classification is supported: y has "
-                             f"{self.classes_.size} classes (componentwise classifier, eq. 14-17)")
-        Y = np.where(yi == 1, 1.0, -1.0)
+        self.classes_, Y = encode_labels(y, binary=True, model="the componentwise classifier (eq. 14-17)")
         self._fit_targets(X, Y, classification=True)
         return self
 

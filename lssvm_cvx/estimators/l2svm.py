@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from .._validation import check_gamma
-from ..exceptions import HyperparameterError, LabelError
+from ..exceptions import HyperparameterError
 from ..l2svm_path import expand, regularization_path, solve_fixed
 from ..lowrank import make_factor
-from .base import KernelMixin, check_fitted
+from .base import KernelMixin, check_fitted, encode_labels
 
 __all__ = ["L2SVMClassifier"]
 
@@ -141,18 +140,7 @@ class L2SVMClassifier(KernelMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any) -> "L2SVMClassifier":
         """Fit on ``X`` (n_samples, n_features) and two-class labels ``y``."""
         X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise LabelError(str(exc)) from exc
-        self.classes_, yi = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
-        y_type = type_of_target(y, input_name="y")
-        if y_type != "binary":
-            raise LabelError("Only binary classification is supported. The type of the target "
-                             f"is {y_type} ({self.classes_.size} classes); the ℓ2-SVM needs exactly two.")
-        ypm = np.where(yi == 1, 1.0, -1.0)
+        self.classes_, ypm = encode_labels(y, binary=True, model="the ℓ2-SVM")
         m = X.shape[0]
         lam = self._check_params(m)
         kernel = self._make_kernel()

@@ -17,13 +17,12 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv
-from sklearn.utils.multiclass import check_classification_targets
 
-from ..exceptions import HyperparameterError, InputError, LabelError
+from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
 from ..model_selection import CRITERIA, select_gamma_sigma2
-from .base import KernelMixin, check_fitted, sample_weights
+from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]
 
@@ -250,26 +249,16 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMClassifier":
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
         X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise LabelError(str(exc)) from exc
         if self.multi_class not in ("ovr", "ovo"):
             raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
-        self.classes_, yi = np.unique(y, return_inverse=True)
+        self.classes_, Y = encode_labels(y)
         C = self.classes_.size
-        if C < 2:
-            raise LabelError(f"y has only 1 class ({self.classes_.tolist()}); a classifier needs two")
-        if C == 2:
-            Y = np.where(yi == 1, 1.0, -1.0)
-        else:
-            Y = np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
         self._solve(X, Y, sample_weight, classification=True, score=self.selection_score)
         self.pairs_ = None
         if C == 2:
             self.alpha_ = self.dual_coef_ * Y[self.support_]
         elif self.multi_class == "ovo":
-            self._fit_ovo(X, yi[self.support_], sample_weights(sample_weight, X.shape[0])[0])
+            self._fit_ovo(X, Y.argmax(axis=1)[self.support_], sample_weights(sample_weight, X.shape[0])[0])
         return self
 
     def _fit_ovo(self, X: np.ndarray, yi: np.ndarray, w: np.ndarray | None) -> None:

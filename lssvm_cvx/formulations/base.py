@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..exceptions import HyperparameterError, InputError, NotSupportedError, SolverError
+from ..exceptions import InputError, NotSupportedError, SolverError
 from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
 from ..solvers import solve_problem
 
@@ -244,17 +244,6 @@ class Formulation(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
-
-
-def check_positive(value: Any, name: str) -> float:
-    """``float(value)`` if it is a finite number > 0, else :class:`HyperparameterError`."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
-    return v
 
 
 def require(solution: Solution, solver: str) -> Solution:

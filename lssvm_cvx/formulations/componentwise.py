@@ -41,11 +41,12 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 
 from .._validation import as_matrix, as_targets
-from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg import BorderedSystem
 from ..solution import Solution
-from .base import BuiltProblem, Formulation, Reference, check_positive
+from .._validation import check_positive
+from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM, LSSVMClassification
 
 __all__ = [

@@ -51,7 +51,8 @@ from threadpoolctl import threadpool_limits
 from ..exceptions import HyperparameterError, NotSupportedError, SolverError
 from ..penalties import Penalty, make_penalty
 from ..solution import Solution
-from .base import BuiltProblem, Reference, check_positive
+from .._validation import check_positive
+from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
 from .componentwise_sparse import _SparseComponents, selected_components
 
@@ -413,7 +414,6 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
     rho = check_positive(rho, "rho")
     problem.validate()
     B = problem.basis
-    y = problem._targets()
 
     def solve(nu2: np.ndarray) -> tuple[np.ndarray, float]:
         if step == "closed_form":

@@ -40,7 +40,8 @@ from .._validation import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise
 from ..solution import Solution
-from .base import BuiltProblem, Formulation, Reference, check_positive
+from .._validation import check_positive
+from .base import BuiltProblem, Formulation, Reference
 from .componentwise import CW_KEY, CW_PAPER, ComponentBasis, _Components
 
 __all__ = ["selected_components", "ComponentwiseL1", "ComponentwiseL2", "ComponentwiseFusion"]

@@ -51,7 +51,8 @@ from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
-from .base import BuiltProblem, Formulation, Reference, check_positive
+from .._validation import check_positive
+from .base import BuiltProblem, Formulation, Reference
 
 __all__ = [
     "L2SVM_PAPER",

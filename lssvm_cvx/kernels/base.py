@@ -26,6 +26,7 @@ from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
+from .._validation import check_positive
 
 __all__ = [
     "sq_dists",
@@ -65,12 +66,6 @@ def _as_2d(X: Any, name: str = "X") -> np.ndarray:
     if X.ndim != 2:
         raise InputError(f"{name} must be a 2-D array, got shape {X.shape}")
     return X
-
-
-def _positive(value: Any, name: str) -> float:
-    if not isinstance(value, Real) or isinstance(value, bool) or not np.isfinite(value) or value <= 0:
-        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
 
 
 class Kernel(BaseEstimator, ABC):
@@ -168,7 +163,7 @@ class RBF(Kernel):
         self.sigma2 = sigma2
 
     def _validate(self) -> None:
-        _positive(self.sigma2, "sigma2")
+        check_positive(self.sigma2, "sigma2")
 
     def _gram(self, X, Z):
         D = sq_dists(X, Z)
@@ -283,7 +278,7 @@ class Scaled(Kernel):
     def _validate(self):
         if self.kernel is None:
             raise HyperparameterError("Scaled needs a kernel")
-        _positive(self.scale, "scale")
+        check_positive(self.scale, "scale")
         self.kernel._validate()
 
     def _gram(self, X, Z):
