@@ -23,8 +23,8 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_gamma
-from ..exceptions import HyperparameterError, InputError, LabelError, NotFittedError
+from .._validation import check_gamma, check_positive
+from ..exceptions import InputError, LabelError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
 __all__ = ["KernelMixin", "check_fitted", "encode_labels"]
@@ -68,12 +68,7 @@ class KernelMixin:
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
         s2 = self.sigma2 if sigma2 is None else sigma2
         if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
-            try:
-                s2 = float(s2)
-            except (TypeError, ValueError):
-                raise HyperparameterError(f"sigma2 must be a number > 0, got {s2!r}") from None
-            if not np.isfinite(s2) or s2 <= 0:
-                raise HyperparameterError(f"sigma2 must be a finite number > 0, got {s2!r}")
+            s2 = check_positive(s2, "sigma2")
         kernel = make_kernel(self.kernel, sigma2=s2, degree=getattr(self, "degree", 3),
                              t=getattr(self, "t", 1.0))
         kernel._validate()

@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_positive
 from ..exceptions import HyperparameterError, InputError
 from .base import sq_dists
 
@@ -88,13 +89,7 @@ def _as_2d(X: Any, name: str) -> np.ndarray:
 
 
 def _gamma(gamma: Any) -> float:
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"gamma must be a number > 0, got {gamma!r}") from None
-    if not np.isfinite(g) or g <= 0:
-        raise HyperparameterError(f"gamma must be a finite number > 0, got {gamma!r}")
-    return g
+    return check_positive(gamma, "gamma")
 
 
 def n_informative_columns(X: Any, *, rtol: float = 1e-12) -> int:
