@@ -70,7 +70,7 @@ def test_classifier_solves_eq57_with_any_two_labels(rng):
 def test_builder_names_dpp_and_no_recompile():
     f = LSSVM.random_instance(40, seed=3)
     prob = f.build()
-    assert {v.name() for v in prob.variables()} == {"alpha", "b", "e"}
+    assert {v.name() for v in prob.variables()} == {"alpha", "b", "e", "w"}
     assert set(prob.cons) == {"fit", "kkt"} and set(prob.params) == {"gamma"}
     assert prob.is_dpp()
     f.solve("CLARABEL")
