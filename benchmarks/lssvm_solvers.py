@@ -94,11 +94,11 @@ def run(ctx: Context) -> BenchResult:
     res.check(f"DPP re-solve speed-up over the first solve at N={n_dpp} (best solver)",
               best_ratio, 5.0, higher_is_better=True, unit="×")
     res.notes = (
-        "The cvxpy builder is eq. (1) with w = Σα_iφ(x_i) substituted and the optimality condition "
-        "γe = α imposed (it makes α unique); γ is a DPP parameter.  Compile times are cvxpy's "
+        "The cvxpy builder is eq. (1) in a finite feature map (F w + b + e = y with F F' = Ω) and the "
+        "optimality condition γe = α naming α; γ is a DPP parameter.  Compile times are cvxpy's "
         "`compilation_time` (for a re-solve: applying the new parameter value to the cached "
         "program).  The closed form is one Cholesky factorization of Ω + I/γ with the Schur "
         "complement for the bias.  The DPP re-solve skips compilation (the 'compile ratio' column) "
-        "but its wall time is dominated by the interior-point / ADMM solve on the dense N × N "
-        "quadratic form, so the end-to-end first/re-solve ratio stays small at N = 500.")
+        "but its wall time is dominated by the interior-point / ADMM solve with the dense N × r "
+        "factor, so the end-to-end first/re-solve ratio stays small at N = 500.")
     return res
