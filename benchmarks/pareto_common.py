@@ -128,9 +128,8 @@ def protocol_note(perms: int, folds_used: int, quick: bool, extra: str = "") -> 
     scope = (f"{perms} random permutation(s) × 10-fold CV, the first {folds_used} folds of each "
              f"evaluated ({perms * folds_used} test folds per data set)")
     s = (f"Protocol: {scope}; the paper uses 5 permutations × 10 folds (50 test folds).  "
-         "The reduction keeps the full run within ~30 min of wall time on a 2-core machine that was "
-         "shared with four other benchmark jobs (load average 10-14 during the run); the standard "
-         "deviations over so few folds are rough. "
+         "The reduction keeps each full run within ~30 min of wall time on a shared 2-core machine; "
+         "the standard deviations over so few folds are rough. "
          f"{'QUICK run: subsampled data, numbers are smoke-test only. ' if quick else ''}"
          "wdbc here is the diagnostic set with its 0/1 label regressed (the paper's WPBC "
          "recurrence-time regression has no offline source); its RMSEs are on the 0/1 scale. "
