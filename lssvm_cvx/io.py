@@ -11,6 +11,7 @@ defined inside :mod:`lssvm_cvx`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -55,7 +56,23 @@ def encode(value: Any, arrays: dict[str, np.ndarray], path: str = "v") -> Any:
         return [encode(v, arrays, f"{path}[{i}]") for i, v in enumerate(value)]
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    cls = type(value)
+    if dataclasses.is_dataclass(value) and cls.__module__.startswith("lssvm_cvx"):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return {"__dataclass__": f"{cls.__module__}:{cls.__qualname__}",
+                "fields": encode(fields, arrays, path)}
     raise InputError(f"cannot save {type(value).__name__} at {path} without pickle")
+
+
+def _lssvm_class(name: str) -> Any:
+    """The class ``module:qualname``, refusing anything outside :mod:`lssvm_cvx`."""
+    module, _, qualname = name.partition(":")
+    if not module.startswith("lssvm_cvx"):
+        raise InputError(f"refusing to load class from {module!r}")
+    cls: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        cls = getattr(cls, part)
+    return cls
 
 
 def decode(value: Any, arrays: Any) -> Any:
@@ -78,6 +95,14 @@ def decode(value: Any, arrays: Any) -> Any:
         return tuple(decode(v, arrays) for v in value["__tuple__"])
     if "__dict__" in value:
         return {k: decode(v, arrays) for k, v in value["__dict__"].items()}
+    if "__dataclass__" in value:
+        cls = _lssvm_class(value["__dataclass__"])
+        if not dataclasses.is_dataclass(cls):
+            raise InputError(f"saved model names {value['__dataclass__']!r}, which is not a dataclass")
+        obj = cls.__new__(cls)
+        for k, v in decode(value["fields"], arrays).items():
+            object.__setattr__(obj, k, v)
+        return obj
     raise InputError(f"unknown entry in saved model: {value!r}")
 
 
@@ -128,12 +153,10 @@ def load(path: str | os.PathLike) -> Any:
         header = json.loads(bytes(data["__header__"]).decode("utf-8"))
         if header.get("format") != FORMAT:
             raise InputError(f"{path}: unsupported format {header.get('format')!r}")
-        module, _, qualname = header["class"].partition(":")
-        if not module.startswith("lssvm_cvx"):
-            raise InputError(f"{path}: refusing to load class from {module!r}")
-        cls: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            cls = getattr(cls, part)
+        try:
+            cls = _lssvm_class(header["class"])
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
         arrays = {k: data[k] for k in data.files if k != "__header__"}
         est = cls(**decode(header["params"], arrays))
         for k, v in decode(header["fitted"], arrays).items():

@@ -57,6 +57,18 @@ def test_components_sum_to_prediction(additive, penalty, kw):
         assert set(range(4)) <= set(est.selected_components_.tolist())
 
 
+@pytest.mark.parametrize("penalty,kw", [(None, {"gamma": 50.0}), ("stp", {"lam": 1.0, "gnc_start": "l1"})])
+def test_save_load_round_trip(additive, penalty, kw, tmp_path):
+    import lssvm_cvx
+
+    ds = additive
+    est = ComponentwiseLSSVMRegressor(sigma2=1.0, penalty=penalty, **kw).fit(ds.X, ds.y)
+    est.save(tmp_path / "m.npz")
+    back = lssvm_cvx.load(tmp_path / "m.npz")
+    np.testing.assert_array_equal(back.predict(ds.X_test), est.predict(ds.X_test))
+    np.testing.assert_array_equal(back.selected_components_, est.selected_components_)
+
+
 def test_stp_detects_structure_with_mixed_candidates(additive):
     ds = additive
     est = ComponentwiseLSSVMRegressor(kernel=["rbf", "linear"], sigma2=1.0, penalty="stp", lam=1.0,

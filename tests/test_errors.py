@@ -155,6 +155,24 @@ def test_not_fitted_and_bad_model_files(tmp_path):
         lssvm_cvx.load(tmp_path / "other.npz")
 
 
+def test_model_files_never_instantiate_foreign_classes():
+    """Saved dataclasses and estimator classes are looked up only inside lssvm_cvx."""
+    from lssvm_cvx.io import decode, encode
+
+    with pytest.raises(InputError, match="refusing"):
+        decode({"__dataclass__": "subprocess:Popen", "fields": {"__dict__": {}}}, {})
+    with pytest.raises(InputError, match="not a dataclass"):
+        decode({"__dataclass__": "lssvm_cvx.estimators.lssvm:LSSVMRegressor", "fields": {"__dict__": {}}}, {})
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Outside:
+        a: int = 1
+
+    with pytest.raises(InputError, match="without pickle"):
+        encode(Outside(), {})
+
+
 def test_no_warning_on_well_conditioned_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")

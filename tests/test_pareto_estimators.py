@@ -80,3 +80,19 @@ def test_bad_data():
     X[0, 0] = np.nan
     with pytest.raises(InputError):
         ParetoKernelRidge().fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [ParetoKernelRidge, ParetoKernelPCR])
+@pytest.mark.parametrize("method", ["modified_eps", "product", "gcv"])
+def test_save_load_round_trip(cls, method, tmp_path):
+    """The fitted Selection record (a dataclass) and the front survive save/load without
+    pickle; the loaded model predicts bit for bit."""
+    import lssvm_cvx
+
+    X, y = data()
+    est = cls(method=method, n_eps=3).fit(X, y)
+    est.save(tmp_path / "m.npz")
+    back = lssvm_cvx.load(tmp_path / "m.npz")
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    assert type(back.selection_) is type(est.selection_)
+    assert back.selection_.method == est.selection_.method
