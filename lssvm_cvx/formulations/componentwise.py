@@ -233,9 +233,8 @@ class ComponentwiseLSSVM(_Components, LSSVM):
 
     Notes
     -----
-    The builder is the LS-SVM builder on the summed kernel: eq. (4) in a feature map ``F`` with
-    ``F F' = Σ_d Ω^d`` (``min ½||w||² + γ/2 ||e||²`` s.t. ``F w + b + e = y``, ``γ e = α``; at
-    the optimum ``Σ_d ||w_d||² = α'Ωα``); the closed form is the LS-SVM dual system
+    The builder is eq. (4) written per component (``½ Σ_d ||L_d'α||²`` with ``Ω^d = L_d L_d'``)
+    with the fit constraint ``Σ_d Ω^dα + b + e = y``; the closed form is the LS-SVM dual system
     (7) with ``Ω = Σ_d Ω^d``, i.e. the ordinary LS-SVM with the summed kernel of eq. (12)
     (:class:`~lssvm_cvx.formulations.lssvm.LSSVM`, whose ``closed_form`` is reused).
     """
