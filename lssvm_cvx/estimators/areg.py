@@ -40,7 +40,7 @@ from ..formulations.areg_cv import (ARegClassifierCV, ARegClassifierFastCV, AReg
                                     ARegFastCV, make_folds)
 from ..formulations.areg_ensemble import (CRITERIA, ARegClassifierEnsemble, ARegEnsemble,
                                           TikhonovNodes, check_node_gammas)
-from .base import KernelMixin, check_fitted, encode_labels
+from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS"]
 
@@ -296,7 +296,7 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         return self._decision(X)
 
 
-class AdditiveRegularizationClassifier(ClassifierMixin, _ARegEstimator):
+class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _ARegEstimator):
     """Binary LS-SVM classifier with the additive regularization trade-off (Appendix A of
     Pelckmans, Suykens & De Moor 2006).
 
@@ -346,11 +346,6 @@ class AdditiveRegularizationClassifier(ClassifierMixin, _ARegEstimator):
         self.refit = refit
         self.recover_gamma = recover_gamma
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def _classes(self) -> dict[str, Any]:
         from ..formulations.areg import ARegClassification

@@ -27,7 +27,7 @@ from .._validation import check_gamma, check_positive
 from ..exceptions import InputError, LabelError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
-__all__ = ["KernelMixin", "check_fitted", "encode_labels"]
+__all__ = ["KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels"]
 
 
 def check_fitted(est: Any, attributes: Any = None) -> None:
@@ -60,6 +60,16 @@ def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tu
     if C == 2:
         return classes, np.where(yi == 1, 1.0, -1.0)
     return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
+
+
+class BinaryClassifierMixin:
+    """Tags a two-class-only classifier for scikit-learn (put it first among the bases); its
+    ``fit`` calls :func:`encode_labels` with ``binary=True``."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
 
 class KernelMixin:

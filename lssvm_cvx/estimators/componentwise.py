@@ -49,7 +49,7 @@ from ..formulations.componentwise_eta import ComponentwiseEta, eta_fusion
 from ..formulations.componentwise_gnc import ComponentwiseSTP, gnc
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise, Kernel, make_kernel
-from .base import KernelMixin, check_fitted, encode_labels
+from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
 
@@ -58,6 +58,30 @@ PENALTIES = (None, "l1", "stp", "fusion_areg", "fusion_eta")
 
 class _ComponentwiseBase(KernelMixin, BaseEstimator):
     """Fit / predict / component access shared by the regressor and the classifier."""
+
+    # the regressor and the classifier take the same parameters (documented on each class)
+    def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
+                 degree: int = 3, t: float = 1.0, penalty: str | None = None, xi: float = 1.0,
+                 lam: float = 1.0, a: float = 3.7, validation_fraction: float = 0.3,
+                 solver: str = "CLARABEL", rank_tol: float = 1e-10, selection_tol: float = 1e-4,
+                 gnc_start: str = "l2", gnc_options: dict | None = None,
+                 random_state: Any = None):
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.gamma = gamma
+        self.degree = degree
+        self.t = t
+        self.penalty = penalty
+        self.xi = xi
+        self.lam = lam
+        self.a = a
+        self.validation_fraction = validation_fraction
+        self.solver = solver
+        self.rank_tol = rank_tol
+        self.selection_tol = selection_tol
+        self.gnc_start = gnc_start
+        self.gnc_options = gnc_options
+        self.random_state = random_state
 
     # --- configuration -------------------------------------------------------------------
     def _componentwise_kernel(self) -> Componentwise:
@@ -384,29 +408,6 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     [((0,), 'RBF'), ((1,), 'RBF'), ((2,), 'RBF'), ((3,), 'RBF')]
     """)
 
-    def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
-                 degree: int = 3, t: float = 1.0, penalty: str | None = None, xi: float = 1.0,
-                 lam: float = 1.0, a: float = 3.7, validation_fraction: float = 0.3,
-                 solver: str = "CLARABEL", rank_tol: float = 1e-10, selection_tol: float = 1e-4,
-                 gnc_start: str = "l2", gnc_options: dict | None = None,
-                 random_state: Any = None):
-        self.kernel = kernel
-        self.sigma2 = sigma2
-        self.gamma = gamma
-        self.degree = degree
-        self.t = t
-        self.penalty = penalty
-        self.xi = xi
-        self.lam = lam
-        self.a = a
-        self.validation_fraction = validation_fraction
-        self.solver = solver
-        self.rank_tol = rank_tol
-        self.selection_tol = selection_tol
-        self.gnc_start = gnc_start
-        self.gnc_options = gnc_options
-        self.random_state = random_state
-
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y``."""
         X, y = self._validate_fit(X, y, y_numeric=True)
@@ -418,7 +419,7 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
         return self._latent(X)
 
 
-class ComponentwiseLSSVMClassifier(ClassifierMixin, _ComponentwiseBase):
+class ComponentwiseLSSVMClassifier(BinaryClassifierMixin, ClassifierMixin, _ComponentwiseBase):
     __doc__ = ("""Componentwise LS-SVM classifier (eq. 14-17) with optional structure detection
     (binary labels; the sparse penalties act on the ±1 coded problem, see the module docstring).
 
@@ -429,34 +430,6 @@ class ComponentwiseLSSVMClassifier(ClassifierMixin, _ComponentwiseBase):
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     """)
-
-    def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
-                 degree: int = 3, t: float = 1.0, penalty: str | None = None, xi: float = 1.0,
-                 lam: float = 1.0, a: float = 3.7, validation_fraction: float = 0.3,
-                 solver: str = "CLARABEL", rank_tol: float = 1e-10, selection_tol: float = 1e-4,
-                 gnc_start: str = "l2", gnc_options: dict | None = None,
-                 random_state: Any = None):
-        self.kernel = kernel
-        self.sigma2 = sigma2
-        self.gamma = gamma
-        self.degree = degree
-        self.t = t
-        self.penalty = penalty
-        self.xi = xi
-        self.lam = lam
-        self.a = a
-        self.validation_fraction = validation_fraction
-        self.solver = solver
-        self.rank_tol = rank_tol
-        self.selection_tol = selection_tol
-        self.gnc_start = gnc_start
-        self.gnc_options = gnc_options
-        self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMClassifier":
         """Fit on ``X`` and two-class labels ``y``."""

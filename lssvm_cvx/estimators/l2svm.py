@@ -20,14 +20,14 @@ from .._validation import check_gamma
 from ..exceptions import HyperparameterError
 from ..l2svm_path import expand, regularization_path, solve_fixed
 from ..lowrank import make_factor
-from .base import KernelMixin, check_fitted, encode_labels
+from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["L2SVMClassifier"]
 
 _LOW_RANK = (None, "eigen", "nystrom", "nystrom-density", "icf")
 
 
-class L2SVMClassifier(KernelMixin, ClassifierMixin, BaseEstimator):
+class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseEstimator):
     """Binary ℓ2-SVM (squared hinge loss), Bonidal et al. (2013) Problems 1-2.
 
     Parameters
@@ -114,11 +114,6 @@ class L2SVMClassifier(KernelMixin, ClassifierMixin, BaseEstimator):
         self.lam_max = lam_max
         self.expansion = expansion
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def _check_params(self, m: int) -> float:
         lam = float(check_gamma(self.lam, name="lam"))

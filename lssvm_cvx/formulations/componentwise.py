@@ -218,7 +218,19 @@ class _Components:
 
 
 # ----------------------------------------------------------------- componentwise LS-SVM
-class ComponentwiseLSSVM(_Components, LSSVM):
+class _ComponentwiseGamma(_Components):
+    """Constructor shared by the componentwise LS-SVM regressor and classifier: the
+    componentwise kernel and the regularization constant γ (the LS-SVM machinery does the rest)."""
+
+    def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0):
+        self._init_components(X, y, kernel)
+        self.kernel = self.cw
+        self.gamma = gamma
+        self._precomputed = False
+        self._factor = None
+
+
+class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
     """Componentwise LS-SVM regression, eq. (3)-(11).
 
     Parameters
@@ -245,13 +257,6 @@ class ComponentwiseLSSVM(_Components, LSSVM):
                                              "smoother": "(10)-(11)"})
     has_closed_form = True
     compare = ("alpha", "b", "e")
-
-    def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0):
-        self._init_components(X, y, kernel)
-        self.kernel = self.cw
-        self.gamma = gamma
-        self._precomputed = False
-        self._factor = None
 
     def _build(self) -> BuiltProblem:
         n, y = self.n, self._targets()
@@ -310,7 +315,7 @@ class ComponentwiseLSSVM(_Components, LSSVM):
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
 
 
-class ComponentwiseLSSVMClassification(_Components, LSSVMClassification):
+class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification):
     """Componentwise LS-SVM classifier, eq. (14)-(17).
 
     Labels may be any two values (mapped to ±1, sorted order).  Builder::
@@ -326,13 +331,6 @@ class ComponentwiseLSSVMClassification(_Components, LSSVMClassification):
                                              "prediction": "(17)"})
     has_closed_form = True
     compare = ("alpha", "b", "e")
-
-    def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0):
-        self._init_components(X, y, kernel)
-        self.kernel = self.cw
-        self.gamma = gamma
-        self._precomputed = False
-        self._factor = None
 
     def _build(self) -> BuiltProblem:
         n, yy = self.n, self._targets()

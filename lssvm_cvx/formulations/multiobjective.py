@@ -158,6 +158,12 @@ class _Objectives:
         self._poly: PolynomialRoughness | None = None
         self.nfev = 0
 
+    @property
+    def dim(self) -> int:
+        """Length of θ: (log σ², hyperparameter) for the RBF kernel, the hyperparameter alone
+        for the polynomial kernel (degree fixed)."""
+        return 2 if self.kernel == "rbf" else 1
+
     def _rough(self, sigma2: float | None) -> Roughness:
         if self.kernel == "rbf":
             return RBFRoughness(self.X, float(sigma2))
@@ -204,10 +210,6 @@ class KRRObjectives(_Objectives):
     ``evaluate(θ)`` returns a dict with ``alpha``, ``E_f``, ``E_c``, ``grad_f``, ``grad_c``
     (gradients in θ, i.e. in the logarithms).
     """
-
-    @property
-    def dim(self) -> int:
-        return 2 if self.kernel == "rbf" else 1
 
     def params(self, theta: Any) -> dict[str, float]:
         theta = np.asarray(theta, dtype=np.float64).reshape(-1)
@@ -292,10 +294,6 @@ class KPCRObjectives(_Objectives):
         self.delta_r = float(delta_r)
         self.yc = self.y - self.y.mean()
         self._eig: tuple[float | None, np.ndarray, np.ndarray] | None = None
-
-    @property
-    def dim(self) -> int:
-        return 2 if self.kernel == "rbf" else 1
 
     def params(self, theta: Any) -> dict[str, float]:
         theta = np.asarray(theta, dtype=np.float64).reshape(-1)
