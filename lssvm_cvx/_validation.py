@@ -69,7 +69,7 @@ def binary_labels(y: Any, *, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
 def check_positive(value: Any, name: str) -> float:
     """``float(value)`` if it is a finite number > 0 (not a bool or a string), else
     :class:`HyperparameterError`."""
-    if isinstance(value, (bool, np.bool_, str, bytes)):
+    if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
         raise HyperparameterError(f"{name} must be a number > 0, got {value!r}")
     try:
         v = float(value)

@@ -29,6 +29,11 @@ __all__ = ["save", "load", "encode", "decode", "atomic_write"]
 FORMAT = "lssvm_cvx-model/1"
 
 
+def _ours(module: str) -> bool:
+    """``module`` is lssvm_cvx or one of its submodules (not merely a name with that prefix)."""
+    return module == "lssvm_cvx" or module.startswith("lssvm_cvx.")
+
+
 def encode(value: Any, arrays: dict[str, np.ndarray], path: str = "v") -> Any:
     """JSON-able form of ``value``; numeric and string arrays go to ``arrays``."""
     if isinstance(value, Kernel):
@@ -57,7 +62,7 @@ def encode(value: Any, arrays: dict[str, np.ndarray], path: str = "v") -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     cls = type(value)
-    if dataclasses.is_dataclass(value) and cls.__module__.startswith("lssvm_cvx"):
+    if dataclasses.is_dataclass(value) and _ours(cls.__module__):
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         return {"__dataclass__": f"{cls.__module__}:{cls.__qualname__}",
                 "fields": encode(fields, arrays, path)}
@@ -67,7 +72,7 @@ def encode(value: Any, arrays: dict[str, np.ndarray], path: str = "v") -> Any:
 def _lssvm_class(name: str) -> Any:
     """The class ``module:qualname``, refusing anything outside :mod:`lssvm_cvx`."""
     module, _, qualname = name.partition(":")
-    if not module.startswith("lssvm_cvx"):
+    if not _ours(module):
         raise InputError(f"refusing to load class from {module!r}")
     cls: Any = importlib.import_module(module)
     for part in qualname.split("."):
@@ -124,7 +129,7 @@ def atomic_write(path: str | os.PathLike, write) -> None:
 def save(estimator: Any, path: str | os.PathLike) -> None:
     """Write a fitted estimator (parameters + fitted attributes) to ``path`` (``.npz``)."""
     cls = type(estimator)
-    if not cls.__module__.startswith("lssvm_cvx"):
+    if not _ours(cls.__module__):
         raise InputError(f"only lssvm_cvx estimators can be saved, got {cls.__module__}.{cls.__name__}")
     arrays: dict[str, np.ndarray] = {}
     fitted = {k: v for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}

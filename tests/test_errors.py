@@ -161,6 +161,8 @@ def test_model_files_never_instantiate_foreign_classes():
 
     with pytest.raises(InputError, match="refusing"):
         decode({"__dataclass__": "subprocess:Popen", "fields": {"__dict__": {}}}, {})
+    with pytest.raises(InputError, match="refusing"):  # a prefix is not a submodule
+        decode({"__dataclass__": "lssvm_cvx_plugin:Thing", "fields": {"__dict__": {}}}, {})
     with pytest.raises(InputError, match="not a dataclass"):
         decode({"__dataclass__": "lssvm_cvx.estimators.lssvm:LSSVMRegressor", "fields": {"__dict__": {}}}, {})
     import dataclasses
@@ -177,3 +179,12 @@ def test_no_warning_on_well_conditioned_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         LSSVMRegressor(gamma=10.0).fit(X, y)
+
+
+@pytest.mark.parametrize("value", [True, "2.0", np.array([2.0]), 0.0, -1.0, np.inf, np.nan, None])
+def test_check_positive_rejects_non_scalars_and_non_positive(value):
+    from lssvm_cvx._validation import check_positive
+
+    with pytest.raises(HyperparameterError, match="sigma2"):
+        check_positive(value, "sigma2")
+    assert check_positive(np.float32(2.0), "sigma2") == 2.0

@@ -12,7 +12,8 @@ The second constraint is one of the optimality conditions the paper derives; it 
 optimum, so adding it does not change the solution, and it names the dual variables ``α``
 (unique; at the optimum ``w = F'α = Σ α_i φ(x_i)``).  Writing ``Ωα`` in the fit constraint
 instead (``w`` substituted) reads the same but puts two dense N × N blocks in the solver's KKT
-system; this form has one N × r block and solves about 4× faster with CLARABEL at N = 500.
+system; this form has one N × r block and solves about 4× faster with CLARABEL at N = 1000
+(benchmark ``lssvm_solvers``).
 Eliminating ``e`` and ``w`` gives the dual linear system (eq. 2 / 75)::
 
     [ 0   1'          ] [b]   [0]
