@@ -12,7 +12,8 @@ Hierarchy::
     ├── InputError (ValueError)            bad data: NaN/inf, empty, shapes, one sample
     │   ├── LabelError                     labels: one class, more than two where binary
     │   ├── HyperparameterError            gamma <= 0, sigma2 <= 0, unknown option, ...
-    │   └── NotPSDError                    a kernel matrix that is not PSD within tolerance
+    │   ├── NotPSDError                    a kernel matrix that is not PSD within tolerance
+    │   └── TermError                      a term or loss that breaks the composition contract
     ├── SolverError (RuntimeError)         a solver failed or was inaccurate (carries status)
     ├── SolverNotAvailableError            a named solver is not installed
     └── NotSupportedError (NotImplementedError)  e.g. closed form of a QP with inequalities
@@ -30,6 +31,7 @@ __all__ = [
     "LabelError",
     "HyperparameterError",
     "NotPSDError",
+    "TermError",
     "SolverError",
     "SolverNotAvailableError",
     "NotSupportedError",
@@ -59,6 +61,12 @@ class HyperparameterError(InputError):
 
 class NotPSDError(InputError):
     """A kernel matrix that is not symmetric positive semi-definite within tolerance."""
+
+
+class TermError(InputError):
+    """A term or loss of a composed formulation breaks its contract: a ``quadratic`` matrix that
+    is not symmetric PSD or has the wrong shape, a cvxpy expression that is not convex (DCP) or
+    not DPP.  The message names the term."""
 
 
 class SolverError(LssvmCvxError, RuntimeError):

@@ -13,6 +13,7 @@ import pkgutil
 from ..exceptions import HyperparameterError
 from .base import BuiltProblem, Formulation, Reference, kkt_residuals
 from .lssvm import LSSVM, LSSVMClassification, WeightedLSSVM
+from .regularized import PathResult, RegularizedLSSVM
 
 __all__ = [
     "Formulation",
@@ -22,6 +23,8 @@ __all__ = [
     "LSSVM",
     "WeightedLSSVM",
     "LSSVMClassification",
+    "RegularizedLSSVM",
+    "PathResult",
     "FORMULATIONS",
     "get_formulation",
 ]

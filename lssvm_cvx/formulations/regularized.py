@@ -1,0 +1,411 @@
+"""The composition core: one loss and any number of weighted terms on the expansion
+coefficients of ``f(x) = Σ_i α_i k(x_i, x) + b``::
+
+    min_{α, b}  L(y, Kα + b1) + Σ_k w_k T_k(α),        w_k ≥ 0, b unpenalised.
+
+* :meth:`RegularizedLSSVM.build` — the DPP cvxpy problem: variables ``alpha``, ``b`` and the
+  loss's and terms' auxiliary variables (``e`` for the squared loss), one nonnegative
+  Parameter per weight named by its key, and ``sample_weight`` a Parameter too;
+* :meth:`RegularizedLSSVM.closed_form` — when the loss is :class:`~lssvm_cvx.losses.Squared`
+  and every term is quadratic (:mod:`.regularized_system`);
+* :meth:`RegularizedLSSVM.loo_residuals`, :meth:`~RegularizedLSSVM.kfold_residuals` — exact in
+  closed form, by refits of the cached DPP problem otherwise (a point leaves the loss by
+  setting its weight to 0: no recompilation);
+* :meth:`RegularizedLSSVM.path` — one weight varied, the others fixed.
+
+The LS-SVM (AReg paper eq. 1-2) is ``Squared() + {"rkhs": (RKHSNorm(), 1/γ)}``; the weighted
+LS-SVM (eq. 74-75) is ``Squared(sample_weight=v)`` (``γ_i = γ v_i``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from .._validation import as_matrix, as_targets
+from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
+from ..kernels import RBF, Kernel
+from ..losses import Loss, make_loss
+from ..solution import Solution
+from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
+from .base import BuiltProblem, Formulation, Reference
+from .regularized_system import AugmentedSystem, QuadraticSystem, RKHSSystem, rkhs_path
+
+__all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
+
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_RESERVED = {"alpha", "b", "e", "xi", "sample_weight"}
+
+
+def check_terms(terms: Any) -> dict[str, tuple[Term, float]]:
+    """``terms`` as a checked ``{key: (Term, weight)}`` dict; raises naming the bad entry."""
+    if terms is None:
+        return {"rkhs": (RKHSNorm(), 1.0)}
+    if not isinstance(terms, Mapping):
+        raise HyperparameterError(f"terms must be a mapping name -> (Term, weight), got {type(terms).__name__}")
+    out: dict[str, tuple[Term, float]] = {}
+    for key, entry in terms.items():
+        if not isinstance(key, str) or not _KEY.match(key) or key in _RESERVED:
+            raise HyperparameterError(f"term key {key!r} must be an identifier other than {sorted(_RESERVED)}")
+        if not (isinstance(entry, tuple) and len(entry) == 2):
+            raise HyperparameterError(f"terms[{key!r}] must be a (Term, weight) pair, got {entry!r}")
+        term, weight = entry
+        if not isinstance(term, Term):
+            raise TermError(f"terms[{key!r}]: {term!r} is not a lssvm_cvx.terms.Term")
+        try:
+            w = float(weight)
+        except (TypeError, ValueError) as exc:
+            raise HyperparameterError(f"weight of term {key!r} must be a number, got {weight!r}") from exc
+        if not np.isfinite(w) or w < 0:
+            raise HyperparameterError(f"weight of term {key!r} must be finite and >= 0, got {weight!r}")
+        if not term.convex:
+            raise TermError(f"term {key!r} ({type(term).__name__}) is not convex; it runs only "
+                            "through its own driver")
+        out[key] = (term, w)
+    return out
+
+
+@dataclass
+class PathResult:
+    """A one-weight path: ``weights`` (m,), ``alpha`` (m, N[, C]), ``b`` (m[, C]) and the
+    held-out ``residuals`` (m, N[, C]: leave-one-out or k-fold)."""
+
+    key: str
+    weights: np.ndarray
+    alpha: np.ndarray
+    b: np.ndarray
+    residuals: np.ndarray
+
+    def mse(self) -> np.ndarray:
+        """Mean squared held-out residual per weight."""
+        return np.mean(self.residuals.reshape(len(self.weights), -1) ** 2, axis=1)
+
+
+class _ClosedFormFlag:
+    """``has_closed_form``: True on the class (it can have one), per instance the truth."""
+
+    def __get__(self, obj: Any, owner: Any) -> bool:
+        return True if obj is None else obj.is_quadratic
+
+
+class RegularizedLSSVM(Formulation):
+    """Loss × terms on a kernel expansion (module docstring).
+
+    Parameters
+    ----------
+    X : array-like of shape (N, d) or None
+        Training inputs (``None`` with a precomputed ``K``).
+    y : array-like of shape (N,)
+        Targets (``±1`` for classification losses).
+    kernel : Kernel, optional
+        Default ``RBF(1.0)``.
+    loss : Loss or str, optional
+        Default :class:`~lssvm_cvx.losses.Squared` ``()``.
+    terms : mapping of str to (Term, float), optional
+        ``{key: (term, weight)}``; default ``{"rkhs": (RKHSNorm(), 1.0)}``.
+    K : array-like of shape (N, N), optional
+        A precomputed Gram (then ``kernel`` is only informative).
+    """
+
+    name: ClassVar[str] = "regularized_lssvm"
+    reference = Reference("areg-fusion-pelckmans-2006",
+                          "Composition of a loss and penalties on the LS-SVM expansion; the "
+                          "LS-SVM is the squared loss with the RKHS norm (Pelckmans et al. 2006)",
+                          {"primal": "(1)", "dual system": "(2)", "weighted": "(74)-(75)"})
+    has_closed_form = _ClosedFormFlag()  # type: ignore[assignment]
+    #: fitted values and bias: identifiable even when α is not (singular Gram)
+    compare = ("f", "b")
+    solver_options = {"OSQP": {"eps_abs": 1e-7, "eps_rel": 1e-7},
+                      "SCS": {"eps_abs": 1e-7, "eps_rel": 1e-7}}
+
+    def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, loss: Any = None,
+                 terms: Mapping[str, tuple[Term, float]] | None = None, K: Any = None):
+        self.X = X
+        self.y = y
+        self.kernel = kernel
+        self.loss = loss
+        self.terms = terms
+        self._K_given = None if K is None else np.asarray(K, dtype=np.float64)
+        self._ctx: Context | None = None
+        self._built = None
+
+    # --- data ---------------------------------------------------------------------------------
+    @property
+    def context(self) -> Context:
+        """The :class:`~lssvm_cvx.terms.Context` (Gram computed once)."""
+        if self._ctx is None:
+            if self._K_given is not None:
+                K = self._K_given
+                if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] < 2 or not np.all(np.isfinite(K)):
+                    raise InputError(f"K must be a finite square matrix with >= 2 rows, got shape {K.shape}")
+                X = None if self.X is None else as_matrix(self.X, min_samples=2)
+            else:
+                X = as_matrix(self.X, min_samples=2)
+                K = (self.kernel or RBF())(X)
+            self._ctx = Context(K=K, X=X, kernel=self.kernel or RBF())
+        return self._ctx
+
+    @property
+    def n(self) -> int:
+        return self.context.n
+
+    def targets(self) -> np.ndarray:
+        y = as_targets(self.y, self.n)
+        self.loss_.check_targets(y)
+        return y
+
+    @property
+    def loss_(self) -> Loss:
+        """The loss object (``loss`` resolved)."""
+        return make_loss(self.loss)
+
+    @property
+    def terms_(self) -> dict[str, tuple[Term, float]]:
+        """The checked ``{key: (term, weight)}``."""
+        return check_terms(self.terms)
+
+    @property
+    def is_quadratic(self) -> bool:
+        """Squared loss and every term quadratic: closed form, exact LOO, paths."""
+        return self.loss_.squared and all(t.is_quadratic for t, _ in self.terms_.values())
+
+    def validate(self) -> None:
+        self.targets()
+        self.loss_.weights(self.n)
+        self.terms_
+
+    def parameter_values(self) -> dict[str, Any]:
+        vals: dict[str, Any] = {k: w for k, (_, w) in self.terms_.items()}
+        vals["sample_weight"] = self.loss_.weights(self.n)
+        return vals
+
+    # --- cvxpy --------------------------------------------------------------------------------
+    def _build(self) -> BuiltProblem:
+        ctx, y = self.context, self.targets()
+        alpha = cp.Variable(ctx.n, name="alpha")
+        b = cp.Variable(name="b")
+        s = cp.Parameter(ctx.n, nonneg=True, name="sample_weight")
+        obj, cons, extra = self.loss_.epigraph(y, ctx.K @ alpha + b, s)
+        params: dict[str, cp.Parameter] = {"sample_weight": s}
+        variables: dict[str, cp.Variable] = {"alpha": alpha, "b": b, **extra}
+        for key, (term, _) in self.terms_.items():
+            w = cp.Parameter(nonneg=True, name=key)
+            piece, tcons, tvars = term.epigraph(alpha, ctx)
+            label = f"{key} ({type(term).__name__})"
+            if not (isinstance(piece, cp.Expression) and piece.is_scalar() and piece.is_convex()):
+                raise TermError(f"term {label}: its cvxpy expression is not a convex scalar "
+                                "(cvxpy's DCP rules)")
+            if not all(c.is_dcp() for c in tcons.values()):
+                raise TermError(f"term {label}: its epigraph constraints are not DCP")
+            obj = obj + w * piece
+            cons.update({f"{key}:{c}": con for c, con in tcons.items()})
+            variables.update({f"{key}:{v}": var for v, var in tvars.items()})
+            params[key] = w
+        problem = BuiltProblem(cp.Minimize(obj), cons, vars=variables, params=params)
+        if not problem.is_dpp():
+            bad = [k for k, (t, _) in self.terms_.items()
+                   if not (cp.Parameter(nonneg=True) * t.epigraph(alpha, ctx)[0]).is_dpp()]
+            raise TermError(f"the composed problem is not DPP (terms {bad or 'unknown'}): a term "
+                            "expression must not contain cvxpy Parameters")
+        return problem
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        ctx = self.context
+        alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
+        total = self.loss_.value(self.targets(), ctx.K @ alpha + b)
+        for key, (term, w) in self.terms_.items():
+            if w:
+                total += w * term.value(alpha, ctx)
+        return float(total)
+
+    def fitted(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+        """``f = Kα + b`` at the training points (identifiable even when α is not)."""
+        return self.context.K @ np.asarray(values["alpha"]) + float(np.asarray(values["b"]))
+
+    # --- closed form ---------------------------------------------------------------------------
+    def _require_quadratic(self, what: str) -> None:
+        if not self.is_quadratic:
+            rough = [k for k, (t, _) in self.terms_.items() if not t.is_quadratic]
+            why = (f"the loss {type(self.loss_).__name__} is not squared" if not self.loss_.squared
+                   else f"terms {rough} are not quadratic")
+            raise NotSupportedError(f"{what} exists only for the squared loss with quadratic "
+                                    f"terms: {why}; use a cvxpy solver")
+
+    def system(self, weights: Mapping[str, float] | None = None) -> QuadraticSystem:
+        """The factorised optimality system (weights default to the current ones)."""
+        self._require_quadratic("the closed form")
+        ctx, terms = self.context, self.terms_
+        w = {k: float(v) for k, (_, v) in terms.items()}
+        w.update(weights or {})
+        s = self.loss_.weights(ctx.n)
+        if np.any(s == 0):
+            raise InputError("the closed form needs every sample_weight > 0 (drop the points "
+                             "with weight 0 instead)")
+        if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0:
+            return RKHSSystem(ctx.K, s, sum(w.values()))
+        P = np.zeros((ctx.n, ctx.n))
+        for key, (term, _) in terms.items():
+            if w[key]:
+                P += w[key] * term.matrix(ctx, name=key)
+        return AugmentedSystem(ctx.K, s, P)
+
+    def closed_form(self) -> Solution:
+        self.validate()
+        y = self.targets()
+        alpha, b = self.system().solve(y)
+        duals = {}
+        if "fit" in self.problem.cons:  # the squared loss: L = ... + λ'(e - y + f), λ = -s∘e
+            duals["fit"] = -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))
+        return Solution(values={"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})},
+                        duals=duals)
+
+    def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
+        vals = super().values_from(built)
+        if vals.get("alpha") is not None and vals.get("b") is not None:
+            vals["f"] = self.fitted(vals)
+        return vals
+
+    def solve(self, solver: str | None = None, **kwargs: Any) -> Solution:
+        """Closed form when the problem is quadratic and ``solver`` is None, else the named
+        cvxpy solver (``"CLARABEL"`` when None)."""
+        if solver is None:
+            solver = "closed_form" if self.is_quadratic else "CLARABEL"
+        return super().solve(solver, **kwargs)
+
+    def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
+        """Auxiliary variables of the cvxpy form (``e``, slacks, epigraph ``t``) filled from
+        ``(α, b)`` so that the closed form's point can be scored by the KKT check."""
+        vals = dict(super().values_from_solution(solution))
+        built, ctx = self.problem, self.context
+        if "alpha" in vals and "b" in vals:
+            f = self.fitted(vals)
+            y = self.targets()
+            alpha = vals["alpha"]
+            for name, var in built.vars.items():
+                if name in vals:
+                    continue
+                if name == "e":
+                    vals[name] = y - f
+                elif name == "xi":
+                    vals[name] = np.maximum(0.0, 1 - y * f)
+                elif name == "t_fit":
+                    vals[name] = np.abs(y - f)
+                elif ":" in name:
+                    key = name.split(":", 1)[0]
+                    term = self.terms_[key][0]
+                    if hasattr(term, "incidence"):
+                        vals[name] = np.abs(term.incidence(ctx) @ alpha)
+                    elif var.shape == alpha.shape:
+                        vals[name] = np.abs(alpha)
+        return vals
+
+    # --- held-out residuals --------------------------------------------------------------------
+    def loo_residuals(self) -> np.ndarray:
+        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` (observation i leaves the loss;
+        basis and penalty stay): closed form when quadratic, otherwise N refits of the cached
+        DPP problem with ``s_i = 0``."""
+        return self.kfold_residuals([np.array([i]) for i in range(self.n)])
+
+    def kfold_residuals(self, folds: Sequence[Sequence[int]], *, solver: str = "CLARABEL") -> np.ndarray:
+        """Exact held-out residuals for disjoint index sets ``folds`` (each fold leaves the
+        loss in turn)."""
+        self.validate()
+        n, y = self.n, self.targets()
+        fl = [np.asarray(f, dtype=int).reshape(-1) for f in folds]
+        seen = np.concatenate(fl) if fl else np.array([], dtype=int)
+        if seen.size == 0 or seen.min() < 0 or seen.max() >= n or np.unique(seen).size != seen.size:
+            raise InputError(f"folds must be disjoint, non-empty index sets into {n} points")
+        if self.is_quadratic:
+            sysm = self.system()
+            if all(f.size == 1 for f in fl) and seen.size == n:
+                return sysm.loo(y)
+            out = np.full(n, np.nan)
+            out[seen] = sysm.kfold(y, fl)[seen]
+            return out
+        return self._refit_residuals(fl, y, solver)
+
+    def _refit_residuals(self, folds: list[np.ndarray], y: np.ndarray, solver: str) -> np.ndarray:
+        s_full = self.loss_.weights(self.n)
+        built = self.problem
+        self._set_parameters(built)
+        out = np.full(self.n, np.nan)
+        try:
+            for V in folds:
+                s = s_full.copy()
+                s[V] = 0.0
+                built.params["sample_weight"].value = s
+                sol = self._solve_built(built, solver)
+                out[V] = y[V] - self.fitted(sol)[V]
+        finally:
+            built.params["sample_weight"].value = s_full
+        return out
+
+    def _solve_built(self, built: BuiltProblem, solver: str) -> dict[str, np.ndarray]:
+        from ..solvers import solve_problem
+
+        opts = self.solver_options.get(solver.upper(), {})
+        solve_problem(built, solver, options=opts)
+        return {"alpha": built.vars["alpha"].value, "b": built.vars["b"].value}
+
+    def path(self, key: str, weights: Sequence[float], *,
+             folds: Sequence[Sequence[int]] | None = None, Y: Any = None) -> PathResult:
+        """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
+
+        RKHS-only problems use one eigendecomposition (O(N²) per weight,
+        :func:`~.regularized_system.rkhs_path`); other quadratic problems one factorisation
+        per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
+        replaces the targets by several columns sharing the factorisations (one-vs-rest).
+        """
+        self._require_quadratic("the path")
+        terms = self.terms_
+        if key not in terms:
+            raise HyperparameterError(f"unknown term key {key!r}; terms are {sorted(terms)}")
+        ws = np.asarray(weights, dtype=np.float64).reshape(-1)
+        if ws.size == 0 or not np.all(np.isfinite(ws)) or np.any(ws < 0):
+            raise HyperparameterError(f"path weights for {key!r} must be finite and >= 0")
+        y = self.targets() if Y is None else np.asarray(Y, dtype=np.float64)
+        fl = None if folds is None else [np.asarray(f, int) for f in folds]
+        others = sum(w for k, (_, w) in terms.items() if k != key)
+        if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and np.all(ws + others > 0):
+            s = self.loss_.weights(self.n)
+            A, B, R = rkhs_path(self.context.K, s, y, ws + others, folds=fl)
+            return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
+        A, B, R = [], [], []
+        for w in ws:
+            sysm = self.system({key: float(w)})
+            a, b = sysm.solve(y)
+            A.append(a)
+            B.append(b)
+            R.append(sysm.loo(y) if fl is None else sysm.kfold(y, fl))
+        return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
+                        **kwargs: Any) -> "RegularizedLSSVM":
+        """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term."""
+        import problems
+
+        ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
+        terms = {"rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)}
+        return cls(ds.X, ds.y, kernel=RBF(sigma2), terms=terms)
+
+
+class RegularizedLSSVML1(RegularizedLSSVM):
+    """The composition with a non-smooth term: squared loss + RKHS norm + ``||α||₁`` (a sparse
+    LS-SVM); registered so the harness exercises an epigraph term."""
+
+    name: ClassVar[str] = "regularized_lssvm_l1"
+
+    @classmethod
+    def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
+                        **kwargs: Any) -> "RegularizedLSSVML1":
+        import problems
+
+        ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
+        terms = {"rkhs": (RKHSNorm(), 0.1), "l1": (L1(), 0.05)}
+        return cls(ds.X, ds.y, kernel=RBF(sigma2), terms=terms)

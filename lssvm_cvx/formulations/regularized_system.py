@@ -1,0 +1,228 @@
+"""Closed form of the squared loss with quadratic terms, exact leave-one-out and k-fold
+residuals, and one-weight paths.
+
+The problem (with ``S = diag(s)``, ``s_i > 0`` the loss weights and ``P = Σ_k w_k P_k``)::
+
+    min_{α, b}  ½ (y - Kα - b1)' S (y - Kα - b1) + ½ α'Pα.
+
+Augmented system
+----------------
+With ``μ = S^{½}(Kα + b1 - y)`` the optimality conditions are the symmetric (indefinite)
+system of order ``2N + 1``::
+
+    [ P      0       K S^½ ] [α]   [   0    ]
+    [ 0      0      1'S^½  ] [b] = [   0    ]                                   (A)
+    [ S^½K  S^½1     -I    ] [μ]   [ S^½ y  ]
+
+(first row: stationarity in α, ``Pα + K S (Kα + b1 - y) = 0``; second: in b).  Unlike the
+normal equations ``(P + KSK) α = ...`` it does not square the condition number of ``K``.  It is
+singular exactly when some ``(α, b) ≠ 0`` has ``Pα = 0`` and ``Kα + b1 = 0`` (then α is not
+identifiable; the fitted values still are — e.g. an RBF Gram that is numerically singular
+under a term ``K M K`` on the fitted values).  We factorise it with LAPACK's Bunch–Kaufman
+``dsytrf``; when ``dsycon`` estimates a reciprocal condition below
+:data:`lssvm_cvx.linalg.COND_WARN` we add the ridge ``δ I`` to the α block (``δ =``
+:data:`JITTER` ``· max|A|``), which picks the small-norm α among the equivalent ones and moves
+the fitted values by ``O(δ)`` (checked against CLARABEL in the tests), and fall back to a
+pseudo-inverse with a :class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that is still
+singular.
+
+Exact leave-one-out (observation i leaves the loss; basis and penalty stay)
+----------------------------------------------------------------------------
+The fitted values are ``ŷ = y + S^{-½} μ = H y`` with hat matrix ``H = I + S^{-½} Z S^{½}``,
+``Z`` the ``μμ`` block of ``A^{-1}``.  For a quadratic penalty and a fixed basis, refitting
+without observation i is the same as refitting with ``y_i`` replaced by its own leave-one-out
+prediction (the usual ridge argument), so ``y_i - ŷ_i^{(-i)} = (y_i - ŷ_i)/(1 - H_ii)``, i.e.::
+
+    r_i = μ_i / (sqrt(s_i) Z_ii),         r_V = S_V^{-½} Z_VV^{-1} μ_V   (a held-out set V).
+
+RKHS-only fast path
+-------------------
+When ``P = cK`` (every term is :class:`~lssvm_cvx.terms.RKHSNorm`), ``α = -S^{½}μ/c`` solves the
+first row and (A) reduces to the weighted LS-SVM system ``(K + c S^{-1}) α + b1 = y``,
+``1'α = 0`` (AReg paper eq. 75 with ``γ_i = s_i / c``): one Cholesky of order N, and the
+leave-one-out residuals ``α_i / C_ii`` of the bordered inverse (Cawley & Talbot).  Both are
+checked against brute-force refits in ``tests/test_regularized.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.linalg import lapack
+
+from ..exceptions import ConditioningWarning, InputError
+from ..linalg import COND_WARN, BorderedSystem, SpectralBordered, lssvm_system
+
+__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "JITTER"]
+
+#: relative ridge on α added when system (A) is numerically singular (α not identifiable)
+JITTER = 1e-10
+
+
+def _cols(Y: np.ndarray) -> np.ndarray:
+    return Y[:, None] if Y.ndim == 1 else Y
+
+
+def _like(Y: np.ndarray, R: np.ndarray) -> np.ndarray:
+    return R[:, 0] if Y.ndim == 1 else R
+
+
+class QuadraticSystem:
+    """Interface of the two factorisations: ``solve``, ``loo``, ``kfold``."""
+
+    n: int
+
+    def solve(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+        """``(alpha, b)`` for targets ``Y`` (``(N,)`` or ``(N, C)``)."""
+        raise NotImplementedError
+
+    def loo(self, Y: np.ndarray) -> np.ndarray:
+        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
+        raise NotImplementedError
+
+    def kfold(self, Y: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
+        """Exact held-out residuals for disjoint index sets ``folds``."""
+        raise NotImplementedError
+
+
+class RKHSSystem(QuadraticSystem):
+    """``P = cK``: the weighted LS-SVM bordered system (module docstring)."""
+
+    def __init__(self, K: np.ndarray, s: np.ndarray, c: float):
+        self.n = K.shape[0]
+        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n),
+                                                   name="K + c S^-1 (RKHS term)")
+
+    def solve(self, Y):
+        return self.system.solve(Y)
+
+    def loo(self, Y):
+        alpha, _ = self.system.solve(Y)
+        d = self.system.alpha_inv_diag()
+        return alpha / (d[:, None] if np.ndim(alpha) > 1 else d)
+
+    def kfold(self, Y, folds):
+        alpha, _ = self.system.solve(Y)
+        out = np.empty_like(alpha)
+        for V in folds:
+            out[V] = np.linalg.solve(self.system.alpha_inv_block(V), alpha[V])
+        return out
+
+
+class AugmentedSystem(QuadraticSystem):
+    """System (A) of the module docstring, factorised once (Bunch–Kaufman)."""
+
+    def __init__(self, K: np.ndarray, s: np.ndarray, P: np.ndarray):
+        n = K.shape[0]
+        self.n, self.r = n, np.sqrt(s)
+        A = np.zeros((2 * n + 1, 2 * n + 1))
+        A[:n, :n] = P
+        A[n + 1:, :n] = self.r[:, None] * K
+        A[n + 1:, n] = self.r
+        A[n + 1:, n + 1:] = -np.eye(n)
+        self._pinv: np.ndarray | None = None
+        self.jitter = 0.0
+        rcond, info = self._factor(A)
+        if info != 0 or rcond < COND_WARN:
+            # α is not identifiable (module docstring): add δ||α||²/2 with δ tiny relative to
+            # the system, which selects the smallest-norm α among the (almost) equivalent ones
+            # and moves the fitted values by O(δ); warn only if that does not cure it.
+            self.jitter = JITTER * max(float(np.abs(A).max()), 1.0)
+            A[np.arange(n), np.arange(n)] += self.jitter
+            rcond, info = self._factor(A)
+        if info != 0 or rcond < 1e-3 * JITTER:  # the ridge bounds the condition by ~1/JITTER
+            warnings.warn(
+                f"the optimality system of the composed problem is singular "
+                f"(reciprocal condition ≈ {rcond:.1e}) even with a ridge {self.jitter:.1e} on α; "
+                "using the pseudo-inverse", ConditioningWarning, stacklevel=4)
+            Af = np.tril(A) + np.tril(A, -1).T
+            w, V = np.linalg.eigh(Af)
+            keep = np.abs(w) > 1e-12 * np.abs(w).max()
+            self._pinv = (V[:, keep] / w[keep]) @ V[:, keep].T
+        self._Z: np.ndarray | None = None
+
+    def _factor(self, A: np.ndarray) -> tuple[float, int]:
+        anorm = float(np.abs(A).sum(axis=0).max())
+        lwork = int(lapack.dsytrf_lwork(A.shape[0], lower=1)[0])
+        self._ldu, self._ipiv, info = lapack.dsytrf(A, lower=1, lwork=max(lwork, 1))
+        if info != 0:
+            return 0.0, int(info)
+        rcond, _ = lapack.dsycon(self._ldu, self._ipiv, anorm, lower=1)
+        return float(rcond), 0
+
+    def _solve(self, B: np.ndarray) -> np.ndarray:
+        if self._pinv is not None:
+            return self._pinv @ B
+        X, info = lapack.dsytrs(self._ldu, self._ipiv, B, lower=1)
+        if info != 0:  # pragma: no cover - argument error inside LAPACK
+            raise InputError(f"dsytrs failed (info {info})")
+        return X
+
+    def _full(self, Y: np.ndarray) -> np.ndarray:
+        n, Yc = self.n, _cols(Y)
+        B = np.zeros((2 * n + 1, Yc.shape[1]))
+        B[n + 1:] = self.r[:, None] * Yc
+        return self._solve(B)
+
+    def solve(self, Y):
+        X = self._full(Y)
+        n = self.n
+        b = X[n] if np.ndim(Y) > 1 else float(X[n, 0])
+        return _like(Y, X[:n]), b
+
+    def Z(self) -> np.ndarray:
+        """The ``μμ`` block of ``A^{-1}`` (``N`` solves with the one factorisation)."""
+        if self._Z is None:
+            n = self.n
+            B = np.zeros((2 * n + 1, n))
+            B[n + 1:] = np.eye(n)
+            self._Z = self._solve(B)[n + 1:]
+        return self._Z
+
+    def _mu(self, Y):
+        return self._full(Y)[self.n + 1:]
+
+    def loo(self, Y):
+        mu = self._mu(Y)
+        d = np.diag(self.Z()) * self.r
+        return _like(Y, mu / d[:, None])
+
+    def kfold(self, Y, folds):
+        mu, Z = self._mu(Y), self.Z()
+        out = np.empty_like(mu)
+        for V in folds:
+            out[V] = np.linalg.solve(Z[np.ix_(V, V)], mu[V]) / self.r[V, None]
+        return _like(Y, out)
+
+
+def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float], *,
+              folds: Sequence[np.ndarray] | None = None
+              ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
+    """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
+    eigendecomposition of ``S^{½} K S^{½}`` (O(N²) per ``c``); residuals are leave-one-out
+    (``folds=None``) or held-out per fold.
+
+    With ``α = S^{½}β`` the system ``(K + cS^{-1})α + b1 = y, 1'α = 0`` becomes
+    ``(S^{½}KS^{½} + cI)β + S^{½}1 b = S^{½}y``, ``(S^{½}1)'β = 0`` — a
+    :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
+    ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.
+    """
+    r = np.sqrt(s)
+    spec = SpectralBordered(r[:, None] * K * r[None, :], r, name="S^½ K S^½")
+    rhs = r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
+    alphas, bs, res = [], [], []
+    for c in cs:
+        beta, b = spec.solve(rhs, float(c))
+        alphas.append(r[:, None] * beta if beta.ndim > 1 else r * beta)
+        bs.append(b)
+        if folds is None:
+            d = spec.alpha_inv_diag(float(c)) * r
+            res.append(beta / (d[:, None] if beta.ndim > 1 else d))
+        else:
+            out = np.empty_like(beta)
+            for V in folds:
+                out[V] = np.linalg.solve(spec.alpha_inv_block(V, float(c)), beta[V])
+            res.append(out / (r[:, None] if beta.ndim > 1 else r))
+    return alphas, bs, res

@@ -1,0 +1,163 @@
+"""The term contract: a penalty on the expansion coefficients ``α`` of
+``f(x) = Σ_i α_i k(x_i, x) + b``.
+
+A term is one of two kinds.
+
+* **Quadratic**: it defines :meth:`Term.quadratic` returning a symmetric PSD ``N × N`` matrix
+  ``P``; the term is ``½ α'Pα``.  Its cvxpy expression (``½ ||L'α||²`` with ``P = L L'``, which
+  keeps a weight Parameter DPP), its NumPy twin and its role in the closed form, in exact
+  leave-one-out and in one-weight paths all come for free.
+* **General**: it defines :meth:`Term.expr` (a convex, DPP-compatible cvxpy expression of the
+  cvxpy variable ``alpha``) and :meth:`Term.value` (its NumPy twin).  Optionally
+  :meth:`Term.epigraph` writes a non-smooth term with smooth pieces (``||α||₁ = Σ t_i`` with
+  ``-t ≤ α ≤ t``), so that KKT stationarity can be checked exactly.
+
+Every term gets a :class:`Context` carrying the training Gram ``K``, the inputs ``X`` and the
+kernel.  A quadratic term of 5 lines::
+
+    class Smoothness(Term):
+        def quadratic(self, ctx):
+            L = laplacian_of_knn_graph(ctx.X)     # any PSD N x N matrix
+            return ctx.K @ L @ ctx.K              # f'Lf with f = K alpha
+
+Terms are scikit-learn ``BaseEstimator`` s, so their constructor arguments are parameters
+(``get_params``/``set_params``/``clone``) like those of a kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from ..exceptions import TermError
+
+__all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
+
+#: relative tolerance of the PSD checks and factors of term matrices: eigenvalues below
+#: ``-PSD_RTOL * N * max|P|`` make a matrix "not PSD"; eigenvalues below ``PSD_RTOL * λ_max``
+#: are dropped from a factor.
+PSD_RTOL = 1e-10
+
+
+def psd_factor(P: np.ndarray, *, rtol: float = PSD_RTOL) -> np.ndarray:
+    """``L`` (``N × r``) with ``L L' = P`` up to the eigenvalues below ``rtol · λ_max``.
+
+    One symmetric eigendecomposition; the columns of the dropped eigenvalues carry at most
+    ``rtol · λ_max · N`` of ``P``'s norm, below the accuracy of any solver that sees the term.
+    """
+    s, V = np.linalg.eigh((P + P.T) / 2)
+    top = max(float(s[-1]), 0.0)
+    keep = np.flatnonzero(s > rtol * top)[::-1] if top > 0 else np.array([], dtype=int)
+    if keep.size == 0:
+        return np.zeros((P.shape[0], 1))
+    return V[:, keep] * np.sqrt(s[keep])
+
+
+def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.ndarray:
+    """Return ``P`` as a float ``(n, n)`` array, or raise :class:`TermError` naming the term
+    when it has the wrong shape, is not finite, not symmetric or not PSD (within
+    ``rtol · n · max|P|``)."""
+    try:
+        P = np.asarray(P, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TermError(f"term {name!r}: quadratic() must return a real matrix ({exc})") from exc
+    if P.shape != (n, n):
+        raise TermError(f"term {name!r}: quadratic() must return an ({n}, {n}) matrix, got {P.shape}")
+    if not np.all(np.isfinite(P)):
+        raise TermError(f"term {name!r}: quadratic() returned NaN or inf")
+    scale = max(float(np.abs(P).max()), np.finfo(float).tiny)
+    asym = float(np.abs(P - P.T).max())
+    if asym > 1e3 * rtol * scale:
+        raise TermError(f"term {name!r}: quadratic() is not symmetric "
+                        f"(max |P - P'| = {asym:.3g}, scale {scale:.3g})")
+    lmin = float(np.linalg.eigvalsh((P + P.T) / 2)[0])
+    if lmin < -1e3 * rtol * scale * n:
+        raise TermError(f"term {name!r}: quadratic() is not positive semi-definite "
+                        f"(smallest eigenvalue {lmin:.3g}); the term would not be convex")
+    return (P + P.T) / 2
+
+
+@dataclass
+class Context:
+    """What a term may use: the training Gram ``K`` (``N × N``), inputs ``X`` (``None`` for a
+    precomputed Gram) and the ``kernel``.  :meth:`cached` memoises expensive derived matrices
+    (a kNN graph, a factor) for the lifetime of one formulation."""
+
+    K: np.ndarray
+    X: np.ndarray | None = None
+    kernel: Any = None
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def n(self) -> int:
+        """Number of training points ``N``."""
+        return self.K.shape[0]
+
+    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per key for this context."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def require_inputs(self, term: str) -> np.ndarray:
+        """``X``, or :class:`TermError` for a term that needs inputs under a precomputed Gram."""
+        if self.X is None:
+            raise TermError(f"term {term!r} needs the training inputs X (not a precomputed Gram)")
+        return self.X
+
+
+class Term(BaseEstimator):
+    """Base class of the penalties of :class:`~lssvm_cvx.formulations.RegularizedLSSVM`.
+
+    Subclasses define either :meth:`quadratic`, or :meth:`expr` and :meth:`value` (see the
+    module docstring).
+    """
+
+    #: the convexity a term claims; ``False`` for terms that only run through a driver (GNC)
+    convex: bool = True
+
+    # --- the two ways to define a term ------------------------------------------------------
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        """The PSD ``N × N`` matrix ``P`` of a quadratic term ``½ α'Pα``."""
+        raise NotImplementedError
+
+    def expr(self, alpha: cp.Variable, ctx: Context) -> cp.Expression:
+        """Convex cvxpy expression of the term in the variable ``alpha``."""
+        if not self.is_quadratic:
+            raise NotImplementedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
+        return 0.5 * cp.sum_squares(self.factor(ctx).T @ alpha)
+
+    def value(self, alpha: np.ndarray, ctx: Context) -> float:
+        """NumPy twin of :meth:`expr` at a coefficient vector ``alpha``."""
+        if not self.is_quadratic:
+            raise NotImplementedError(f"{type(self).__name__} defines expr() but not value()")
+        P = self.matrix(ctx)
+        a = np.asarray(alpha, dtype=np.float64)
+        return float(0.5 * np.einsum("i...,ij,j...->...", a, P, a).sum())
+
+    def epigraph(self, alpha: cp.Variable, ctx: Context
+                 ) -> tuple[cp.Expression, dict[str, cp.Constraint], dict[str, cp.Variable]]:
+        """``(objective piece, named constraints, named auxiliary variables)``; the default is
+        ``(expr, {}, {})``.  Override to write a non-smooth term with smooth pieces."""
+        return self.expr(alpha, ctx), {}, {}
+
+    # --- provided -----------------------------------------------------------------------------
+    @property
+    def is_quadratic(self) -> bool:
+        """Whether the subclass defines :meth:`quadratic`."""
+        return type(self).quadratic is not Term.quadratic
+
+    def matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
+        """The checked, symmetrised ``P`` of a quadratic term (memoised in ``ctx``)."""
+        label = name or type(self).__name__
+        return ctx.cached(("matrix", id(self)), lambda: check_quadratic(
+            self.quadratic(ctx), ctx.n, name=label))
+
+    def factor(self, ctx: Context) -> np.ndarray:
+        """``L`` with ``L L' = P`` (:func:`psd_factor`, memoised in ``ctx``)."""
+        return ctx.cached(("factor", id(self)), lambda: psd_factor(self.matrix(ctx)))

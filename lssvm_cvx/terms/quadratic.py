@@ -1,0 +1,149 @@
+"""Quadratic terms ``½ α'Pα``: the RKHS norm, ridge, a user matrix, graph-Laplacian smoothness,
+the gradient norm of the Auto LS-SVM note and the roughness of the multiobjective paper.
+
+With ``f = Kα + b`` on the training points, a penalty on the fitted values ``f'Mf`` (``M`` with
+``M 1 = 0``, e.g. a graph Laplacian) is the quadratic term ``P = K M K``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import TermError
+from ..kernels import RBF, gradient_norm_gram
+from ..kernels.roughness import roughness
+from .base import Context, Term, psd_factor
+
+__all__ = ["RKHSNorm", "Ridge", "Quadratic", "GraphLaplacian", "GradientNorm", "Roughness",
+           "knn_laplacian"]
+
+
+class RKHSNorm(Term):
+    """The RKHS norm ``½ ||f||²_H = ½ α'Kα`` (``P = K``): with the squared loss and weight
+    ``1/γ`` this is the LS-SVM (AReg paper eq. 1-2)."""
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        return ctx.K
+
+    def matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
+        return ctx.K  # a kernel Gram, checked where the kernel was evaluated
+
+    def factor(self, ctx: Context) -> np.ndarray:
+        def compute() -> np.ndarray:
+            if ctx.X is not None and hasattr(ctx.kernel, "factor"):
+                return ctx.kernel.factor(ctx.X)
+            return psd_factor(ctx.K)
+        return ctx.cached(("factor", "rkhs"), compute)
+
+
+class Ridge(Term):
+    """``½ ||α||²`` (``P = I``), the margin term of the Auto LS-SVM note's eq. (9)."""
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        return np.eye(ctx.n)
+
+    def factor(self, ctx: Context) -> np.ndarray:
+        return np.eye(ctx.n)
+
+
+class Quadratic(Term):
+    """``½ α'Pα`` for a given PSD matrix ``P`` (an array, or a callable ``ctx -> P``)."""
+
+    def __init__(self, P: Any = None):
+        self.P = P
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        if self.P is None:
+            raise TermError("Quadratic term needs a matrix P")
+        return self.P(ctx) if callable(self.P) else self.P
+
+
+def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None = None,
+                  normalized: bool = False) -> np.ndarray:
+    """Laplacian ``L = D - W`` of the symmetrised k-nearest-neighbour graph of ``X``.
+
+    ``W_ij = 1`` (or ``exp(-||x_i - x_j||²/σ²)`` with ``sigma2``) when ``j`` is among the
+    ``n_neighbors`` nearest neighbours of ``i`` or ``i`` among those of ``j``;
+    ``normalized=True`` gives ``I - D^{-½} W D^{-½}``.
+    """
+    from sklearn.neighbors import kneighbors_graph
+
+    n = X.shape[0]
+    k = int(n_neighbors)
+    if not 1 <= k < n:
+        raise TermError(f"n_neighbors must be in [1, {n - 1}] for {n} points, got {n_neighbors!r}")
+    mode = "distance" if sigma2 is not None else "connectivity"
+    G = kneighbors_graph(X, k, mode=mode, include_self=False).toarray()
+    if sigma2 is not None:
+        G = np.where(G > 0, np.exp(-(G**2) / float(sigma2)), 0.0)
+    W = np.maximum(G, G.T)
+    d = W.sum(axis=1)
+    if normalized:
+        s = 1.0 / np.sqrt(np.where(d > 0, d, 1.0))
+        return np.eye(n) - s[:, None] * W * s[None, :]
+    return np.diag(d) - W
+
+
+class GraphLaplacian(Term):
+    """Smoothness on a k-nearest-neighbour graph: ``½ f'Lf = ½ Σ_{i~j} W_ij (f_i - f_j)²/2``,
+    ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term)."""
+
+    def __init__(self, n_neighbors: int = 10, sigma2: float | None = None,
+                 normalized: bool = False):
+        self.n_neighbors = n_neighbors
+        self.sigma2 = sigma2
+        self.normalized = normalized
+
+    def laplacian(self, ctx: Context) -> np.ndarray:
+        """The graph Laplacian ``L`` of the training inputs."""
+        X = ctx.require_inputs("GraphLaplacian")
+        return ctx.cached(("laplacian", self.n_neighbors, self.sigma2, self.normalized),
+                          lambda: knn_laplacian(X, self.n_neighbors, sigma2=self.sigma2,
+                                                normalized=self.normalized))
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        KL = ctx.K @ self.laplacian(ctx)
+        return KL @ ctx.K
+
+
+class GradientNorm(Term):
+    """``½ ∫ ||∇f(x)||² dx`` over ``R^d`` for an RBF model (Auto LS-SVM note eq. 40-41), or the
+    note's normalised form (unit diagonal, integrated over the affine hull of the inputs, see
+    :func:`lssvm_cvx.kernels.gradient_norm_gram`).
+
+    The kernel must be :class:`~lssvm_cvx.kernels.RBF` ``exp(-||x - z||²/σ²)``: the note's
+    width is ``γ = 1/σ²`` (``form="exact"``) or ``γ = p/σ²`` with ``p`` input columns
+    (``form="normalized"``, whose kernel is ``exp(-(γ/p)||x - z||²)``).
+    """
+
+    def __init__(self, form: str = "normalized"):
+        self.form = form
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        X = ctx.require_inputs("GradientNorm")
+        if not isinstance(ctx.kernel, RBF):
+            raise TermError(f"GradientNorm is derived for the RBF kernel, got {ctx.kernel!r}")
+        s2 = float(ctx.kernel.sigma2)
+        p = X.shape[1]
+        if self.form == "exact":
+            return gradient_norm_gram(X, gamma=1.0 / s2, form="exact")
+        if self.form == "normalized":
+            return gradient_norm_gram(X, gamma=p / s2, form="normalized", n_features=p)
+        raise TermError(f"GradientNorm form must be 'exact' or 'normalized', got {self.form!r}")
+
+
+class Roughness(Term):
+    """Mean squared gradient at the training points, ``½ (1/N) Σ_i ||∇f(x_i)||²``: the
+    gradient part of the roughness ``E_c`` of the multiobjective paper (You et al. 2014,
+    eq. 13 and 16-17; ``P = Σ_i R_i / N``).
+
+    ``E_c`` itself adds ``(1/2N) Σ_i (f(x_i) - y_i) Δf(x_i)``, which depends on the targets and
+    is not a penalty on ``α`` alone; the full ``E_c`` is in
+    :mod:`lssvm_cvx.formulations.multiobjective`.  RBF and polynomial kernels.
+    """
+
+    def quadratic(self, ctx: Context) -> np.ndarray:
+        X = ctx.require_inputs("Roughness")
+        return roughness(ctx.kernel, X).R() / ctx.n
