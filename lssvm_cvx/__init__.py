@@ -34,11 +34,13 @@ _LAZY: dict[str, str] = {
     "ParetoKernelPCR": "lssvm_cvx.estimators.pareto",
     "AutoLSSVMRegressor": "lssvm_cvx.estimators.auto",
     "AutoLSSVMClassifier": "lssvm_cvx.estimators.auto",
+    "RegularizedLSSVMRegressor": "lssvm_cvx.estimators.regularized",
+    "RegularizedLSSVMClassifier": "lssvm_cvx.estimators.regularized",
     "load": "lssvm_cvx.io",
     "compare": "lssvm_cvx.validate",
     "get_formulation": "lssvm_cvx.formulations",
 }
-_SUBMODULES = ("kernels", "formulations", "validate", "model_selection", "pareto", "estimators",
+_SUBMODULES = ("kernels", "terms", "losses", "formulations", "validate", "model_selection", "pareto", "estimators",
                "io", "exceptions", "linalg", "solvers", "solution")
 
 
