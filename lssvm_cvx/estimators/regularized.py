@@ -57,8 +57,12 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
     # --- term weights as parameters ----------------------------------------------------------
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         out = super().get_params(deep=deep)
+        terms = self.terms if isinstance(self.terms, dict) else {}
         if deep:
-            for key, (term, w) in check_terms(self.terms).items():
+            for key, entry in terms.items():
+                if not (isinstance(entry, tuple) and len(entry) == 2 and hasattr(entry[0], "get_params")):
+                    continue  # invalid terms are reported by fit, not by get_params
+                term, w = entry
                 out[f"terms__{key}"] = w
                 for p, v in term.get_params(deep=False).items():
                     out[f"terms__{key}__{p}"] = v
