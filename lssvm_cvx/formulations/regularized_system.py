@@ -90,9 +90,9 @@ class QuadraticSystem:
 class RKHSSystem(QuadraticSystem):
     """``P = cK``: the weighted LS-SVM bordered system (module docstring)."""
 
-    def __init__(self, K: np.ndarray, s: np.ndarray, c: float):
+    def __init__(self, K: np.ndarray, s: np.ndarray, c: float, *, overwrite: bool = False):
         self.n = K.shape[0]
-        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n),
+        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n), copy=not overwrite,
                                                    name="K + c S^-1 (RKHS term)")
 
     def solve(self, Y):
