@@ -34,7 +34,8 @@ from ..losses import Loss, make_loss
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
-from .regularized_system import AugmentedSystem, QuadraticSystem, RKHSSystem, rkhs_path
+from .regularized_system import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
+                                 rkhs_path)
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
 
@@ -375,8 +376,10 @@ class RegularizedLSSVM(Formulation):
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,
-        :func:`~.regularized_system.rkhs_path`); other quadratic problems one factorisation
-        per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
+        :func:`~.regularized_system.rkhs_path`); other quadratic problems one generalised
+        eigendecomposition when a pencil is safely definite
+        (:func:`~.regularized_system.generalized_path`), else one factorisation of the exact
+        system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
         replaces the targets by several columns sharing the factorisations (one-vs-rest).
         """
         self._require_quadratic("the path")
@@ -393,6 +396,15 @@ class RegularizedLSSVM(Formulation):
             s = self.loss_.weights(self.n)
             A, B, R = rkhs_path(self.context.K, s, y, ws + others, folds=fl)
             return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
+        ctx = self.context
+        s = self.loss_.weights(self.n)
+        P_fixed = np.zeros((self.n, self.n))
+        for k, (t, w) in terms.items():
+            if k != key and w:
+                P_fixed += w * t.matrix(ctx, name=k)
+        gen = generalized_path(ctx.K, s, P_fixed, terms[key][0].matrix(ctx, name=key), y, ws, folds=fl)
+        if gen is not None:
+            return PathResult(key, ws, np.array(gen[0]), np.array(gen[1]), np.array(gen[2]))
         A, B, R = [], [], []
         for w in ws:
             sysm = self.system({key: float(w)})
