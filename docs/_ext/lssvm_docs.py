@@ -18,6 +18,7 @@ extra) is installed, so the pages render math without a network.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -45,7 +46,11 @@ PAPER_TITLES = {
     "multiobjective-model-selection-you-2014": "Multiobjective model selection (You, Benitez-Quiroz & Martinez 2014)",
     "auto-lssvm-sorber-2017": "Auto LS-SVM (Sorber 2017)",
 }
-SLIP_WORDS = re.compile(r"\bslips?\b|\bprints?\b|\bprinted\b|misprint", re.IGNORECASE)
+SLIP_WORDS = re.compile(r"\bslips?\b|\bprints\b|\bin print\b|misprint", re.IGNORECASE)
+NUMPYDOC_SECTIONS = re.compile(r"^(Parameters|Returns|Attributes|Notes|Examples|See Also|Raises|"
+                               r"References|Yields|Methods)\s*$", re.MULTILINE)
+SKLEARN_MEMBERS = ("set_fit_request,set_predict_request,set_score_request,set_transform_request,"
+                   "set_partial_fit_request,set_output,get_metadata_routing,get_params,set_params")
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -124,7 +129,8 @@ def _slips(cls: type) -> list[str]:
     i = 0
     while i < len(sources):
         for item in _items(sources[i]):
-            if SLIP_WORDS.search(item) and item not in out:
+            if (SLIP_WORDS.search(item) and item not in out
+                    and not NUMPYDOC_SECTIONS.search(item.split("\n", 1)[0])):
                 out.append(item)
                 for ref in re.findall(r":mod:`~?([\w.]+)`", item):
                     if ref not in seen_mods and ref.startswith("lssvm_cvx"):
@@ -186,16 +192,16 @@ def _harness(cls: type) -> str:
     compared = ", ".join(f"``{c}``" for c in rep.compared) or "—"
     head = (f"``compare({cls.__name__}.random_instance({HARNESS_N}, seed=0), "
             f"solvers={solvers!r})`` — computed while this page was built ({elapsed:.1f} s). "
-            f"Reference: ``{rep.reference}``; deviations are the largest relative deviation "
-            f"over {compared}; the objective is the formulation's own NumPy twin at each "
-            "backend's point.\n\n")
-    rows = [["backend", "status", "compile [s]", "solve [s]", "objective", "rel. gap",
+            f"Reference: ``{rep.reference}``; *objective gap* is the relative gap of the "
+            "formulation's own NumPy objective at each backend's point, *max rel. dev.* the largest "
+            f"relative deviation over {compared}, then the KKT residuals.\n\n")
+    rows = [["backend", "status", "compile [s]", "solve [s]", "objective gap",
              "max rel. dev.", "primal res.", "stationarity", "agrees"]]
     for r in rep.rows:
         devs = [d.get("rel") for d in (r.deviation or {}).values() if isinstance(d, dict)]
         devs = [d for d in devs if d is not None]
         rows.append([r.backend, r.status, _fmt(r.compile_time), _fmt(r.solve_time),
-                     _fmt(r.objective, 6), _fmt(r.objective_rel_gap), _fmt(max(devs) if devs else None),
+                     _fmt(r.objective_rel_gap), _fmt(max(devs) if devs else None),
                      _fmt((r.kkt or {}).get("primal")), _fmt((r.kkt or {}).get("stationarity")),
                      "error: " + r.error if r.error else _fmt(r.agrees)])
     table = ".. list-table::\n   :header-rows: 1\n   :class: harness-table\n\n"
@@ -213,7 +219,7 @@ def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
 
     ref = cls.reference
     path = f"{cls.__module__}.{cls.__qualname__}"
-    out = [f".. _formulation-{name}:\n", _title(f"{name}: {cls.__name__}")]
+    out = [f".. _formulation-{name}:\n\n", _title(f"{name}: {cls.__name__}")]
     eqs = ", ".join(f"{k} {v}" for k, v in ref.equations.items())
     backends = (["closed form (NumPy/SciPy)"] if cls.has_closed_form else []) + ["cvxpy (any installed solver)"]
     out.append(f":Paper: {ref.citation} (:ref:`paper-{ref.paper}`)\n"
@@ -223,12 +229,14 @@ def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
                f":Compared by the harness: {', '.join(f'``{c}``' for c in cls.compare)}\n\n")
     first = (inspect.getdoc(cls) or "").split("\n\n", 1)[0].replace("\n", " ")
     if first:
-        out.append(first + "\n\n")
+        out.append(re.sub(r"::$", ":", first.rstrip()) + "\n\n")
     out.append(_title("The paper's equations", "-"))
     latex = latex_of(cls)
     if latex:
         for label, tex in latex.items():
-            out.append(f"**{label}**\n\n.. math::\n\n{_indent(tex)}\n\n")
+            # nowrap: Sphinx would wrap multi-row matrices in a split environment, where
+            # \tag is not allowed; one display per equation, the paper's number as its tag
+            out.append(f"**{label}**\n\n.. math::\n   :nowrap:\n\n{_indent(chr(92) + '[ ' + tex + ' ' + chr(92) + ']')}\n\n")
     else:
         out.append("No LaTeX for this formulation yet (set ``latex=`` on its ``Reference``); the "
                    "class docstring below has the equations in text.\n\n")
@@ -365,13 +373,18 @@ def _api_pages() -> None:
             obj = getattr(mod, name)
             full = f"{mod.__name__}.{name}"
             key = id(obj)
+            if importlib.util.find_spec(full) if hasattr(mod, "__path__") else False:
+                # the name is also a submodule (kernels.roughness): document it in its module
+                entries.append(f"* ``{name}`` — see :py:obj:`{obj.__module__}.{name}`\n")
+                continue
             if inspect.isclass(obj) or inspect.isfunction(obj):
                 if key in canonical:
                     entries.append(f"* ``{name}`` — see :py:obj:`{canonical[key]}`\n")
                     continue
                 canonical[key] = full
                 if inspect.isclass(obj):
-                    lines.append(f".. autoclass:: {full}\n   :members:\n   :show-inheritance:\n\n")
+                    lines.append(f".. autoclass:: {full}\n   :members:\n   :show-inheritance:\n"
+                                 f"   :exclude-members: {SKLEARN_MEMBERS}\n\n")
                 else:
                     lines.append(f".. autofunction:: {full}\n\n")
             else:
