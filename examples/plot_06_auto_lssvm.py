@@ -23,7 +23,7 @@ lo, hi = m.predict_interval(grid, coverage=0.9).T
 y_new = ds.y_test + np.random.default_rng(1).normal(0.0, 0.3, ds.y_test.shape)
 lo_t, hi_t = m.predict_interval(ds.X_test, coverage=0.9).T
 cover = np.mean((y_new >= lo_t) & (y_new <= hi_t))
-print(f"γ = {m.gamma_:.3g}, μ = {m.mu_:.3g}, ν = {m.nu_:.3g}; test R² "
+print(f"γ = {m.kernel_gamma_:.3g}, μ = {m.mu_:.3g}, ν = {m.nu_:.3g}; test R² "
       f"{m.score(ds.X_test, ds.y_test):.3f}; 90 % jackknife+ intervals cover {cover:.1%} "
       "of new noisy observations")
 
@@ -37,7 +37,7 @@ ax1.legend(fontsize=8)
 stages = res["stage"]
 for st, mk in (("width", "o"), ("mu", "s"), ("nu", "^")):
     sel = stages == st
-    ax2.semilogx(res["param_gamma"][sel], -res["mean_test_score"][sel], mk, label=f"{st} stage")
+    ax2.semilogx(res["param_kernel_gamma"][sel], -res["mean_test_score"][sel], mk, label=f"{st} stage")
 ax2.set_xlabel("kernel width γ (normalised)")
 ax2.set_ylabel("LOO MSE (standardised)")
 ax2.set_title("The search, from cv_results_")

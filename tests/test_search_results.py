@@ -96,7 +96,7 @@ def test_auto_cv_results(sinc):
     m = AutoLSSVMRegressor().fit(sinc.X, sinc.y)
     res = m.cv_results_
     _check_layout(res, len(m.search_["history"]))
-    assert _best(res) == {"gamma": m.gamma_, "mu": m.mu_, "nu": m.nu_}
+    assert _best(res) == {"kernel_gamma": m.kernel_gamma_, "mu": m.mu_, "nu": m.nu_}
     assert set(res["stage"]) <= {"width", "mu", "nu"}
 
 
