@@ -1,6 +1,6 @@
 """The problem catalogue: data generators and loaders for the papers' data sets.
 
->>> import problems
+>>> from lssvm_cvx import problems
 >>> ds = problems.get_problem("sinc", seed=1)
 >>> ds.X.shape, ds.X_test.shape
 ((50, 1), (500, 1))

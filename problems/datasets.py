@@ -49,7 +49,7 @@ def manifest() -> dict[str, Any]:
 
 
 def _read(fname: str):
-    import pandas as pd  # imported lazily: `import problems` stays cheap
+    import pandas as pd  # imported lazily: `import lssvm_cvx.problems` stays cheap
 
     path = DATA_DIR / fname
     if not path.exists():

@@ -9,7 +9,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AdditiveRegularizationClassifier, AdditiveRegularizationRegressor, load
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, NotFittedError
 from lssvm_cvx.formulations import LSSVM

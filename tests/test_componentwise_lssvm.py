@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor
 from lssvm_cvx.exceptions import InputError
 from lssvm_cvx.formulations import LSSVM, LSSVMClassification

@@ -37,11 +37,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
-                           choose_centres)
-from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
+from ..selection.auto import CRITERIA, auto_search
+from ..terms.gradient_basis import MARGINS, basis_transform, choose_centres
+from ..linalg.penalized import PenalizedLS
+from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
-from ..kernels.gradient_norm import affine_dim, n_informative_columns
+from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .base import check_fitted, encode_labels
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]

@@ -36,7 +36,7 @@ from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from ..exceptions import HyperparameterError, InputError, SolverError
-from .._validation import check_positive
+from ..checks import check_positive
 from ..formulations.componentwise import (
     ComponentwiseLSSVM,
     ComponentwiseLSSVMClassification,
@@ -45,8 +45,10 @@ from ..formulations.componentwise import (
     check_component_inputs,
     component_kernels,
 )
-from ..formulations.componentwise_eta import ComponentwiseEta, eta_fusion
-from ..formulations.componentwise_gnc import ComponentwiseSTP, gnc
+from ..formulations.componentwise_eta import ComponentwiseEta
+from ..selection.eta_als import eta_fusion
+from ..formulations.componentwise_gnc import ComponentwiseSTP
+from ..selection.gnc import gnc
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise, Kernel, make_kernel
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
@@ -400,7 +402,7 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     ----------""" + _DOC_ATTRS + """
     Examples
     --------
-    >>> import problems
+    >>> from lssvm_cvx import problems
     >>> from lssvm_cvx import ComponentwiseLSSVMRegressor
     >>> ds = problems.get_problem("additive10", seed=0)
     >>> est = ComponentwiseLSSVMRegressor(sigma2=1.0, penalty="stp", lam=1.0).fit(ds.X, ds.y)

@@ -62,7 +62,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import as_matrix, as_targets, check_gamma, check_same_features
+from ..checks import as_matrix, as_targets, check_gamma, check_same_features
 from ..exceptions import (ConditioningWarning, HyperparameterError, InputError, LabelError,
                           NotPSDError)
 from ..kernels import RBF, Kernel
@@ -491,7 +491,7 @@ class AReg(_ARegData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "AReg":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)
@@ -516,7 +516,7 @@ class ARegClassification(_ClassifierHooks, AReg):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ARegClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)

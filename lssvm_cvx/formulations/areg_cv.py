@@ -391,7 +391,7 @@ class ARegCV(_FoldData):
         keeps the least-squares problem in ``c`` well conditioned (so solvers can be compared
         on ``c``; for wide kernels only the models are well determined): 0.1 at ``n ≤ 50``,
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond."""
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
@@ -409,7 +409,7 @@ class ARegClassifierCV(_ClassifierHooks, ARegCV):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierCV":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
@@ -548,7 +548,7 @@ class ARegFastCV(_FoldData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegFastCV":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
@@ -569,7 +569,7 @@ class ARegClassifierFastCV(_ClassifierHooks, ARegFastCV):
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
                         sigma2: float | None = None, d: int = 3,
                         **kwargs: Any) -> "ARegClassifierFastCV":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(1.0, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
@@ -624,7 +624,7 @@ class ARegStability(ARegFastCV):
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int | None = None,
                         xi: float = 1.0, sigma2: float | None = None, d: int = 3,
                         **kwargs: Any) -> "ARegStability":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)

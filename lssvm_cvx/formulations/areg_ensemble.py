@@ -343,7 +343,7 @@ class ARegEnsemble(_ValidationData):
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 400.0), sigma2: float = 1.0, d: int = 3,
                         **kwargs: Any) -> "ARegEnsemble":
-        import problems
+        from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
         ds = problems.get_problem("lssvm_regression", n=n + nv, d=d, seed=seed,
@@ -392,7 +392,7 @@ class ARegClassifierEnsemble(_ValidationClassifierHooks, ARegEnsemble):
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 20.0), sigma2: float = 1.0, d: int = 3,
                         **kwargs: Any) -> "ARegClassifierEnsemble":
-        import problems
+        from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
         ds = problems.get_problem("lssvm_classification", n=n + nv, d=d, seed=seed, **kwargs)

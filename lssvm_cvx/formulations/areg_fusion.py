@@ -147,7 +147,7 @@ class ARegFusion(_ValidationData):
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond) keeps ``M`` well conditioned
         so that the solvers can be compared on α and c (for wide kernels only the model is
         well-determined)."""
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
         nv = n if n_val is None else n_val
@@ -174,7 +174,7 @@ class ARegClassifierFusion(_ValidationClassifierHooks, ARegFusion):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierFusion":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         nv = n if n_val is None else n_val

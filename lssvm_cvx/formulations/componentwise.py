@@ -40,12 +40,12 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg import BorderedSystem
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM, LSSVMClassification
 
@@ -309,7 +309,7 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "ComponentwiseLSSVM":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
@@ -355,7 +355,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "ComponentwiseLSSVMClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         ylab = np.where(ds.y > np.median(ds.y), 1.0, -1.0)
@@ -454,7 +454,7 @@ class ComponentwiseAReg(_Components, Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ComponentwiseAReg":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 1).normal(0.0, 0.5, n)

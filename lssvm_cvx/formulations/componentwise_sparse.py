@@ -36,11 +36,11 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 from .componentwise import CW_KEY, CW_PAPER, ComponentBasis, _Components
 
@@ -220,7 +220,7 @@ class _SparseComponents(_Components, Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, xi: float = 1.0,
                         sigma2: float = 1.0, **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), xi=xi)
@@ -404,7 +404,7 @@ class ComponentwiseFusion(_SparseComponents):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, xi: float = 1.0,
                         sigma2: float = 1.0, n_val: int | None = None, **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         n_val = max(n // 2, 2) if n_val is None else n_val
         ds = problems.get_problem("additive10", n_train=n + n_val, n_test=0, seed=seed, **kwargs)

@@ -45,13 +45,13 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, binary_labels
+from ..checks import as_matrix, binary_labels
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = [
@@ -230,7 +230,7 @@ class _L2SVMBase(Formulation):
             if E.size and (E.min() < 0 or E.max() >= y.size):
                 raise InputError(f"active_set indices must lie in 0..{y.size - 1}")
         else:
-            from ..l2svm_path import solve_fixed
+            from .l2svm_active_set import solve_fixed
 
             E = solve_fixed(y, lam, K=self.Omega).E
         alpha, a0, _ = active_set_solution(self.H, y, lam, E)
@@ -239,7 +239,7 @@ class _L2SVMBase(Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, lam: float = 1.0, sigma2: float = 2.0,
                         **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), lam=lam)

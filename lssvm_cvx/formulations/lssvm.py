@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets, binary_labels, check_gamma
+from ..checks import as_matrix, as_targets, binary_labels, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, lssvm_system
@@ -216,7 +216,7 @@ class LSSVM(_KernelFormulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "LSSVM":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
@@ -293,7 +293,7 @@ class LSSVMClassification(LSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "LSSVMClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)

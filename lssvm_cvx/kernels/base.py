@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
-from .._validation import check_positive
+from ..checks import check_positive
 
 __all__ = [
     "sq_dists",

@@ -1,8 +1,7 @@
-"""Automatic tuning of the Auto LS-SVM (Sorber 2017, §1.1 item 3): exact closed-form
-leave-one-out for objective (9), a joint search over the kernel width γ, the gradient-norm
-weight μ and the ridge / margin weight ν, and the primal random-feature path for large N.
+"""The penalised least-squares engine: an unpenalised bias, a design ``Φ`` and quadratic
+penalties, with exact leave-one-out by the hat matrix and one-weight paths from one
+(generalised) eigendecomposition.
 
-The normalised problem (§1.3)
 -----------------------------
 Every path (dual, Nyström, random Fourier features) is a penalised least-squares problem in a
 design ``Φ`` (``N × m``: the Gram ``K(X, X)`` in the dual, ``K(X, Z)`` for ``m`` Nyström
@@ -10,9 +9,9 @@ centres ``Z``, or random Fourier features) with an unregularised bias, on standa
 
     J(θ, b) = ||y - Φθ - b 1||² + μ s_G θ'Gθ + ν s_R θ'Rθ,                         (N1)
 
-``G`` the gradient-norm Gram of the centres (:mod:`lssvm_cvx.kernels.gradient_norm`, normalised
+``G`` the gradient-norm Gram of the centres (:mod:`lssvm_cvx.terms.gradient_norm`, normalised
 form: unit diagonal) or, for random Fourier features, the data-averaged gradient Gram (see
-:func:`rff_gradient_gram`).  ``R`` is the margin matrix of the L2 term: ``I`` (``margin="alpha"``,
+:func:`lssvm_cvx.terms.gradient_basis.rff_gradient_gram`).  ``R`` is the margin matrix of the L2 term: ``I`` (``margin="alpha"``,
 eq. 9's ``||α||²`` as printed) or the kernel matrix of the centres plus ``1e-6 I``
 (``margin="rkhs"``: ``α'Kα = ||w||²``, the margin of the LS-SVM, which the note names for the
 classifier in §1.1 item 1b); for random Fourier features ``R = I`` is ``||w||²`` itself.  With
@@ -55,7 +54,7 @@ Sweeps from one decomposition
 * **ν path** (fixed μ): ``(C + μρ_G G) U = R U diag(λ)``, ``U'RU = I``, gives ``A(ν)^{-1} =
   U diag(1/(λ + νρ_R)) U'``, the same formulas.
 
-Search strategy (:func:`auto_search`) and cost
+Search strategy (:func:`lssvm_cvx.selection.auto.auto_search`) and cost
 ----------------------------------------------
 1. **Width stage**: for each γ on a logarithmic grid (default 9 values, half a decade apart,
    then the two quarter-decade neighbours of the best), one generalised eigendecomposition and
@@ -76,42 +75,30 @@ Gram of the centres, i.e. the dual objective with the centres restricted to ``Z`
 random Fourier features (``RBFSampler``; penalty: the data-averaged gradient Gram, since the
 integral over ``R^d`` of a sum of cosines diverges).  Both are (N1) in the primal with the same LOO formulas; memory
 is O(N m): the design is stored once and every other N-sized quantity is formed in row chunks
-of about 32 MB.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
-from .exceptions import HyperparameterError, InputError, NotPSDError
-from .kernels.gradient_norm import gradient_norm_gram, model_kernel
-from .linalg import Cholesky
+from ..exceptions import HyperparameterError, InputError, NotPSDError
+from .cholesky import Cholesky
+from .scores import loo_score
 
 __all__ = [
-    "DEFAULT_GAMMA_GRID",
-    "DEFAULT_MU_GRID",
-    "DEFAULT_NU_GRID",
-    "NU0",
+    "CHUNK_ELEMS",
     "MU_UNIT",
     "NU_UNIT",
-    "CRITERIA",
-    "MARGINS",
     "normalizers",
     "paper_weights",
-    "Basis",
-    "exact_basis",
-    "nystroem_basis",
-    "rff_basis",
-    "rff_gradient_gram",
     "PenalizedLS",
     "PathResult",
-    "SearchResult",
-    "auto_search",
+    "Fit",
     "brute_force_loo",
 ]
 
@@ -119,19 +106,8 @@ __all__ = [
 MU_UNIT = 1.0
 #: unit of the normalised ν (module docstring)
 NU_UNIT = 1.0
-#: widths γ of the eq. (44) kernel ``exp(-(γ/p)||x - z||²)`` on standardised inputs
-DEFAULT_GAMMA_GRID = np.logspace(-1.5, 2.5, 9)
-#: normalised gradient-norm weights μ (0 = no gradient term)
-DEFAULT_MU_GRID = np.r_[0.0, np.logspace(-4, 5, 37)]
-#: normalised ridge (margin) weights ν
-DEFAULT_NU_GRID = np.logspace(-4, 6, 21)
-#: ν used while μ and γ are searched
-NU0 = 0.1
-#: selection criteria: LOO mean squared error, mean absolute error, squared hinge of the LOO
-#: decision values (classification), LOO misclassification rate
-CRITERIA = ("mse", "mae", "hinge2", "error")
-
-_CHUNK_ELEMS = 4_000_000  # rows per chunk = this / m (≈ 32 MB of float64 per chunk)
+#: elements per row chunk of an N × m product (rows = this / m, ≈ 32 MB of float64 per chunk)
+CHUNK_ELEMS = 4_000_000
 
 
 def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None) -> tuple[float, float]:
@@ -158,146 +134,6 @@ def paper_weights(Phi: np.ndarray, G: np.ndarray, mu: float, nu: float,
     rho_g, rho_i = normalizers(Phi, G, R)
     n = np.asarray(Phi).shape[0]
     return float(mu) * n * rho_g, float(nu) * n * rho_i
-
-
-# --------------------------------------------------------------------------------- bases
-@dataclass
-class Basis:
-    """A design ``Phi`` (N × m) with its gradient-norm penalty ``G`` (m × m).
-
-    ``kind`` is ``"exact"`` (centres = training rows), ``"nystroem"`` or ``"rff"``;
-    ``transform(X)`` evaluates the design at new (standardised) inputs; ``params`` holds what
-    is needed to rebuild ``transform`` after saving (arrays and numbers only).
-    """
-
-    kind: str
-    Phi: np.ndarray
-    G: np.ndarray
-    params: dict[str, Any]
-    #: margin matrix of the ν term (None: identity)
-    R: np.ndarray | None = None
-
-    @property
-    def m(self) -> int:
-        return self.Phi.shape[1]
-
-    def transform(self, X: np.ndarray) -> np.ndarray:
-        return basis_transform(self.kind, self.params, X)
-
-
-def basis_transform(kind: str, params: dict[str, Any], X: np.ndarray) -> np.ndarray:
-    """Evaluate a basis described by ``(kind, params)`` at standardised inputs ``X``."""
-    if kind in ("exact", "nystroem"):
-        return model_kernel(X, params["centres"], gamma=params["gamma"], form="normalized",
-                            n_features=params["p"])
-    if kind == "rff":
-        Z = X @ params["W"]
-        Z += params["offset"]
-        np.cos(Z, out=Z)
-        Z *= np.sqrt(2.0 / params["W"].shape[1])
-        return Z
-    raise HyperparameterError(f"unknown basis kind {kind!r}")
-
-
-#: jitter added to the kernel matrix when it is the margin matrix (keeps it positive definite)
-MARGIN_JITTER = 1e-6
-#: the margin terms: "alpha" (eq. 9's ||α||²) and "rkhs" (α'Kα = ||w||², the LS-SVM margin)
-MARGINS = ("alpha", "rkhs")
-
-
-def _margin_matrix(K: np.ndarray, margin: str) -> np.ndarray | None:
-    if margin == "alpha":
-        return None
-    if margin == "rkhs":
-        R = K.copy()
-        R[np.diag_indices_from(R)] += MARGIN_JITTER
-        return R
-    raise HyperparameterError(f"margin must be one of {MARGINS}, got {margin!r}")
-
-
-def exact_basis(X: np.ndarray, gamma: float, *, p: int, c: int, margin: str = "alpha") -> Basis:
-    """The dual basis of eq. (8): ``Φ = K(X, X)``, ``G = G̃(X, X)`` (normalised form) and the
-    margin matrix (``I`` for ``"alpha"``, ``K + 1e-6 I`` for ``"rkhs"``)."""
-    K = model_kernel(X, gamma=gamma, form="normalized", n_features=p)
-    G = gradient_norm_gram(X, gamma=gamma, form="normalized", dim=c, n_features=p)
-    return Basis("exact", K, G, {"centres": X, "gamma": float(gamma), "p": p, "c": c},
-                 _margin_matrix(K, margin))
-
-
-def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.ndarray,
-                   margin: str = "alpha") -> Basis:
-    """``Φ = K(X, Z)`` for Nyström centres ``Z`` (``f = Σ_j β_j k(·, z_j)``), ``G = G̃(Z, Z)`` and
-    the margin matrix ``I`` or ``K(Z, Z) + 1e-6 I``: the same model and regularizer as the dual
-    with the centres restricted to ``Z``."""
-    Phi = model_kernel(X, centres, gamma=gamma, form="normalized", n_features=p)
-    G = gradient_norm_gram(centres, gamma=gamma, form="normalized", dim=c, n_features=p)
-    R = None if margin == "alpha" else _margin_matrix(
-        model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
-    return Basis("nystroem", Phi, G, {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, R)
-
-
-def choose_centres(X: np.ndarray, m: int, random_state: Any) -> np.ndarray:
-    """``m`` Nyström centres picked by :class:`sklearn.kernel_approximation.Nystroem` (a
-    uniform random subset of the rows; the kernel does not influence the choice)."""
-    from sklearn.kernel_approximation import Nystroem
-
-    m = min(int(m), X.shape[0])
-    nys = Nystroem(kernel="rbf", gamma=1.0, n_components=m, random_state=random_state).fit(X)
-    return np.ascontiguousarray(nys.components_)
-
-
-def rff_gradient_gram(X: np.ndarray, W: np.ndarray, offset: np.ndarray) -> np.ndarray:
-    """Data-averaged gradient Gram of random Fourier features ``φ_j(x) = sqrt(2/D) cos(w_j'x + b_j)``:
-    ``G = (S'S/N) ∘ (W'W)`` with ``S_ij = sqrt(2/D) sin(w_j'x_i + b_j)``, so that
-    ``θ'Gθ = (1/N) Σ_i ||∇f(x_i)||²``.
-
-    The integral of eq. (40) over ``R^d`` diverges for a finite sum of cosines, so the random
-    Fourier path measures the gradient norm against the data distribution instead of the
-    Lebesgue measure (a Monte Carlo version of ``∫||∇f||² p(x) dx``).
-    """
-    D = W.shape[1]
-    StS = np.zeros((D, D))
-    step = max(1, _CHUNK_ELEMS // D)
-    for s in range(0, X.shape[0], step):
-        S = X[s:s + step] @ W
-        S += offset
-        np.sin(S, out=S)
-        StS += S.T @ S
-    StS *= 2.0 / D / X.shape[0]
-    return StS * (W.T @ W)
-
-
-def rff_basis(X: np.ndarray, gamma: float, *, p: int, n_components: int, random_state: Any,
-              G_rows: np.ndarray | None = None) -> Basis:
-    """Random Fourier features of the eq. (44) kernel from :class:`sklearn.kernel_approximation.
-    RBFSampler` (``gamma = γ/p``) and their data-averaged gradient Gram (:func:`rff_gradient_gram`
-    over ``G_rows``, default ``X``)."""
-    from sklearn.kernel_approximation import RBFSampler
-
-    rbf = RBFSampler(gamma=gamma / p, n_components=int(n_components), random_state=random_state)
-    rbf.fit(X[:1])
-    W, off = np.ascontiguousarray(rbf.random_weights_), np.asarray(rbf.random_offset_)
-    params = {"W": W, "offset": off, "gamma": float(gamma), "p": p}
-    Phi = basis_transform("rff", params, X)
-    G = rff_gradient_gram(X if G_rows is None else G_rows, W, off)
-    return Basis("rff", Phi, G, params)
-
-
-# ------------------------------------------------------------------------- criteria
-def _score(R: np.ndarray, Y: np.ndarray, criterion: str) -> np.ndarray:
-    """Criterion per path value; ``R`` (N, T, V) LOO residuals, ``Y`` (N, T) targets."""
-    if criterion == "mse":
-        return np.mean(R * R, axis=(0, 1))
-    if criterion == "mae":
-        return np.mean(np.abs(R), axis=(0, 1))
-    F = Y[:, :, None] - R  # LOO decision values (targets ±1)
-    if criterion == "hinge2":
-        return np.mean(np.maximum(0.0, 1.0 - Y[:, :, None] * F) ** 2, axis=(0, 1))
-    if criterion == "error":
-        if Y.shape[1] == 1:
-            return np.mean((Y[:, :, None] * F) <= 0, axis=(0, 1))
-        return np.mean(np.argmax(F, axis=1) != np.argmax(Y, axis=1)[:, None], axis=0)
-    raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
 
 
 @dataclass
@@ -341,7 +177,7 @@ class PenalizedLS:
             raise InputError(f"Y has {self.Y.shape[0]} rows but the design has {self.Phi.shape[0]}")
         self.G = 0.5 * (G + G.T)
         self.R = None if R is None else 0.5 * (R + R.T)
-        self.basis: Basis | None = None  # the basis it was built from, when a caller records it
+        self.basis: Any = None  # the basis it was built from, when a caller records it
         self.N, self.m = self.Phi.shape
         self.phi_mean = self.Phi.mean(axis=0)
         self.y_mean = self.Y.mean(axis=0)
@@ -353,7 +189,7 @@ class PenalizedLS:
 
     # chunked products with the centred design -------------------------------------------
     def _chunks(self):
-        step = max(1, _CHUNK_ELEMS // max(self.m, 1))
+        step = max(1, CHUNK_ELEMS // max(self.m, 1))
         for s in range(0, self.N, step):
             yield slice(s, min(s + step, self.N)), self.Phi[s:s + step] - self.phi_mean
 
@@ -399,7 +235,7 @@ class PenalizedLS:
             for t in range(T):
                 fit = P @ (q[:, t:t + 1] * W)  # (rows, n_vals)
                 R[sl, t] = (self.Yc[sl, t:t + 1] - fit) / (1.0 - h)
-        return _score(R, self.Y, criterion)
+        return loo_score(R, self.Y, criterion)
 
     def mu_path(self, mus: Sequence[float], nu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every μ at fixed ν (one generalised eigendecomposition)."""
@@ -494,140 +330,3 @@ def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu
         beta = np.linalg.solve(M, Zi.T @ Y2[keep])
         R[i] = Y2[i] - Z[i] @ beta
     return R[:, 0] if Y.ndim == 1 else R
-
-
-# ------------------------------------------------------------------------------ search
-@dataclass
-class SearchResult:
-    """Outcome of :func:`auto_search`: the chosen (γ, μ, ν), their LOO score, and the record of
-    every path evaluated (``history``: list of dicts)."""
-
-    gamma: float
-    mu: float
-    nu: float
-    score: float
-    criterion: str
-    history: list[dict[str, Any]] = field(default_factory=list)
-    n_decompositions: int = 0
-    #: the :class:`PenalizedLS` on all rows at the chosen width (reused for the final fit)
-    problem: PenalizedLS | None = field(default=None, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"gamma": self.gamma, "mu": self.mu, "nu": self.nu, "score": self.score,
-                "criterion": self.criterion, "n_decompositions": self.n_decompositions,
-                "history": self.history}
-
-
-def _grid(values: Any, default: np.ndarray, name: str, *, allow_zero: bool = False) -> np.ndarray:
-    g = default if values is None else np.atleast_1d(np.asarray(values, dtype=np.float64))
-    if g.ndim != 1 or g.size == 0 or not np.all(np.isfinite(g)):
-        raise HyperparameterError(f"{name} grid must be a non-empty 1-D array of finite numbers")
-    if np.any(g < 0) or (not allow_zero and np.any(g <= 0)):
-        raise HyperparameterError(f"{name} grid values must be {'>= 0' if allow_zero else '> 0'}")
-    return np.unique(g)
-
-
-def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS], n_rows: int, *,
-                gamma: float | None = None, mu: float | None = None, nu: float | None = None,
-                gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
-                criterion: str = "mse", n_subsample: int = 1000, nu0: float = NU0,
-                width_nu_path: bool = False, random_state: Any = 0) -> SearchResult:
-    """Joint LOO search over (γ, μ, ν); see the module docstring for the strategy and cost.
-
-    Parameters
-    ----------
-    make_problem :
-        ``make_problem(gamma, rows)`` returns the :class:`PenalizedLS` of the basis at width
-        ``gamma`` on the given row indices (``None``: all rows).
-    n_rows :
-        Number of training rows.
-    gamma, mu, nu :
-        Fixed values (not searched) or None (searched over the grids).
-    criterion :
-        One of :data:`CRITERIA`.
-    n_subsample :
-        Rows used by the width stage when there are more.
-    """
-    if criterion not in CRITERIA:
-        raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
-    gammas = _grid(gamma_grid, DEFAULT_GAMMA_GRID, "gamma") if gamma is None else np.array([float(gamma)])
-    mus = _grid(mu_grid, DEFAULT_MU_GRID, "mu", allow_zero=True) if mu is None else np.array([float(mu)])
-    nus = _grid(nu_grid, DEFAULT_NU_GRID, "nu") if nu is None else np.array([float(nu)])
-    nu_start = float(nu) if nu is not None else float(nu0)
-    history: list[dict[str, Any]] = []
-    ndec = 0
-    rows = None
-    if n_rows > n_subsample and gammas.size > 1:
-        rng = np.random.default_rng(random_state if isinstance(random_state, (int, np.integer)) else 0)
-        rows = np.sort(rng.choice(n_rows, n_subsample, replace=False))
-    cache: dict[float, PenalizedLS] = {}
-
-    def problem(g: float, full: bool) -> PenalizedLS:
-        if full or rows is None:
-            if g not in cache:
-                cache.clear()
-                cache[g] = make_problem(g, None)
-            return cache[g]
-        return make_problem(g, rows)
-
-    def width_score(g: float) -> float:
-        nonlocal ndec
-        pr = problem(g, full=False)
-        best_mu, s, best_nu = float(mus[0]), np.inf, nu_start
-        if mus.size > 1 or nus.size == 1:
-            path = pr.mu_path(mus, nu_start, criterion)
-            ndec += 1
-            best_mu, s = path.best
-        if nus.size > 1 and (width_nu_path or mus.size == 1):
-            path = pr.nu_path(nus, best_mu, criterion)
-            ndec += 1
-            v, s2 = path.best
-            if s2 < s:
-                best_nu, s = v, s2
-        history.append({"stage": "width", "gamma": g, "rows": pr.N, "nu": best_nu,
-                        "mu": best_mu, "score": s})
-        return s
-
-    # 1. width stage
-    if gammas.size > 1:
-        lg = np.log10(gammas)
-        scores = {float(g): width_score(float(g)) for g in gammas}
-        k = int(np.argmin([scores[float(g)] for g in gammas]))
-        step = (lg[1] - lg[0]) / 2 if lg.size > 1 else 0.25
-        for nb in (lg[k] - step, lg[k] + step):
-            g = float(10 ** nb)
-            scores[g] = width_score(g)
-        g_best = min(scores, key=scores.get)
-    else:
-        g_best = float(gammas[0])
-    # 2. (μ, ν) stage on all rows
-    pr = problem(g_best, full=True)
-    mu_best, nu_best = (float(mus[0]), nu_start)
-    score = np.inf
-    if mus.size > 1:
-        path = pr.mu_path(mus, nu_best, criterion)
-        ndec += 1
-        mu_best, score = path.best
-        history.append({"stage": "mu", "gamma": g_best, "rows": pr.N, "nu": nu_best,
-                        "mu": mu_best, "score": score})
-    if nus.size > 1:
-        path = pr.nu_path(nus, mu_best, criterion)
-        ndec += 1
-        nu_new, s = path.best
-        history.append({"stage": "nu", "gamma": g_best, "rows": pr.N, "mu": mu_best,
-                        "nu": nu_new, "score": s})
-        if s < score or not np.isfinite(score):
-            nu_best, score = nu_new, s
-        if mus.size > 1 and nu_best != nu_start:
-            path = pr.mu_path(mus, nu_best, criterion)
-            ndec += 1
-            m2, s2 = path.best
-            history.append({"stage": "mu", "gamma": g_best, "rows": pr.N, "nu": nu_best,
-                            "mu": m2, "score": s2})
-            if s2 <= score:
-                mu_best, score = m2, s2
-    if not np.isfinite(score):
-        fit = pr.fit(mu_best, nu_best)
-        score = float(_score(fit.loo[:, :, None], pr.Y, criterion)[0])
-    return SearchResult(float(g_best), float(mu_best), float(nu_best), float(score), criterion,
-                        history, ndec, pr)
