@@ -24,7 +24,7 @@ __all__ = ["Dataset", "random_split", "kfold_indices", "as_rng", "get_problem", 
            "register"]
 
 _REGISTRY: dict[str, tuple[Callable[..., Dataset], str]] = {}
-_MODULES = ("synthetic", "datasets")
+_MODULES = ("synthetic", "datasets", "classification")
 _loaded = False
 
 

@@ -15,7 +15,8 @@ from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, No
 from lssvm_cvx.formulations import LSSVM
 from lssvm_cvx.formulations.areg import AReg
 from lssvm_cvx.formulations.areg_fusion import ARegFusion
-from lssvm_cvx.formulations.areg_cv import ARegCV, ARegFastCV
+from lssvm_cvx.formulations.areg_cv import ARegCV
+from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.formulations.areg_ensemble import ARegEnsemble, TikhonovNodes
 from lssvm_cvx.kernels import RBF
 

@@ -37,14 +37,9 @@ from threadpoolctl import threadpool_limits
 
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..checks import check_positive
-from ..formulations.componentwise import (
-    ComponentwiseLSSVM,
-    ComponentwiseLSSVMClassification,
-    _gram,
-    as_componentwise,
-    check_component_inputs,
-    component_kernels,
-)
+from ..formulations.componentwise import (ComponentwiseLSSVM, ComponentwiseLSSVMClassification,
+                                          component_columns_gram, as_componentwise,
+                                          check_component_inputs, component_kernels)
 from ..formulations.componentwise_eta import ComponentwiseEta
 from ..selection.eta_als import eta_fusion
 from ..formulations.componentwise_gnc import ComponentwiseSTP
@@ -219,7 +214,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             nz = np.flatnonzero(a)
             if nz.size:
                 kd, cols = comps[d]
-                out[:, j] = _gram(kd, cols, X, self.X_fit_[nz]) @ a[nz]
+                out[:, j] = component_columns_gram(kd, cols, X, self.X_fit_[nz]) @ a[nz]
         return out
 
     def predict_components(self, X: Any, components: Any = None) -> np.ndarray:

@@ -53,12 +53,12 @@ from ..kernels import RBF, Componentwise
 from ..linalg import lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
-from .componentwise import CW_KEY, CW_PAPER, _Components
+from .componentwise import CW_KEY, CW_PAPER, Components
 
 __all__ = ["ComponentwiseEta", "printed_fusion_objective"]
 
 
-class ComponentwiseEta(_Components, Formulation):
+class ComponentwiseEta(Components, Formulation):
     """Componentwise regularized LS-SVM, eq. (31)-(36).
 
     Parameters

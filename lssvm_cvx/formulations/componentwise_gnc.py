@@ -51,11 +51,11 @@ from ..solution import Solution
 from ..checks import check_positive
 from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
-from .componentwise_sparse import _SparseComponents
+from .componentwise_sparse import SparseComponents
 
 __all__ = ["ComponentwiseSTP"]
 
-class ComponentwiseSTP(_SparseComponents):
+class ComponentwiseSTP(SparseComponents):
     """STP component selection, eq. (24)-(25); the weighted least-squares step of Algorithm 1.
 
     Parameters

@@ -52,7 +52,7 @@ __all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
 AREG_PAPER = "Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off: fusion of training and validation levels in kernel methods, Machine Learning 62"
 
 
-class _KernelFormulation(Formulation):
+class KernelFormulation(Formulation):
     """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor."""
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None):
@@ -108,7 +108,7 @@ def _eig_factor(Omega: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
     return V[:, keep] * np.sqrt(s[keep]) if keep.size else np.zeros((len(s), 1))
 
 
-class LSSVM(_KernelFormulation):
+class LSSVM(KernelFormulation):
     """LS-SVM regression, AReg paper eq. (1)-(2).
 
     Parameters

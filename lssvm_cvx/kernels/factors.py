@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.linalg import lapack
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .base import Kernel, Precomputed
@@ -58,6 +59,7 @@ __all__ = [
     "truncate",
     "numerical_rank_threshold",
     "make_factor",
+    "pivoted_cholesky",
 ]
 
 @dataclass
@@ -408,3 +410,25 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
     if method == "icf":
         return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K if kernel is None or isinstance(kernel, Precomputed) else None)
     raise HyperparameterError(f"low_rank must be None, 'eigen', 'nystrom', 'nystrom-density' or 'icf', got {method!r}")
+
+
+def pivoted_cholesky(G: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(L, piv)`` with ``G ≈ L L'`` from LAPACK ``dpstrf`` (pivoted Cholesky of a PSD matrix),
+    stopped when the largest remaining diagonal is ``<= rtol * max diag(G)``.
+
+    The residual ``G - L L'`` is PSD with diagonal ``<= rtol * max diag`` (so every entry is
+    that small), and it vanishes on the pivot columns: ``G[:, piv] = L L[piv]'``.
+    """
+    scale = float(np.max(np.diag(G)))
+    if not np.isfinite(scale):
+        raise InputError("the matrix contains NaN or inf")
+    if scale <= 0:
+        return np.zeros((G.shape[0], 0)), np.zeros(0, dtype=int)
+    c, piv, rank, info = lapack.dpstrf(G, tol=rtol * scale, lower=1)
+    if info < 0:  # pragma: no cover - argument error inside LAPACK
+        raise InputError(f"dpstrf rejected argument {-info}")
+    p = piv - 1
+    Lp = np.tril(c)[:, :rank]
+    L = np.empty_like(Lp)
+    L[p] = Lp
+    return L, p[:rank]

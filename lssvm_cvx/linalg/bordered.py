@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .cholesky import Cholesky
 
-__all__ = ["BorderedSystem", "lssvm_system"]
+__all__ = ["BorderedSystem", "lssvm_system", "bordered_solve"]
 
 @dataclass
 class BorderedSystem:
@@ -74,3 +75,17 @@ def lssvm_system(Omega: np.ndarray, gamma: float | np.ndarray, border: np.ndarra
     H = np.array(Omega, dtype=np.float64, copy=copy)
     H[np.diag_indices_from(H)] += 1.0 / np.asarray(gamma, dtype=np.float64)
     return BorderedSystem.from_matrix(H, border, name=name, overwrite=True)
+
+
+def bordered_solve(sys: BorderedSystem, r: np.ndarray, t: float | np.ndarray = 0.0
+                   ) -> tuple[np.ndarray, Any]:
+    """Solve ``[[0, a'], [a, H]] [β; μ] = [t; r]`` (non-zero top right-hand side allowed).
+
+    :meth:`BorderedSystem.solve` covers ``t = 0``; dual variables of the fused problems need
+    the general case.  With ``v = H^{-1} r``: ``β = (a'v - t)/(a'H^{-1}a)``, ``μ = v - H^{-1}a β``.
+    Returns ``(μ, β)``.
+    """
+    v = sys.chol.solve(r)
+    beta = (sys.a @ v - t) / sys.s
+    mu = v - (np.multiply.outer(sys.u, beta) if np.ndim(beta) else sys.u * beta)
+    return mu, beta

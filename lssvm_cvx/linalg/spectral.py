@@ -6,7 +6,18 @@ import numpy as np
 
 from ..exceptions import InputError, NotPSDError
 
-__all__ = ["SpectralBordered"]
+__all__ = ["SpectralBordered", "EIGH_BREAK_EVEN", "use_eigh"]
+
+#: number of regularization values from which one ``eigh`` beats one Cholesky (+ ``dtrtri``)
+#: per value (measured ≈ 5-6× the cost of a Cholesky + ``dtrtri`` at N = 1000-2000 with
+#: two-thread OpenBLAS; ``benchmarks/results/lssvm_loo.md``): the one eigh-vs-Cholesky rule
+EIGH_BREAK_EVEN = 6
+
+
+def use_eigh(n_values: int) -> bool:
+    """The eigh-vs-Cholesky rule: sweep ``n_values`` regularization values from one
+    eigendecomposition (True) or by one Cholesky factorization per value (False)."""
+    return int(n_values) >= EIGH_BREAK_EVEN
 
 
 class SpectralBordered:

@@ -35,9 +35,11 @@ from typing import Any
 import numpy as np
 
 from ..checks import check_gamma
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
+from ..linalg.folds import check_folds
+from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
     "EIGH_BREAK_EVEN",
@@ -52,10 +54,6 @@ __all__ = [
     "check_folds",
 ]
 
-#: number of γ values above which one ``eigh`` beats per-γ Cholesky (measured ≈ 5-6× the
-#: cost of a Cholesky + ``dtrtri`` at N = 1000-2000 with two-thread OpenBLAS)
-EIGH_BREAK_EVEN = 6
-
 #: the selection criteria :func:`gamma_sweep` knows
 CRITERIA = ("loo", "kfold", "gcv")
 
@@ -67,24 +65,6 @@ def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> BorderedSystem:
 
 def _loo(alpha: np.ndarray, cdiag: np.ndarray) -> np.ndarray:
     return alpha / (cdiag[:, None] if alpha.ndim > 1 else cdiag)
-
-
-def check_folds(folds: Sequence[Sequence[int]], n: int) -> list[np.ndarray]:
-    """Validate a partition of ``range(n)`` into held-out sets (non-empty, disjoint, covering)."""
-    out = [np.asarray(f, dtype=np.intp).reshape(-1) for f in folds]
-    if len(out) < 2:
-        raise InputError(f"k-fold cross-validation needs at least 2 folds, got {len(out)}")
-    for k, f in enumerate(out):
-        if f.size == 0:
-            raise InputError(f"fold {k} is empty")
-        if f.min() < 0 or f.max() >= n:
-            raise InputError(f"fold {k} has indices outside 0..{n - 1}")
-    allidx = np.concatenate(out)
-    if allidx.size != n or np.unique(allidx).size != n:
-        raise InputError("folds must be disjoint and cover every training point exactly once")
-    if max(f.size for f in out) >= n - 1:
-        raise InputError("every fold must leave at least 2 training points")
-    return out
 
 
 def _kfold(alpha: np.ndarray, block: Callable[[np.ndarray], np.ndarray],
@@ -208,7 +188,7 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float], *,
         weights = np.asarray(check_gamma(weights, y.shape[0], name="weights"))
         method = "cholesky"
     if method == "auto":
-        method = "eigh" if gammas.size >= EIGH_BREAK_EVEN else "cholesky"
+        method = "eigh" if use_eigh(gammas.size) else "cholesky"
     if method not in ("eigh", "cholesky"):
         raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
     scores = np.empty(gammas.size)

@@ -21,6 +21,7 @@ from ..formulations.multiobjective import (LAM_BOUNDS, METHODS, R_BOUNDS, check_
                                            check_degree, check_kernel_name, kpcr_components,
                                            make_objectives, sigma2_range)
 from ..kernels.base import RBF, Polynomial
+from ..linalg.folds import make_folds
 from .lssvm import gamma_sweep
 from .pareto import ParetoFront, select_ideal_point, trace_front
 from .pareto_nlp import trace_front_nlp
@@ -132,13 +133,6 @@ def finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, *, f
                      ev["E_c"], sigma2=ev.get("sigma2"), lam=ev.get("lam"), r=ev.get("r"),
                      degree=degree if kernel == "poly" else None, t=t, m=ev.get("m"),
                      front=front, scores=scores, nfev=nfev)
-
-
-def _kfold(n: int, k: int, seed: int) -> list[np.ndarray]:
-    from sklearn.model_selection import KFold
-
-    k = min(k, n)
-    return [te for _, te in KFold(k, shuffle=True, random_state=seed).split(np.zeros(n))]
 
 
 def _criterion_fit(obj, bounds, crit: str, w: float, start) -> np.ndarray:
@@ -261,7 +255,7 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
                       dtype=np.float64)
     if grid.size == 0 or np.any(grid <= 0) or not np.all(np.isfinite(grid)):
         raise HyperparameterError(f"weights_grid must hold finite numbers > 0, got {weights_grid!r}")
-    folds = _kfold(X.shape[0], criterion_cv, seed)
+    folds = make_folds(X.shape[0], min(criterion_cv, X.shape[0]), seed)
     scores = np.zeros((len(degs), grid.size))
     nfev = 0
     starts = _grid_points(bounds, 3)
@@ -311,7 +305,7 @@ def _grid_select(X, y, model, kernel, method, complexity, degs, t, n_sigma, n_la
     yc = y - y_mean
     kernels = ([("rbf", s2, None) for s2 in _sigma2_grid(X, n_sigma)] if kernel == "rbf"
                else [("poly", None, d) for d in degs])
-    folds = _kfold(n, cv, seed)
+    folds = make_folds(n, min(cv, n), seed)
     lams = np.logspace(np.log10(LAM_BOUNDS[0]), np.log10(LAM_BOUNDS[1]), n_lam)
     rs = np.linspace(R_BOUNDS[0], R_BOUNDS[1], n_r)
     scores = np.full((len(kernels), lams.size if model == "krr" else rs.size), np.inf)
