@@ -27,13 +27,11 @@ eq. (20), (25), (30) and (38) for classification are the regression problems on 
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..checks import check_positive
@@ -46,6 +44,7 @@ from ..formulations.componentwise_gnc import ComponentwiseSTP
 from ..selection.gnc import gnc
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise, Kernel, make_kernel
+from ..linalg.threads import small_system_blas
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
@@ -129,7 +128,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
     # --- fitting (regression machinery on targets Y) ------------------------------------------
     def _fit_targets(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
         # small dense systems run faster single-threaded on a loaded machine
-        with threadpool_limits(1, user_api="blas") if X.shape[0] < 800 else nullcontext():
+        with small_system_blas(X.shape[0]):
             self._fit_impl(X, Y, classification=classification)
 
     def _fit_impl(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:

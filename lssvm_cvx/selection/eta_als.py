@@ -4,19 +4,18 @@ squares over the η-weighted componentwise LS-SVM :class:`~lssvm_cvx.formulation
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy.optimize import lsq_linear
-from threadpoolctl import threadpool_limits
 
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise_eta import ComponentwiseEta
 from ..linalg import lssvm_system
 from ..solution import Solution
+from ..linalg.threads import small_system_blas
 
 __all__ = ["EtaFusionResult", "eta_fusion"]
 
@@ -98,7 +97,7 @@ def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
         return alpha, b, float(r @ r)
 
     # small dense systems: BLAS threads only add contention (see componentwise_gnc.gnc)
-    with threadpool_limits(1, user_api="blas") if n < 800 else nullcontext():
+    with small_system_blas(n):
         return _als(prob, level1, P, Kv, yv, max_iter, tol, max_backtrack, selection_tol)
 
 

@@ -6,18 +6,17 @@ eq. 41-43) over the reweighted least-squares step :class:`~lssvm_cvx.formulation
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..checks import check_positive
 from ..exceptions import HyperparameterError
 from ..formulations.componentwise_gnc import ComponentwiseSTP
 from ..formulations.componentwise_sparse import selected_components
 from ..solution import Solution
+from ..linalg.threads import small_system_blas
 
 __all__ = ["GNCResult", "gnc", "DEFAULT_SCHEDULE", "STARTS"]
 
@@ -137,8 +136,8 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
         return B.project(sol["z"]), sol.scalar("b")
 
     # small dense solves: BLAS threads only add contention (measured 30x slower at R = 200 on
-    # a loaded 2-core machine), so run single-threaded below R = 800
-    limit = threadpool_limits(1, user_api="blas") if B.R < 800 else nullcontext()
+    # a loaded 2-core machine): the package-wide policy linalg.threads.small_system_blas
+    limit = small_system_blas(B.R)
     with limit:
         return _gnc_loop(problem, B, sched, start, rho, max_inner, tol_inner, max_final,
                          tol_stationarity, solve, z0, selection_tol, step)
