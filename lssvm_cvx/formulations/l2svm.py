@@ -49,6 +49,7 @@ from ..checks import as_matrix, binary_labels
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
+from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
 from ..checks import check_positive
@@ -72,17 +73,12 @@ L2SVM_PAPER = ("Bonidal, Tindel & Guermeur (2013), Model selection for the l2-SV
 
 
 def exact_factor(K: np.ndarray, *, name: str = "kernel matrix") -> np.ndarray:
-    """``F`` with ``K = F F^T`` keeping every eigenvalue above the numerical-rank tolerance
-    ``m · ε_mach · s_max`` (what is dropped is below the rounding error of ``K``; a linear
+    """``F`` with ``K = F F^T`` by the package's PSD eigen-factor
+    (:func:`~lssvm_cvx.kernels.psd.psd_factor`: eigenvalues above 1e-12 ``s_max``; a linear
     kernel gives ``r = d``).  ``K`` must be PSD within ``1e-8 · ||K||`` (else
     :class:`NotPSDError`)."""
     check_psd(K, name=name)
-    s, V = np.linalg.eigh((K + K.T) / 2)
-    tol = K.shape[0] * np.finfo(np.float64).eps * max(s[-1], 0.0)
-    keep = np.flatnonzero(s > tol)[::-1]
-    if keep.size == 0:
-        return np.zeros((K.shape[0], 1))
-    return V[:, keep] * np.sqrt(s[keep])
+    return psd_factor(K)
 
 
 def dual_objective(H: np.ndarray, lam: float, alpha: np.ndarray) -> float:

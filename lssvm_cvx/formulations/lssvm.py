@@ -43,6 +43,7 @@ import numpy as np
 from ..checks import as_matrix, as_targets, binary_labels, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
+from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
@@ -98,14 +99,8 @@ class KernelFormulation(Formulation):
             if not self._precomputed:
                 self._factor = (self.kernel or RBF()).factor(self._inputs())
             else:
-                self._factor = _eig_factor(self.Omega)
+                self._factor = psd_factor(self.Omega)
         return self._factor
-
-
-def _eig_factor(Omega: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
-    s, V = np.linalg.eigh(Omega)
-    keep = np.flatnonzero(s > rtol * max(s[-1], 0.0))[::-1]
-    return V[:, keep] * np.sqrt(s[keep]) if keep.size else np.zeros((len(s), 1))
 
 
 class LSSVM(KernelFormulation):
