@@ -71,11 +71,14 @@ def _solver_ratio(ctx: Context, n: int, terms_name: str, solvers: list[str], rep
     for s in solvers:
         f = fresh()
         f.context  # the Gram, common to both paths, is not part of either timing
-        t = _time(lambda: f.solve(s))
-        sol = f.solve(s)
+        t0 = time.perf_counter()
+        sol = f.solve(s, raise_on_failure=False)
+        t = time.perf_counter() - t0
         row[f"{s} [s]"] = t
-        row[f"{s} max|Δf|"] = float(np.abs(sol["f"] - ref["f"]).max())
-        best = min(best, t)
+        row[f"{s} status"] = sol.status
+        row[f"{s} max|Δf|"] = float(np.abs(sol["f"] - ref["f"]).max()) if "f" in sol else np.nan
+        if sol.status == "optimal":  # an inaccurate or failed solve is not a competitor
+            best = min(best, t)
     row["best solver / closed form"] = best / closed
     return row
 
@@ -92,7 +95,7 @@ def run(ctx: Context) -> BenchResult:
     last = rows[-1]
     res.check(f"composed fit / baseline at N={last['N']}", last["composed / baseline"], 1.2, unit="×")
     n = 300 if ctx.quick else 1000
-    solvers = ["CLARABEL", "OSQP"]
+    solvers = ["CLARABEL", "OSQP", "SCS"]
     srows = [_solver_ratio(ctx, n, name, solvers, ctx.reps(5, 2)) for name in ("rkhs", "rkhs+graph")]
     res.tables.append(Table("Closed form vs cvxpy solvers", pd.DataFrame(srows),
                             "Solver times include cvxpy compilation (a fresh problem); the Gram is "

@@ -133,7 +133,10 @@ class AugmentedSystem(QuadraticSystem):
             self.jitter = JITTER * max(float(np.abs(A).max()), 1.0)
             A[np.arange(n), np.arange(n)] += self.jitter
             rcond, info = self._factor(A)
-        if info != 0 or rcond < 1e-3 * JITTER:  # the ridge bounds the condition by ~1/JITTER
+        # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
+        # definite); Bunch–Kaufman is backward stable, so only a numerically zero pivot
+        # (info > 0) or a condition beyond double precision calls for the pseudo-inverse
+        if info != 0 or rcond < np.finfo(float).eps ** 1.5:
             warnings.warn(
                 f"the optimality system of the composed problem is singular "
                 f"(reciprocal condition ≈ {rcond:.1e}) even with a ridge {self.jitter:.1e} on α; "
