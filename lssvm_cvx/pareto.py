@@ -3,28 +3,11 @@ the public names of :mod:`lssvm_cvx.formulations.scalarize` (weighted sum, ε-co
 modified ε-constraint), :mod:`lssvm_cvx.selection.pareto` (fronts, ideal point) and
 :mod:`lssvm_cvx.selection.pareto_nlp` (the non-convex versions), kept under this module name."""
 
-from .formulations.scalarize import (ParetoProblem, epsilon_constraint, ideal_point,
-                                     modified_epsilon_constraint, weighted_sum)
-from .selection.pareto import (ParetoFront, dominated, ideal_point_weights, non_dominated_mask,
-                               select_ideal_point, trace_front)
-from .selection.pareto_nlp import (NLPFront, NLPResult, epsilon_constraint_nlp,
-                                   modified_epsilon_constraint_nlp, trace_front_nlp)
+from .formulations import scalarize
+from .formulations.scalarize import *  # noqa: F403
+from .selection import pareto, pareto_nlp
+from .selection.pareto import *  # noqa: F403
+from .selection.pareto_nlp import *  # noqa: F403
 
-__all__ = [
-    "ParetoProblem",
-    "weighted_sum",
-    "epsilon_constraint",
-    "modified_epsilon_constraint",
-    "ideal_point",
-    "trace_front",
-    "ParetoFront",
-    "ideal_point_weights",
-    "select_ideal_point",
-    "dominated",
-    "non_dominated_mask",
-    "NLPResult",
-    "epsilon_constraint_nlp",
-    "modified_epsilon_constraint_nlp",
-    "NLPFront",
-    "trace_front_nlp",
-]
+__all__ = ([n for n in scalarize.__all__ if not n.startswith("check_")] + pareto.__all__
+           + pareto_nlp.__all__)

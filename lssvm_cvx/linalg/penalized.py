@@ -54,18 +54,8 @@ Sweeps from one decomposition
 * **ν path** (fixed μ): ``(C + μρ_G G) U = R U diag(λ)``, ``U'RU = I``, gives ``A(ν)^{-1} =
   U diag(1/(λ + νρ_R)) U'``, the same formulas.
 
-Search strategy (:func:`lssvm_cvx.selection.auto.auto_search`) and cost
-----------------------------------------------
-1. **Width stage**: for each γ on a logarithmic grid (default 9 values, half a decade apart,
-   then the two quarter-decade neighbours of the best), one generalised eigendecomposition and
-   the μ path at ``ν = nu0``; the width's score is its best LOO over μ.  For more than
-   ``n_subsample`` rows this stage runs on a seeded subsample (the width is the hyperparameter
-   that depends least on N; §1.3 normalisation keeps μ, ν comparable).
-2. **(μ, ν) stage** on all rows at the chosen width: μ path at ``nu0``, then the ν path at the
-   best μ, then the μ path again at the best ν (coordinate search, three decompositions).
-Cost: ``n_widths + 3`` decompositions of an ``m × m`` pencil (``m = N`` in the dual) plus
-``2 N m²`` flops each to form ``C`` and ``P``, and O(N m) per grid value.  A value given by the
-user (``gamma``, ``mu`` or ``nu``) is not searched.
+The search over (γ, μ, ν) that uses these paths, and its cost, is
+:func:`lssvm_cvx.selection.auto.auto_search`.
 
 Large N
 -------

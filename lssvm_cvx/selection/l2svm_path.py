@@ -2,15 +2,8 @@
 the active-set solver of :mod:`lssvm_cvx.formulations.l2svm_active_set`; the span and
 radius-margin criteria along it (§3) are in :mod:`lssvm_cvx.selection.l2svm_criteria`.
 
-Notation (the paper's): ``H = diag(y) K diag(y)``, ``H(λ) = H + (λ/2) I``; the active set
-``E(λ) = {i : y_i h_λ(x_i) < 1}`` (the support vectors, ``α_i > 0``) and ``I`` its complement;
-``g_i(λ) = y_i h_λ(x_i) - 1`` (eq. 3), so that ``g_i = -(λ/2) α_i < 0`` on ``E`` (eq. 1, 5) and
-``g_i ≥ 0`` on ``I``.  With ``E`` fixed, ``(α_0, α_E)`` solve the bordered system (7) (an
-LS-SVM on ``d_E`` with ``γ = 2/λ``, Proposition 2) and are rational functions of λ whose
-derivatives are eq. (13)::
-
-    dα_0/dλ = -½ (ν^Tρ · y_E^Tν - ν^Tν · y_E^Tρ) / (y_E^Tν)²
-    dα_E/dλ = -½ H_EE(λ)^{-1} α_E - (dα_0/dλ) ν
+The notation (``H``, ``E``, ``g``, the bordered system (7) and its λ-derivatives, eq. 13) is
+that of :mod:`lssvm_cvx.formulations.l2svm_active_set`.
 
 Algorithm (Fig. 1).  Start at ``λ^1 = lam_max`` (1e7 by default) with ``E = [1, m]`` — the
 paper's large-λ regime where eq. (14) holds — and correct ``E`` there if needed.  Then, going
