@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_gamma, check_positive
+from ..checks import check_gamma, check_positive
 from ..exceptions import InputError, LabelError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
