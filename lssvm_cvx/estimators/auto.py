@@ -43,7 +43,7 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
-from ._search import search_results
+from .search_results import search_results
 from .base import check_fitted, encode_labels
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
