@@ -20,11 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..checks import check_gamma, check_positive
-from ..exceptions import InputError, LabelError, NotFittedError
+from ..checks import check_gamma, check_positive, encode_labels
+from ..exceptions import InputError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
 __all__ = ["KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels"]
@@ -36,30 +35,6 @@ def check_fitted(est: Any, attributes: Any = None) -> None:
         check_is_fitted(est, attributes)
     except Exception as exc:  # sklearn's NotFittedError
         raise NotFittedError(str(exc)) from exc
-
-
-def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tuple[np.ndarray, np.ndarray]:
-    """Classes and the ±1 coding of classification targets ``y``.
-
-    Returns ``(classes, Y)``: ``Y`` is a vector (``classes[1]`` is +1) for two classes and an
-    (n, C) one-vs-rest ±1 matrix for more.  ``binary=True``: more than two classes raise
-    :class:`LabelError` with scikit-learn's wording ("Only binary classification is
-    supported"), naming ``model``.
-    """
-    try:
-        check_classification_targets(y)
-    except ValueError as exc:
-        raise LabelError(str(exc)) from exc
-    classes, yi = np.unique(y, return_inverse=True)
-    C = classes.size
-    if C < 2:
-        raise LabelError(f"y has only 1 class ({classes.tolist()}); a classifier needs two")
-    if binary and C != 2:
-        raise LabelError(f"Only binary classification is supported: y has {C} classes "
-                         f"{classes.tolist()[:5]}, and {model or 'this model'} needs exactly two")
-    if C == 2:
-        return classes, np.where(yi == 1, 1.0, -1.0)
-    return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
 
 
 class BinaryClassifierMixin:
