@@ -42,7 +42,7 @@ from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_tr
 from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..kernels.gradient_norm import affine_dim, n_informative_columns
-from .base import check_fitted, encode_labels
+from .base import SaveMixin, check_fitted, encode_labels
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -79,7 +79,7 @@ def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
     return np.partition(A, k - 1, axis=axis).take(k - 1, axis=axis)
 
 
-class _AutoBase(BaseEstimator):
+class _AutoBase(SaveMixin, BaseEstimator):
     """Shared fit machinery: validation, standardisation, basis, search, solve."""
 
     _task = "regression"

@@ -27,7 +27,7 @@ from .._validation import check_gamma, check_positive
 from ..exceptions import InputError, LabelError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
-__all__ = ["KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels"]
+__all__ = ["SaveMixin", "KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels"]
 
 
 def check_fitted(est: Any, attributes: Any = None) -> None:
@@ -72,7 +72,37 @@ class BinaryClassifierMixin:
         return tags
 
 
-class KernelMixin:
+class SaveMixin:
+    """``save(path)`` for a fitted estimator, and registration with :mod:`lssvm_cvx.io`.
+
+    Every public subclass defined inside :mod:`lssvm_cvx` registers itself with the loader
+    (:func:`lssvm_cvx.io.register_estimator`) under its class name when its module is imported;
+    subclasses defined elsewhere are not loadable until registered explicitly.  A class stores
+    dataclass records among its fitted attributes only if it lists them in ``_saved_records``.
+    """
+
+    _saved_records: tuple[type, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_"):
+            from ..io import register_estimator
+
+            register_estimator(cls, records=tuple(cls._saved_records))
+
+    def save(self, path: Any) -> None:
+        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle), atomically.
+
+        Load it with :func:`lssvm_cvx.load`; see :mod:`lssvm_cvx.io` for the format and the
+        checks the loader makes.
+        """
+        from ..io import save
+
+        check_fitted(self)
+        save(self, path)
+
+
+class KernelMixin(SaveMixin):
     """Kernel handling for estimators with ``kernel``, ``sigma2``, ``degree``, ``t`` parameters."""
 
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
@@ -120,16 +150,6 @@ class KernelMixin:
 
     def _gamma(self) -> float:
         return check_gamma(self.gamma)
-
-    def save(self, path: str) -> None:
-        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle).
-
-        Load it with :func:`lssvm_cvx.load`.
-        """
-        from ..io import save
-
-        check_fitted(self)
-        save(self, path)
 
 
 def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:

@@ -27,7 +27,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from ..exceptions import HyperparameterError
-from ..formulations.multiobjective import METHODS, check_r, select_model, _check_lam
+from ..formulations.multiobjective import METHODS, Selection, check_r, select_model, _check_lam
 from .base import KernelMixin, check_fitted
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
@@ -35,6 +35,7 @@ __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
 
 class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
     _model: str = "krr"
+    _saved_records = (Selection,)
 
     def _check(self) -> None:
         if self.method is not None and self.method not in METHODS:
