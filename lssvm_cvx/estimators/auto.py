@@ -40,9 +40,9 @@ from sklearn.utils.validation import validate_data
 from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
                            choose_centres)
 from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
-from ..exceptions import ConditioningWarning, HyperparameterError, InputError
+from ..exceptions import ConditioningWarning, HyperparameterError
 from ..kernels.gradient_norm import affine_dim, n_informative_columns
-from .base import SaveMixin, check_fitted, encode_labels
+from .base import SaveMixin, check_fitted, encode_labels, input_error
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -117,14 +117,14 @@ class _AutoBase(SaveMixin, BaseEstimator):
     def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
         try:
             return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kw)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X, min_samples=2) from exc
 
     def _validate_predict(self, X: Any) -> np.ndarray:
         try:
             return validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X) from exc
 
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
         if self.margin not in MARGINS:

@@ -107,7 +107,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import HyperparameterError, InputError, NotSupportedError
+from ..exceptions import HyperparameterError, InputError, LssvmCvxError, NotSupportedError
 from ..kernels import RBF, Kernel
 from ..linalg import lssvm_system
 from ..model_selection import check_folds
@@ -147,7 +147,14 @@ def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | 
         from sklearn.model_selection import KFold
 
         folds = [test for _, test in KFold(L, shuffle=True, random_state=seed).split(np.zeros(n))]
-    return [np.sort(f) for f in check_folds(folds, n)]
+    elif isinstance(folds, (str, bytes)) or not hasattr(folds, "__iter__"):
+        raise HyperparameterError(f"folds must be a number of folds or a list of index arrays, got {folds!r}")
+    try:
+        return [np.sort(f) for f in check_folds(folds, n)]
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, LssvmCvxError):
+            raise
+        raise InputError(f"folds must hold integer index arrays: {exc}") from None
 
 
 def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:

@@ -104,7 +104,7 @@ def check_r(r: Any) -> float:
 
 def _check_lam(lam: Any) -> float:
     if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(lam) or lam <= 0:
-        raise HyperparameterError(f"lambda must be a finite number > 0, got {lam!r}")
+        raise HyperparameterError(f"lam (lambda) must be a finite number > 0, got {lam!r}")
     return float(lam)
 
 
