@@ -65,6 +65,7 @@ from .._validation import as_matrix, as_targets
 from ..exceptions import HyperparameterError
 from ..kernels.base import RBF, Polynomial, sq_dists
 from ..kernels.roughness import PolynomialRoughness, RBFRoughness, Roughness
+from ..linalg import Cholesky
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 
@@ -232,7 +233,8 @@ class KRRObjectives(_Objectives):
         K, y, n = rough.K, self.y, self.n
         H = K.copy()
         H[np.diag_indices_from(H)] += lam
-        c = sla.cho_factor(H, lower=True, check_finite=False)
+        ch = Cholesky.factor(H, name="K + lam I")  # warns (ConditioningWarning) when ill-conditioned
+        c = (ch.c, ch.lower)
         alpha = sla.cho_solve(c, y, check_finite=False)
         r = y - K @ alpha  # = λα
         E_f = float(r @ r / (2 * n))
