@@ -244,3 +244,32 @@ def test_singular_gram_alpha_not_identifiable_but_fitted_values_are():
                                                         "graph": (GraphLaplacian(3), 0.1)})
     sol, ref = f.solve(), f.solve("CLARABEL")
     np.testing.assert_allclose(sol["f"], ref["f"], atol=1e-6)
+
+
+@pytest.mark.parametrize("key", ["graph", "ridge"])
+@pytest.mark.parametrize("kfold", [False, True])
+def test_generalized_eigen_path_matches_exact_solves(key, kfold):
+    """A well-conditioned problem (ridge term: the pencil is definite) takes the one-
+    decomposition path; it must agree with the exact system at every weight."""
+    from lssvm_cvx.formulations import regularized_system as rs
+
+    X, y = _data(n=30, d=2)
+    terms = {"ridge": (Ridge(), 0.05), "graph": (GraphLaplacian(5), 0.1)}
+    f = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms=terms)
+    ctx = f.context
+    other = "ridge" if key == "graph" else "graph"
+    P_fixed = terms[other][1] * terms[other][0].matrix(ctx)
+    ws = [1e-3, 0.1, 1.0, 10.0]
+    folds = np.array_split(np.arange(30), 5) if kfold else None
+    gen = rs.generalized_path(ctx.K, np.ones(30), P_fixed, terms[key][0].matrix(ctx), y, ws,
+                              folds=folds)
+    assert gen is not None
+    path = f.path(key, ws, folds=folds)
+    for k, w in enumerate(ws):
+        t = dict(terms)
+        t[key] = (terms[key][0], w)
+        g = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms=t)
+        np.testing.assert_allclose(g.fitted({"alpha": path.alpha[k], "b": path.b[k]}), g.solve()["f"],
+                                   atol=1e-7)
+        ref = g.loo_residuals() if folds is None else g.kfold_residuals(folds)
+        np.testing.assert_allclose(path.residuals[k], ref, atol=1e-7)

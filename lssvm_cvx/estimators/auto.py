@@ -21,8 +21,8 @@ What ``fit`` does (no parameter needs setting):
    residuals, which give the prediction intervals (jackknife+, Barber et al. 2021) and the
    probability calibration (temperature scaling of the LOO decision values).
 
-Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`): ``gamma``
-is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
+Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`):
+``kernel_gamma`` (formerly ``gamma``) is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
 gradient-norm term relative to the data-fit curvature, ``nu`` that of the L2 (margin) term; the
 equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
 """
@@ -86,11 +86,14 @@ class _AutoBase(SaveMixin, BaseEstimator):
     #: extra keyword arguments of :func:`~lssvm_cvx.auto_tuning.auto_search` (for experiments)
     _search_options: dict[str, Any] = {}
 
-    def __init__(self, gamma: float | None = None, mu: float | None = None, nu: float | None = None,
-                 *, margin: str = "rkhs", approximation: str = "auto", n_components: int = 500,
-                 max_exact: int = 1000,
-                 gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
-                 criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0):
+    def __init__(self, kernel_gamma: float | None = None, mu: float | None = None,
+                 nu: float | None = None, *, margin: str = "rkhs", approximation: str = "auto",
+                 n_components: int = 500, max_exact: int = 1000,
+                 kernel_gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
+                 criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0,
+                 gamma: Any = "deprecated", gamma_grid: Any = "deprecated"):
+        self.kernel_gamma = kernel_gamma
+        self.kernel_gamma_grid = kernel_gamma_grid
         self.gamma = gamma
         self.mu = mu
         self.nu = nu
@@ -141,8 +144,22 @@ class _AutoBase(SaveMixin, BaseEstimator):
         kind = self.approximation
         if kind == "auto":
             kind = "exact" if n <= self.max_exact else "nystroem"
-        return (kind, _opt_positive(self.gamma, "gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
+        width = self._renamed("gamma", "kernel_gamma")
+        return (kind, _opt_positive(width, "kernel_gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
                 _opt_positive(self.nu, "nu"))
+
+    def _renamed(self, old: str, new: str) -> Any:
+        """The value of ``new``, or of its deprecated spelling ``old`` with a FutureWarning
+        (``gamma`` is the LS-SVM regularization everywhere else in the package)."""
+        old_value, value = getattr(self, old), getattr(self, new)
+        if isinstance(old_value, str) and old_value == "deprecated":
+            return value
+        if value is not None:
+            raise HyperparameterError(f"give {new} only ({old} is its deprecated spelling)")
+        warnings.warn(f"AutoLSSVM's {old!r} is renamed {new!r} (the kernel width γ of "
+                      f"exp(-(γ/p)||x - z||²)); {old!r} will be removed in the next release",
+                      FutureWarning, stacklevel=4)
+        return old_value
 
     def _criterion(self) -> str:
         return self.criterion if self.criterion is not None else (
@@ -184,7 +201,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
 
         with _blas_context(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
-                              gamma_grid=self.gamma_grid, mu_grid=self.mu_grid,
+                              gamma_grid=self._renamed("gamma_grid", "kernel_gamma_grid"),
+                              mu_grid=self.mu_grid,
                               nu_grid=self.nu_grid, criterion=self._criterion(),
                               n_subsample=self.n_subsample, random_state=seed,
                               **self._search_options)
@@ -202,7 +220,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.basis_kind_ = basis.kind
         self.basis_params_ = dict(basis.params)
         self.phi_mean_ = pr.phi_mean
-        self.gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
+        self.kernel_gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
+        self.gamma_ = self.kernel_gamma_  # deprecated alias, removed with the ``gamma`` spelling
         self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
         self.loo_score_ = res.score
         self.search_ = res.to_dict()
@@ -216,7 +235,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.basis_kind_ = "constant"
         self.basis_params_ = {}
         self.phi_mean_ = np.zeros(0)
-        self.gamma_ = self.mu_ = self.nu_ = float("nan")
+        self.kernel_gamma_ = self.gamma_ = self.mu_ = self.nu_ = float("nan")
         self.mu_paper_ = self.nu_paper_ = float("nan")
         n = Y2.shape[0]
         self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
@@ -248,8 +267,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
 
     Parameters
     ----------
-    gamma, mu, nu :
-        Normalised hyperparameters (module docstring); ``None`` (default) tunes them.
+    kernel_gamma, mu, nu :
+        Normalised hyperparameters (module docstring): ``kernel_gamma`` is the kernel width γ
+        of ``exp(-(γ/p)||x - z||²)`` (not the LS-SVM regularization ``gamma`` of the other
+        estimators); ``None`` (default) tunes them.
     margin :
         The L2 term: ``"rkhs"`` (default, ``α'Kα = ||w||²``, the LS-SVM margin) or ``"alpha"``
         (eq. 9's ``||α||²`` as printed).  In a development comparison on 10 sets (3 splits each)
@@ -263,8 +284,11 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         Nyström centres / random features for the approximate paths.
     max_exact :
         Largest training set solved exactly in the dual.
-    gamma_grid, mu_grid, nu_grid :
+    kernel_gamma_grid, mu_grid, nu_grid :
         Search grids (defaults in :mod:`lssvm_cvx.auto_tuning`).
+    gamma, gamma_grid :
+        Deprecated spellings of ``kernel_gamma`` and ``kernel_gamma_grid`` (FutureWarning; removed
+        in the next release).
     criterion :
         LOO criterion, ``"mse"`` (default) or ``"mae"``.
     n_subsample :
@@ -274,8 +298,9 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
 
     Attributes
     ----------
-    gamma_, mu_, nu_ : float
-        Selected (or given) normalised hyperparameters.
+    kernel_gamma_, mu_, nu_ : float
+        Selected (or given) normalised hyperparameters (``gamma_``: deprecated alias of
+        ``kernel_gamma_``).
     mu_paper_, nu_paper_ : float
         The equivalent raw weights of eq. (9) (targets standardised).
     loo_residuals_ : ndarray of shape (n_samples,)
@@ -361,8 +386,8 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
 
     Parameters
     ----------
-    gamma, mu, nu, approximation, n_components, max_exact, gamma_grid, mu_grid, nu_grid,
-    n_subsample, random_state :
+    kernel_gamma, mu, nu, approximation, n_components, max_exact, kernel_gamma_grid, mu_grid, nu_grid,
+    n_subsample, random_state, gamma, gamma_grid :
         As in :class:`AutoLSSVMRegressor`.
     criterion :
         LOO criterion: ``"hinge2"`` (default: squared hinge ``max(0, 1 - y f^{(-i)})²`` of the
@@ -377,7 +402,7 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         The calibration factor ``a``.
     loo_decision_ : ndarray
         Exact LOO decision values (binary: (n,), else (n, n_classes)).
-    gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, approximation_ :
+    kernel_gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, approximation_ :
         As in :class:`AutoLSSVMRegressor`.
     """
 

@@ -92,7 +92,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         kernel = self._make_kernel(sigma2)
         K = self._gram(kernel, X)
         return RegularizedLSSVM(None if self._precomputed else X, y, kernel=kernel,
-                                loss=make_loss(self.loss, sample_weight=w), terms=terms, K=K)
+                                loss=make_loss(self.loss, sample_weight=w), terms=terms, K=K,
+                                gram_owned=K is not X)
 
     def _folds(self, y_split: np.ndarray) -> list[np.ndarray] | None:
         if self.selection != "kfold":
@@ -140,7 +141,7 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
 
     def _solve(self, form: RegularizedLSSVM, Y: np.ndarray) -> tuple[np.ndarray, Any]:
         if form.is_quadratic and self.solver is None:
-            return form.system().solve(Y)
+            return form.system(overwrite_gram=True).solve(Y)
         cols = [Y] if Y.ndim == 1 else [Y[:, j] for j in range(Y.shape[1])]
         alphas, bs = [], []
         for col in cols:

@@ -34,7 +34,8 @@ from ..losses import Loss, make_loss
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
-from .regularized_system import AugmentedSystem, QuadraticSystem, RKHSSystem, rkhs_path
+from .regularized_system import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
+                                 rkhs_path)
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
 
@@ -110,6 +111,8 @@ class RegularizedLSSVM(Formulation):
         ``{key: (term, weight)}``; default ``{"rkhs": (RKHSNorm(), 1.0)}``.
     K : array-like of shape (N, N), optional
         A precomputed Gram (then ``kernel`` is only informative).
+    gram_owned : bool, default=False
+        Whether the closed form may overwrite the given ``K`` (the caller does not reuse it).
     """
 
     name: ClassVar[str] = "regularized_lssvm"
@@ -121,19 +124,24 @@ class RegularizedLSSVM(Formulation):
     #: fitted values and bias: identifiable even when α is not (singular Gram)
     compare = ("f", "b")
     #: CLARABEL at the profile's 1e-10 stops "optimal_inaccurate" on dense LPs/SOCPs of this
-    #: form (absolute loss, group L1) with the objective right to ~1e-12; 1e-9 reaches "optimal"
-    solver_options = {"CLARABEL": {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-9},
+    #: form (absolute loss, group L1) with the objective right to ~1e-12; 1e-9 reaches "optimal".
+    #: With a full-rank RBF factor (N = 300, σ² = 1) its KKT factorisation fails
+    #: ("solver_error") at the default static regularisation; 1e-7 solves it (as for AReg).
+    solver_options = {"CLARABEL": {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-9,
+                                   "static_regularization_constant": 1e-7},
                       "OSQP": {"eps_abs": 1e-7, "eps_rel": 1e-7},
                       "SCS": {"eps_abs": 1e-7, "eps_rel": 1e-7}}
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, loss: Any = None,
-                 terms: Mapping[str, tuple[Term, float]] | None = None, K: Any = None):
+                 terms: Mapping[str, tuple[Term, float]] | None = None, K: Any = None,
+                 gram_owned: bool = False):
         self.X = X
         self.y = y
         self.kernel = kernel
         self.loss = loss
         self.terms = terms
         self._K_given = None if K is None else np.asarray(K, dtype=np.float64)
+        self.gram_owned = gram_owned
         self._ctx: Context | None = None
         self._built = None
 
@@ -239,8 +247,13 @@ class RegularizedLSSVM(Formulation):
             raise NotSupportedError(f"{what} exists only for the squared loss with quadratic "
                                     f"terms: {why}; use a cvxpy solver")
 
-    def system(self, weights: Mapping[str, float] | None = None) -> QuadraticSystem:
-        """The factorised optimality system (weights default to the current ones)."""
+    def system(self, weights: Mapping[str, float] | None = None, *,
+               overwrite_gram: bool = False) -> QuadraticSystem:
+        """The factorised optimality system (weights default to the current ones).
+
+        ``overwrite_gram=True`` lets the RKHS-only path factorise the Gram in place (saves a
+        copy of N² numbers; the formulation recomputes its Gram if it needs it again).
+        """
         self._require_quadratic("the closed form")
         ctx, terms = self.context, self.terms_
         w = {k: float(v) for k, (_, v) in terms.items()}
@@ -250,7 +263,10 @@ class RegularizedLSSVM(Formulation):
             raise InputError("the closed form needs every sample_weight > 0 (drop the points "
                              "with weight 0 instead)")
         if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0:
-            return RKHSSystem(ctx.K, s, sum(w.values()))
+            overwrite = overwrite_gram and (self._K_given is None or self.gram_owned)
+            if overwrite:  # the Gram becomes the factor: recompute it if needed again
+                self._ctx, self._K_given = None, None
+            return RKHSSystem(ctx.K, s, sum(w.values()), overwrite=overwrite)
         P = np.zeros((ctx.n, ctx.n))
         for key, (term, _) in terms.items():
             if w[key]:
@@ -360,8 +376,10 @@ class RegularizedLSSVM(Formulation):
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,
-        :func:`~.regularized_system.rkhs_path`); other quadratic problems one factorisation
-        per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
+        :func:`~.regularized_system.rkhs_path`); other quadratic problems one generalised
+        eigendecomposition when a pencil is safely definite
+        (:func:`~.regularized_system.generalized_path`), else one factorisation of the exact
+        system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
         replaces the targets by several columns sharing the factorisations (one-vs-rest).
         """
         self._require_quadratic("the path")
@@ -378,6 +396,15 @@ class RegularizedLSSVM(Formulation):
             s = self.loss_.weights(self.n)
             A, B, R = rkhs_path(self.context.K, s, y, ws + others, folds=fl)
             return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
+        ctx = self.context
+        s = self.loss_.weights(self.n)
+        P_fixed = np.zeros((self.n, self.n))
+        for k, (t, w) in terms.items():
+            if k != key and w:
+                P_fixed += w * t.matrix(ctx, name=k)
+        gen = generalized_path(ctx.K, s, P_fixed, terms[key][0].matrix(ctx, name=key), y, ws, folds=fl)
+        if gen is not None:
+            return PathResult(key, ws, np.array(gen[0]), np.array(gen[1]), np.array(gen[2]))
         A, B, R = [], [], []
         for w in ws:
             sysm = self.system({key: float(w)})

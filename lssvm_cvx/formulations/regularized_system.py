@@ -55,7 +55,8 @@ from scipy.linalg import lapack
 from ..exceptions import ConditioningWarning, InputError
 from ..linalg import COND_WARN, BorderedSystem, SpectralBordered, lssvm_system
 
-__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "JITTER"]
+__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
+           "JITTER"]
 
 #: relative ridge on α added when system (A) is numerically singular (α not identifiable)
 JITTER = 1e-10
@@ -90,9 +91,9 @@ class QuadraticSystem:
 class RKHSSystem(QuadraticSystem):
     """``P = cK``: the weighted LS-SVM bordered system (module docstring)."""
 
-    def __init__(self, K: np.ndarray, s: np.ndarray, c: float):
+    def __init__(self, K: np.ndarray, s: np.ndarray, c: float, *, overwrite: bool = False):
         self.n = K.shape[0]
-        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n),
+        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n), copy=not overwrite,
                                                    name="K + c S^-1 (RKHS term)")
 
     def solve(self, Y):
@@ -132,7 +133,10 @@ class AugmentedSystem(QuadraticSystem):
             self.jitter = JITTER * max(float(np.abs(A).max()), 1.0)
             A[np.arange(n), np.arange(n)] += self.jitter
             rcond, info = self._factor(A)
-        if info != 0 or rcond < 1e-3 * JITTER:  # the ridge bounds the condition by ~1/JITTER
+        # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
+        # definite); Bunch–Kaufman is backward stable, so only a numerically zero pivot
+        # (info > 0) or a condition beyond double precision calls for the pseudo-inverse
+        if info != 0 or rcond < np.finfo(float).eps ** 1.5:
             warnings.warn(
                 f"the optimality system of the composed problem is singular "
                 f"(reciprocal condition ≈ {rcond:.1e}) even with a ridge {self.jitter:.1e} on α; "
@@ -225,4 +229,74 @@ def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float], 
             for V in folds:
                 out[V] = np.linalg.solve(spec.alpha_inv_block(V, float(c)), beta[V])
             res.append(out / (r[:, None] if beta.ndim > 1 else r))
+    return alphas, bs, res
+
+
+def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: np.ndarray,
+                     Y: np.ndarray, ws: Sequence[float], *,
+                     folds: Sequence[np.ndarray] | None = None, rcond_min: float = 1e-10
+                     ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]] | None:
+    """One weight ``w`` of ``P(w) = P_fixed + w P_key`` along ``ws`` from ONE generalised
+    symmetric eigendecomposition, or ``None`` when neither pencil is definite.
+
+    Eliminating the bias (``b = s̄'(y - Kα)``, ``s̄ = s/Σs``, ``K_c = (I - 1s̄')K``) leaves
+    ``A(w) α = K_c'Sy`` with ``A(w) = M + w P_key``, ``M = K_c'SK_c + P_fixed``.  If ``M`` is
+    positive definite (Cholesky with reciprocal condition ≥ ``rcond_min``), ``eigh(P_key, M)``
+    gives ``V'MV = I``, ``V'P_keyV = Θ`` and ``A(w)^{-1} = V diag(1/(1 + wθ)) V'``; else if
+    ``P_key`` is, ``eigh(M, P_key)`` gives ``A(w)^{-1} = V diag(1/(λ + w)) V'``.  With
+    ``Q = K_c V`` the hat matrix is ``H = 1s̄' + Q D(w) Q'S``: ``O(N²)`` per weight for the fit
+    and the leave-one-out residuals ``(y_i - ŷ_i)/(1 - H_ii)``.  These normal equations square
+    the condition of ``K``; the pencils are refused (``None``) rather than used when they are
+    not safely definite, and the caller then factorises the exact system (A) per weight.
+    """
+    from ..linalg import Cholesky
+
+    n = K.shape[0]
+    sbar = s / s.sum()
+    Kc = K - np.outer(np.ones(n), sbar @ K)
+    M = Kc.T @ (s[:, None] * Kc) + P_fixed
+    M = (M + M.T) / 2
+    Pk = (P_key + P_key.T) / 2
+    import scipy.linalg as sla
+
+    mode = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConditioningWarning)
+        for cand, name in ((M, "M"), (Pk, "P")):
+            try:
+                if Cholesky.factor(cand, name=name).rcond >= rcond_min:
+                    mode = name
+                    break
+            except InputError:  # NotPSDError is an InputError
+                continue
+    if mode is None:
+        return None
+    if mode == "M":
+        theta, V = sla.eigh(Pk, M)
+    else:
+        theta, V = sla.eigh(M, Pk)
+    Q = Kc @ V
+    Yc = _cols(Y)
+    q = Q.T @ (s[:, None] * Yc)
+    Q2 = Q * Q
+    mean = sbar @ Yc
+    alphas, bs, res = [], [], []
+    for w in ws:
+        d = 1.0 / (1.0 + w * theta) if mode == "M" else 1.0 / (theta + w)
+        a = V @ (d[:, None] * q)
+        yhat = Q @ (d[:, None] * q) + mean[None, :]
+        b = sbar @ (Yc - K @ a)
+        R = Yc - yhat
+        if folds is None:
+            h = sbar + s * (Q2 @ d)
+            out = R / (1.0 - h)[:, None]
+        else:
+            out = np.empty_like(R)
+            for V_ in folds:
+                Qv = Q[V_]
+                H = sbar[V_][None, :] + (Qv * d) @ Qv.T * s[V_][None, :]
+                out[V_] = np.linalg.solve(np.eye(len(V_)) - H, R[V_])
+        alphas.append(_like(Y, a))
+        bs.append(b if Y.ndim > 1 else float(b[0]))
+        res.append(_like(Y, out))
     return alphas, bs, res
