@@ -96,7 +96,7 @@ def test_well_conditioned_fits_do_not_warn_and_are_exact():
     ("AdditiveRegularizationRegressor", {"sigma2": SIGMA2, "gammas": (1e12, 1e13), "random_state": 0}),
     ("ComponentwiseLSSVMRegressor", {"gamma": 1e13, "sigma2": SIGMA2}),
     ("ParetoKernelRidge", {"method": None, "lam": 1e-13, "sigma2": SIGMA2}),
-    ("AutoLSSVMRegressor", {"gamma": 1e13, "mu": 0.0, "nu": 1e-13}),
+    ("AutoLSSVMRegressor", {"kernel_gamma": 1e13, "mu": 0.0, "nu": 1e-13}),
     ("RegularizedLSSVMRegressor", {"sigma2": SIGMA2}),
 ])
 def test_every_solver_path_warns_with_the_estimate(name, kw):
