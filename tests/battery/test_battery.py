@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import lssvm_cvx
-from lssvm_cvx.exceptions import LssvmCvxError, NotFittedError, SolverNotAvailableError
+from lssvm_cvx.exceptions import LssvmCvxError, NotFittedError, SolverError, SolverNotAvailableError
 
 NAN, INF = float("nan"), float("inf")
 
@@ -48,10 +48,27 @@ class Case:
     exc: type = LssvmCvxError
     accept: Callable[[Any], None] | None = None
     why: str = ""
+    either: bool = False  # a clear error or (when the call returns) the acceptance check
 
 
 def run_case(case: Case) -> tuple[str, str]:
     """``(outcome, detail)`` of one case."""
+    if case.either:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = case.call()
+        except LssvmCvxError as exc:
+            if isinstance(exc, case.exc) and re.search(case.names, str(exc), re.IGNORECASE):
+                return "clear error", f"{type(exc).__name__}: {exc}"
+            return "unclear error", f"{type(exc).__name__}: {exc}"
+        except Exception as exc:
+            return "crash", f"{type(exc).__module__}.{type(exc).__name__}: {exc}"
+        try:
+            case.accept(result)
+        except AssertionError as exc:
+            return "silent wrong answer", f"returned a wrong answer: {exc}"
+        return "documented acceptance", case.why
     if case.accept is not None:
         try:
             with warnings.catch_warnings():
@@ -436,9 +453,30 @@ def formulation_cases(name: str, cls) -> list[Case]:
         lambda: _make(cls).kkt_residuals(_empty_solution()), r"variable|value")
     if not cls.has_closed_form:
         add("closed_form without one", lambda: _make(cls).solve("closed_form"), r"closed form")
+    for solver, opts in ITERATION_CAP.items():
+        add(f"solve {solver} stopped after 1 iteration", lambda s=solver, o=opts: _capped(cls, s, o),
+            rf"{solver}", exc=SolverError, either=True, accept=lambda pair: _assert_agrees(*pair),
+            why="a solve cut short raises SolverError with the solver's status, unless its point "
+                "is certified optimal (then it must agree with the reference)")
     add("solve CLARABEL agrees with the reference", lambda: _agree(cls, "CLARABEL"),
         accept=lambda ok: None, why="a valid instance: optimal, objective within the tolerance profile")
     return C
+
+
+ITERATION_CAP = {"OSQP": {"max_iter": 1, "polish": False}, "ECOS": {"max_iters": 1},
+                 "SCS": {"max_iters": 1}}
+
+
+def _capped(cls, solver, options):
+    f = _make(cls)
+    ref = _reference(f)
+    return f.solve(solver, options=options), ref
+
+
+def _assert_agrees(sol, ref):
+    assert sol.ok, f"returned status {sol.status} without raising"
+    gap = abs(sol.objective - ref.objective) / max(1.0, abs(ref.objective))
+    assert gap <= 1e-4, f"objective gap {gap:.2e} after 1 iteration"
 
 
 def _empty_solution():
@@ -591,22 +629,30 @@ def _assert_failed_row(report):
 
 
 def sweep_cases(sweep) -> list[Case]:
+    """Each call is small and writes into a temporary folder (never into benchmarks/results)."""
     C = []
     params = inspect.signature(sweep).parameters
+    first = next(iter(params))
+
+    def small(**over):
+        kw = {first: ["lssvm"], "solvers": ["CLARABEL"], "sizes": [8], "repeats": 1,
+              "time_limit": 20.0, "progress": False, "out": _TMP["dir"] / "sweep"}
+        kw.update(over)
+        return sweep(**{k: v for k, v in kw.items() if k in params})
 
     def add(sub, call, names="", **k):
         C.append(Case(f"sweep::{sub}", call, names, **k))
 
-    first = next(iter(params))
-    add("unknown formulation", lambda: sweep(**{first: ["no_such_formulation"]}), r"no_such_formulation|formulation")
-    add("formulations not a list", lambda: sweep(**{first: 42}), rf"{first}|formulation")
-    if "sizes" in params:
-        for label, v in (("negative", [-5]), ("zero", [0]), ("string", ["big"]), ("empty", [])):
-            add(f"sizes {label}", lambda v=v: sweep(**{first: ["lssvm"], "sizes": v}), r"sizes|\bn\b|size")
-    if "solvers" in params:
-        add("unknown solver", lambda: sweep(**{first: ["lssvm"], "solvers": ["NO_SUCH"]}), r"NO_SUCH")
-    if "time_limit" in params:
-        add("time_limit negative", lambda: sweep(**{first: ["lssvm"], "time_limit": -1}), r"time_limit")
+    add("unknown formulation", lambda: small(**{first: ["no_such_formulation"]}),
+        r"no_such_formulation|formulation")
+    add("formulations not a list", lambda: small(**{first: 42}), rf"{first}|formulation")
+    for label, v in (("negative", [-5]), ("zero", [0]), ("string", ["big"]), ("empty", [])):
+        add(f"sizes {label}", lambda v=v: small(sizes=v), r"sizes|\bn\b|size")
+    add("unknown solver", lambda: small(solvers=["NO_SUCH"]), r"NO_SUCH")
+    for label, v in (("negative", -1.0), ("nan", NAN)):
+        add(f"time_limit {label}", lambda v=v: small(time_limit=v), r"time_limit")
+    add("repeats zero", lambda: small(repeats=0), r"repeats")
+    add("out is a file", lambda: small(out=__file__), r"out|directory|test_battery")
     return C
 
 
