@@ -42,6 +42,7 @@ validates the schema the bench writer produces (:func:`validate_results`).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -89,6 +90,7 @@ __all__ = [
     "atomic_write",
     "decode",
     "encode",
+    "header_digest",
     "load",
     "read_results",
     "register_component",
@@ -163,6 +165,7 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
         "arrays": writer.manifest,
         "nonfinite": writer.nonfinite,
     }
+    header["digest"] = header_digest(header)
     blob = np.frombuffer(json.dumps(header, allow_nan=False).encode("utf-8"), dtype=np.uint8)
 
     def write(tmp: str) -> None:
@@ -173,6 +176,15 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
         atomic_write(p, write)
     except OSError as exc:
         raise SavedFileError(f"cannot write: {exc.strerror or exc}", path=p, field="path") from exc
+
+
+def header_digest(header: dict[str, Any]) -> str:
+    """SHA-256 of the header without its ``digest`` entry (canonical JSON).  It detects
+    corruption and edits of a saved header; a forger who recomputes it is caught, where
+    possible, by the structural checks that follow."""
+    body = {k: v for k, v in header.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> np.ndarray:
@@ -252,7 +264,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
                        f"{version}; lssvm_cvx {_version()} reads formats 1 to {FORMAT_VERSION}: "
                        "upgrade lssvm_cvx to load it")
         allowed = {"format", "format_version", "package_version", "class", "params", "fitted",
-                   "arrays", "nonfinite"}
+                   "arrays", "nonfinite", "digest"}
     else:
         raise fail("format", f"unsupported format {fmt!r}: not an lssvm_cvx model file")
     missing = sorted(allowed - set(header))
@@ -262,6 +274,14 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
     if extra:
         raise fail(extra[0], f"unexpected header entry in model format {version}")
     written_by = header.get("package_version", "0.1.0")
+    if version >= 2:
+        try:
+            same = header_digest(header) == header["digest"]
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise fail("digest", "the header does not match its SHA-256 (edited or corrupt); "
+                       "the model is refused")
 
     # --- the class: registered estimators only -------------------------------------------------
     key = header["class"]
@@ -360,7 +380,13 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
             raise fail(f"fitted.{k}", "not a fitted-attribute name (letters, digits, _; ends in _)")
         _check_finite(v, f"fitted.{k}", nonfinite if version >= 2 else None,
                       k in REQUIRED_FINITE, fail)
+    nf = fitted.get("n_features_in_", 1)
+    if isinstance(nf, bool) or not isinstance(nf, (int, np.integer)) or nf < 1:
+        raise fail("fitted.n_features_in_", f"must be a positive integer, got {nf!r}")
     _check_axes(fitted, fail)
+    kernel, width = fitted.get("kernel_"), fitted.get("sigma2_")
+    if width is not None and hasattr(kernel, "sigma2") and not np.isclose(kernel.sigma2, width):
+        raise fail("fitted.kernel_", f"kernel width {kernel.sigma2!r} differs from sigma2_ = {width!r}")
     classes = fitted.get("classes_")
     if classes is not None:
         c = np.asarray(classes)
@@ -375,7 +401,13 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
 def _check_finite(v: Any, field: str, allowed: list[str] | None, required: bool,
                   fail: Callable[[str, str], SavedFileError]) -> None:
     """Non-finite floats only where the saver recorded them (``allowed``; None: legacy files,
-    where only the fields in :data:`REQUIRED_FINITE` are checked) and never in those fields."""
+    where only the fields in :data:`REQUIRED_FINITE` are checked) and never in those fields,
+    which must also be numbers or numeric arrays (or None)."""
+    numeric = (int, float, np.integer, np.floating)
+    if required and v is not None and (isinstance(v, (bool, np.bool_)) or not (
+            isinstance(v, numeric) or (isinstance(v, np.ndarray) and v.dtype.kind in "iuf"))):
+        raise fail(field, f"must be a number or a numeric array, got {type(v).__name__}")
+
     def bad(x: Any) -> bool:
         if isinstance(x, (float, np.floating)):
             return not np.isfinite(x)

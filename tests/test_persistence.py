@@ -34,7 +34,11 @@ def read_archive(path):
     return header, arrays
 
 
-def write_archive(path, header, arrays):
+def write_archive(path, header, arrays, *, digest=True):
+    """Write a model file; ``digest=True`` recomputes the header's SHA-256 as a careful forger
+    would (so the deeper checks are exercised), ``False`` leaves it as it was."""
+    if digest and "digest" in header:
+        header = {**header, "digest": io.header_digest(header)}
     blob = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     with open(path, "wb") as fh:
         np.savez(fh, __header__=blob, **arrays)
@@ -530,3 +534,98 @@ def test_validate_results_is_what_the_writer_can_call(tmp_path):
     paths = bench.write_result(result, tmp_path, ctx, elapsed=0.5)
     p = next(p for p in paths if p.suffix == ".json")
     assert io.read_results(p)["checks"]["speed ratio"]["ok"] is True
+
+
+def test_random_corruption_never_escapes_as_another_exception(saved, tmp_path):
+    """300 random byte flips, insertions and truncations of a saved model: each load raises
+    SavedFileError, or (a flip in bytes the format does not use, e.g. a zip timestamp) returns a
+    model that predicts exactly what the original did."""
+    path, m, header, arrays = saved
+    data = path.read_bytes()
+    expected = m.predict(X)
+    r = np.random.default_rng(0)
+    outcomes = {"refused": 0, "identical": 0}
+    for i in range(300):
+        b = bytearray(data)
+        kind = i % 3
+        if kind == 0:
+            pos = int(r.integers(len(b)))
+            b[pos] ^= int(r.integers(1, 256))
+        elif kind == 1:
+            pos = int(r.integers(len(b)))
+            b[pos:pos] = bytes(r.integers(0, 256, size=int(r.integers(1, 8)), dtype=np.uint8))
+        else:
+            b = b[: int(r.integers(len(b)))]
+        p = tmp_path / "fuzz.npz"
+        p.write_bytes(bytes(b))
+        try:
+            back = lssvm_cvx.load(p)
+        except SavedFileError as exc:
+            assert str(p) in str(exc)
+            outcomes["refused"] += 1
+            continue
+        np.testing.assert_array_equal(back.predict(X), expected)
+        outcomes["identical"] += 1
+    assert outcomes["refused"] >= 250, outcomes
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, (*path, i))
+    yield path
+
+
+def _set(node, path, value):
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+
+
+@pytest.mark.parametrize("cls,target", [(LSSVMRegressor, Y), (LSSVMClassifier, LABELS)])
+def test_every_header_entry_replaced_by_a_wrong_type(cls, target, tmp_path):
+    """Each entry of the header (every leaf and container) replaced in turn by values of other
+    types.  Edited naively (digest not recomputed), every file is refused (at ``digest``, or at
+    ``format``/``format_version`` when those are edited).  Edited
+    by a forger who recomputes the digest, each load raises SavedFileError or returns a model
+    that predicts finite values of the right kind — never another exception (a forger can
+    always write a different valid model; what must not happen is a crash or a broken one)."""
+    m = cls(sigma2=2.0, gamma=10.0).fit(X, target)
+    path = tmp_path / "m.npz"
+    m.save(path)
+    header, arrays = read_archive(path)
+    paths = [p for p in _leaves(header) if p and p != ("digest",)]
+    refused = 0
+    for p in paths:
+        for bad in (None, "x", -1, 1e308, [], {"__float__": "nan"}):
+            h = json.loads(json.dumps(header))
+            _set(h, p, bad)
+            if h == header and json.dumps(h) == json.dumps(header):
+                continue  # the substitute equals the original
+            write_archive(tmp_path / "naive.npz", h, arrays, digest=False)
+            with pytest.raises(SavedFileError) as info:  # at "digest", or earlier at "format"
+                lssvm_cvx.load(tmp_path / "naive.npz")
+            assert info.value.field in ("digest", "format", "format_version"), str(info.value)
+            write_archive(tmp_path / "forged.npz", h, arrays)
+            try:
+                back = lssvm_cvx.load(tmp_path / "forged.npz")
+            except SavedFileError:
+                refused += 1
+                continue
+            out = back.predict(X)
+            assert out.shape == (len(X),), p
+            if cls is LSSVMRegressor:
+                assert np.all(np.isfinite(out)), (p, bad)
+            else:
+                assert set(out) <= set(m.classes_), (p, bad)
+    assert refused > len(paths) * 3
+
+
+def test_an_edited_header_is_refused_at_its_digest(saved, tmp_path):
+    path, m, header, arrays = saved
+    header["fitted"]["__dict__"]["intercept_"] += 1.0
+    write_archive(tmp_path / "t.npz", header, arrays, digest=False)
+    expect(tmp_path / "t.npz", "digest", "SHA-256")
