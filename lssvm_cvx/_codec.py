@@ -124,6 +124,12 @@ def _estimator_class(key: str) -> type | None:
     module = getattr(lssvm_cvx, "_LAZY", {}).get(key)
     if isinstance(module, str) and module.startswith("lssvm_cvx.estimators."):
         importlib.import_module(module)
+    if key not in _ESTIMATORS and ":" not in key:  # not in the lazy table: import them all
+        import pkgutil
+
+        package = importlib.import_module("lssvm_cvx.estimators")
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"lssvm_cvx.estimators.{info.name}")
     return _ESTIMATORS.get(key)
 
 

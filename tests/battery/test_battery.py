@@ -758,6 +758,17 @@ def test_case(case, record):
     assert outcome in ("clear error", "documented acceptance"), f"{outcome}: {detail}"
 
 
+def test_every_cli_subcommand_has_cases(capsys):
+    from lssvm_cvx import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    listed = re.search(r"\{([a-z_,-]+)\}", capsys.readouterr().out)
+    assert listed, "no subcommand list in --help"
+    covered = {c.id.split("::")[1].split()[0] for c in CASES if c.id.startswith("cli::")}
+    assert set(listed.group(1).split(",")) <= covered, (listed.group(1), covered)
+
+
 def test_battery_size():
     """At least 250 cases over every entry point (counted at collection; the run-time counts
     are printed by the session summary)."""
