@@ -23,10 +23,14 @@ SHA-256, finiteness).
   :func:`register_component`), and result records (dataclasses) registered with
   :func:`register_record`, each through its constructor.
 
-Then every array is checked against the manifest (shape, dtype, digest, finiteness), the fitted
-attributes against each other (the number of features and of basis points agree across
-``X_fit_``, ``dual_coef_``, ``support_vectors_``, ...), and the model is probed with a
-two-row prediction.  Anything wrong — a missing, empty, truncated, corrupt, tampered or
+The header carries its own SHA-256 (``digest``), so a corrupt or hand-edited header is refused
+before anything is built.  Then every array is checked against the manifest (shape, dtype,
+SHA-256, finiteness), the fitted attributes against each other (the number of features and of
+basis points agree across ``X_fit_``, ``dual_coef_``, ``support_vectors_``, ...; the kernel's
+width equals ``sigma2_``; prediction-defining fields are finite numbers), and the model is
+probed with a two-row prediction.  (The digests detect corruption and naive edits; a forger who
+recomputes them can still write a *different* valid model — no file format can prevent that —
+but not one that crashes or predicts NaN.)  Anything wrong — a missing, empty, truncated, corrupt, tampered or
 future-version file — raises :class:`~lssvm_cvx.exceptions.SavedFileError` naming the file
 and the field.
 
@@ -39,6 +43,7 @@ no longer has is an error naming it.
 Benchmark results (``benchmarks/results/*.json``) are read with :func:`read_results`, which
 validates the schema the bench writer produces (:func:`validate_results`).
 """
+
 from __future__ import annotations
 
 import dataclasses
