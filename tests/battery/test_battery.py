@@ -751,11 +751,25 @@ def _tmpdir(tmp_path_factory):
     yield
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+#: cases whose bad outcome is known and owned elsewhere: case id -> owner and reason.  They run
+#: as strict xfails (a fix turns them into failures until they are removed from this list) and
+#: the session summary counts and lists them separately.
+KNOWN_DEFECTS: dict[str, str] = {}
+
+
+def _param(case: Case):
+    if case.id in KNOWN_DEFECTS:
+        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS[case.id]))
+    return pytest.param(case, id=case.id)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_case(case, record):
     outcome, detail = run_case(case)
-    record(case.id, outcome)
-    assert outcome in ("clear error", "documented acceptance"), f"{outcome}: {detail}"
+    good = outcome in ("clear error", "documented acceptance")
+    known = case.id in KNOWN_DEFECTS and not good
+    record(case.id, f"known defect: {outcome} ({KNOWN_DEFECTS[case.id]})" if known else outcome)
+    assert good, f"{outcome}: {detail}"
 
 
 def test_every_cli_subcommand_has_cases(capsys):
