@@ -3,7 +3,7 @@
 parameter, and the ideal-point choice of ε* (eq. 27-28).
 
 Convex objectives given as cvxpy expressions
--------------------------------------------
+--------------------------------------------
 :func:`weighted_sum`, :func:`epsilon_constraint` and :func:`modified_epsilon_constraint` take
 scalar cvxpy expressions and return an *unsolved* :class:`ParetoProblem` (a
 :class:`cvxpy.Problem`); solving it sets the expressions' variables.  ε is a
@@ -49,7 +49,7 @@ minimiser is returned, possibly a dominated one — see §III-C, Fig. 3, reprodu
 ``tests/test_pareto.py`` and ``benchmarks/pareto_toy.py``.
 
 Non-convex objectives (θ-space model selection)
-----------------------------------------------
+-----------------------------------------------
 :func:`epsilon_constraint_nlp` and :func:`modified_epsilon_constraint_nlp` solve the same two
 scalarisations for smooth callables ``u(θ) -> (value, gradient)`` with scipy's SLSQP
 (a constrained NLP method).  The modified one keeps ``h`` as a variable, scaled as

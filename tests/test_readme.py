@@ -12,13 +12,15 @@ def test_readme_begins_with_the_two_commands():
     text = README.read_text(encoding="utf-8")
     block = re.search(r"```bash\n(.*?)```", text, re.S).group(1).strip().splitlines()
     assert block == ['pip install -e ".[test]" && lssvm-cvx bench --quick',
-                     'pip install -e ".[test]" && pytest']
+                     'pip install -e ".[test]" && pytest',
+                     'pip install -e ".[docs]" && sphinx-build -W -b html docs docs/_build/html']
     assert text.index("```bash") < 40  # right under the title
 
 
 def test_ci_runs_the_readme_test_command():
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert 'pip install -e ".[test]" && pytest' in ci
+    assert 'pip install -e ".[docs]" && sphinx-build -W -b html docs docs/_build/html' in ci
 
 
 def test_tour_runs(tmp_path, monkeypatch):

@@ -42,6 +42,7 @@ from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_tr
 from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
 from ..exceptions import ConditioningWarning, HyperparameterError
 from ..kernels.gradient_norm import affine_dim, n_informative_columns
+from ._search import search_results
 from .base import SaveMixin, check_fitted, encode_labels, input_error
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -225,6 +226,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
         self.loo_score_ = res.score
         self.search_ = res.to_dict()
+        self.cv_results_ = _cv_results(self.search_["history"], res.criterion)
         self.coef_ = fit.theta
         self.intercept_ = fit.b
         self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
@@ -241,6 +243,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
         self.loo_score_ = float(np.mean(self.loo_std_ ** 2))
         self.search_ = {"history": []}
+        self.cv_results_ = _cv_results([], None)
         self.coef_ = np.zeros((0, Y2.shape[1]))
         self.intercept_ = Y2.mean(axis=0)
         self.jackknife_Q_ = None
@@ -309,6 +312,12 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         Its selection criterion (standardised units).
     search_ : dict
         The search record (every path evaluated).
+    cv_results_ : dict
+        The evaluated candidates in scikit-learn's layout, one per entry of
+        ``search_["history"]`` (the best point of each width, μ-path and ν-path stage):
+        ``params`` (``kernel_gamma``, ``mu``, ``nu``: the estimator's parameter names), ``param_*``, ``mean_test_score`` (minus the
+        LOO criterion, standardised units), ``rank_test_score``, ``stage`` and ``n_rows`` (rows
+        used: the width stage may subsample).
     approximation_ : str
         The basis used (``"exact"``, ``"nystroem"`` or ``"rff"``).
     """
@@ -402,7 +411,7 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         The calibration factor ``a``.
     loo_decision_ : ndarray
         Exact LOO decision values (binary: (n,), else (n, n_classes)).
-    kernel_gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, approximation_ :
+    kernel_gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, cv_results_, approximation_ :
         As in :class:`AutoLSSVMRegressor`.
     """
 
@@ -464,3 +473,13 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         F = self.decision_function(X)
         Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
         return log_softmax(self.temperature_ * Z, axis=1)
+
+
+def _cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
+    """The search history as ``cv_results_`` (see :mod:`._search`)."""
+    params = [{"kernel_gamma": float(h["gamma"]), "mu": float(h["mu"]), "nu": float(h["nu"])}
+              for h in history]
+    return search_results(params, [float(h["score"]) for h in history],
+                          stage=np.asarray([str(h["stage"]) for h in history]),
+                          n_rows=np.asarray([int(h["rows"]) for h in history], dtype=np.int64),
+                          criterion=criterion)

@@ -5,15 +5,16 @@ The model is additive, ``f(x) = Σ_d f^d(x^d) + b`` (eq. 1), one component per i
 (and per kernel when several are given, e.g. ``kernel=["rbf", "linear"]``).  ``penalty``
 chooses how it is fitted:
 
-============== ======================================================= ==================
-``penalty``    method                                                   hyperparameters
-============== ======================================================= ==================
-``None``       componentwise LS-SVM, dual system (7) / (16)             ``gamma``
-``"l1"``       L1 component regularization, QP (20)-(22)                ``xi``
-``"stp"``      smoothly thresholding penalty (25) by weighted GNC       ``lam``, ``a``
-``"fusion_areg"`` fusion with validation inputs, QP (30)                ``xi``
-``"fusion_eta"``  η-fusion (38) by alternating least squares            (``gamma`` starts η)
-============== ======================================================= ==================
+================== ================================================ ====================
+``penalty``        method                                           hyperparameters
+================== ================================================ ====================
+``None``           componentwise LS-SVM, dual system (7) / (16)     ``gamma``
+``"l1"``           L1 component regularization, QP (20)-(22)        ``xi``
+``"stp"``          smoothly thresholding penalty (25) by weighted   ``lam``, ``a``
+                   GNC
+``"fusion_areg"``  fusion with validation inputs, QP (30)           ``xi``
+``"fusion_eta"``   η-fusion (38) by alternating least squares       (``gamma`` starts η)
+================== ================================================ ====================
 
 The fusion penalties hold out ``validation_fraction`` of the training data (shuffled with
 ``random_state``) as the validation set of §4.

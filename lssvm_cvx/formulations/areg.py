@@ -34,7 +34,7 @@ right-hand side (``y`` or ``1``) — exactly as :class:`~lssvm_cvx.formulations.
 and :class:`~lssvm_cvx.formulations.lssvm.LSSVMClassification` do.
 
 Paper slips handled here (each has a test in ``tests/test_areg_formulations.py``)
--------------------------------------------------------------------------------
+---------------------------------------------------------------------------------
 1. Algorithm 3.1 prints ``c = (Ωα + b - y) - α``.  The training equations of (15),
    ``(Ω + I)α + 1b + c = y``, give ``c = (y - Ωα - b) - α``: the sign of the residual part is
    flipped in print.  We use the latter (``test_fusion_matches_eq19_and_c_sign``).

@@ -62,7 +62,7 @@ explicit ``C_l`` per fold plus the ``LN × N`` solve — against a dense solve o
 ``((N+1)L + N)``-unknown KKT system of eq. (37) (tested to agree on small problems).
 
 Lemma 5.2 and the fast algorithm: which weight multiplies Ω_CV
--------------------------------------------------------------
+--------------------------------------------------------------
 In eq. (44) each training point's fitted value is averaged over the ``L - 1`` fold models
 that train on it: ``(1/(L-1)) Σ_{l: k ∈ T_l} w^{(l)'}φ(x_k)`` with ``w^{(l)} = Σ_{i∈T_l} α_i
 φ(x_i)`` (50b).  The pair ``(i, k)`` is trained on together in ``L - 2`` folds when ``i`` and

@@ -34,12 +34,16 @@ __all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals"]
 
 @dataclass(frozen=True)
 class Reference:
-    """Where a formulation comes from: paper key (file in ``shared/papers``), citation and the
-    equations it implements (``{"primal": "(1)", "dual": "(2)"}``)."""
+    """Where a formulation comes from: paper key (file in ``shared/papers``), citation, the
+    equations it implements (``{"primal": "(1)", "dual": "(2)"}``) and, optionally, those
+    equations in LaTeX (same keys; shown on the formulation's documentation page, which
+    falls back to :data:`lssvm_cvx.formulations.equations.LATEX`, the table of the papers'
+    equations)."""
 
     paper: str
     citation: str
     equations: Mapping[str, str] = field(default_factory=dict)
+    latex: Mapping[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         eqs = ", ".join(f"{k} {v}" for k, v in self.equations.items())

@@ -19,7 +19,7 @@ The driver also offers the classical GNC start for a concave penalty, the tangen
 (``start="l1"``); see :func:`gnc` for how the two paths differ on the chapter's example.
 At a fixed ζ each step replaces ``J_ζ`` by the weighted least-squares cost
 ``½ Σ_{d,k} ν_{dk}² (Ŷ^d_k)² + ½||e||²`` with the weights of eq. (43) — value and slope of the
-penalty matched at the current point.  Applied to the composite ``ℓ(Σ_k |ŷ_k|)`` this gives
+penalty matched at the current point.  Applied to the composite ``ℓ(Σ_k |ŷ_k|)`` this gives::
 
     ν_{dk}² = (1 - ζ) ℓ'(s_d) / (2 |ŷ_{dk}|_ε) + ζ ρ,   |u|_ε = sqrt(u² + ε²),
 

@@ -39,7 +39,7 @@ With ``complexity="l2"`` the front is exactly the KRR path: the weighted-sum poi
 KRR with ``λ = 2nν`` (tested).
 
 Paper slips handled here (see also :mod:`lssvm_cvx.kernels.roughness`)
---------------------------------------------------------------------
+----------------------------------------------------------------------
 * §IV-A names the fit gradient ``∂E_c/∂σ`` (it is ``∂E_R/∂σ``, the fit term) and writes
   ``∂K/∂σ = K∘D/σ³`` for ``exp(-D/2σ²)`` — correct for that parametrisation; we use
   ``σ² = sigma2`` with ``exp(-D/σ²)``, so ``∂K/∂σ² = K∘D/σ⁴``.

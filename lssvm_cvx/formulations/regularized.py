@@ -277,9 +277,9 @@ class RegularizedLSSVM(Formulation):
         self.validate()
         y = self.targets()
         alpha, b = self.system().solve(y)
-        duals = {}
-        if "fit" in self.problem.cons:  # the squared loss: L = ... + λ'(e - y + f), λ = -s∘e
-            duals["fit"] = -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))
+        # the squared loss's constraint "fit" (e == y - f): L = ... + λ'(e - y + f), λ = -s∘e
+        # (no cvxpy problem is built here: the closed form must not pay for the builder)
+        duals = {"fit": -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))}
         return Solution(values={"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})},
                         duals=duals)
 

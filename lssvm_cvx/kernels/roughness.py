@@ -38,7 +38,7 @@ quadratic of α.  :meth:`Roughness.convex_majorant` keeps ``R`` and the PSD part
 ``sym(KP)``: an upper bound of ``E_c`` that is convex in α (used by the α-space Pareto front).
 
 Paper slips (each has a test in ``tests/test_roughness.py`` that fails on the printed version)
---------------------------------------------------------------------------------------------
+----------------------------------------------------------------------------------------------
 1. eq. (13) puts ``+q`` inside ``Σ_k Σ_j``; eq. (10) and Appendix A add it once per sample.
    The constant of ``E_c`` is therefore ``q/2``, not ``p q²/2`` — and not the ``+n`` per output
    printed in eq. (16)/(17).  We use ``+½`` per output, checked against the trace of the

@@ -505,7 +505,6 @@ def composition_cases() -> list[Case]:
         from lssvm_cvx.formulations import RegularizedLSSVM
     except ImportError:  # pragma: no cover - before the composition API
         return []
-    from lssvm_cvx.exceptions import TermError
 
     C = []
 
