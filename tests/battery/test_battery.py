@@ -728,6 +728,36 @@ def cli_cases() -> list[Case]:
     return C
 
 
+# ------------------------------------------------------------------------------ files
+def file_cases() -> list[Case]:
+    """``lssvm_cvx.load`` and ``lssvm_cvx.io.read_results`` on unreadable files."""
+    from lssvm_cvx import io
+    from lssvm_cvx.exceptions import InputError, SavedFileError
+
+    def at(name, content=None):
+        def make():
+            p = _TMP["dir"] / name
+            if content is not None:
+                p.write_bytes(content)
+            return p
+        return make
+
+    C = []
+    for fn, label in ((lssvm_cvx.load, "load"), (io.read_results, "read_results")):
+        ext = ".npz" if label == "load" else ".json"
+        for sub, make in (("missing file", at(f"missing{ext}")),
+                          ("empty file", at(f"empty{ext}", b"")),
+                          ("a folder", lambda: _TMP["dir"]),
+                          ("text file", at(f"text{ext}", b"hello")),
+                          ("binary garbage", at(f"garbage{ext}", bytes(range(256)) * 4)),
+                          ("truncated zip", at(f"trunc{ext}", b"PK\x03\x04" + b"\x00" * 20))):
+            C.append(Case(f"{label}::{sub}", lambda fn=fn, make=make: fn(make()), r"file|\.npz|\.json|battery",
+                          exc=SavedFileError))
+        for sub, arg in (("path None", None), ("path a number", 42), ("path empty string", "")):
+            C.append(Case(f"{label}::{sub}", lambda fn=fn, arg=arg: fn(arg), r"path", exc=InputError))
+    return C
+
+
 # ------------------------------------------------------------------------------ collection
 def all_cases() -> list[Case]:
     cases = []
@@ -736,6 +766,7 @@ def all_cases() -> list[Case]:
     for name, cls in _formulations().items():
         cases += formulation_cases(name, cls)
     cases += composition_cases()
+    cases += file_cases()
     cases += harness_cases()
     cases += cli_cases()
     return cases
