@@ -421,7 +421,7 @@ def formulation_cases(name: str, cls) -> list[Case]:
 
     data = _data(cls)
     X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"])
-    solve = lambda **over: _make(cls, **over).solve("closed_form" if cls.has_closed_form else "CLARABEL")  # noqa: E731
+    solve = lambda **over: _solve_any(_make(cls, **over))  # noqa: E731
     add("build X NaN", lambda: _make(cls, X=with_value(X, NAN)).build(), r"\bX\b.*NaN|NaN")
     add("build X inf", lambda: _make(cls, X=with_value(X, INF)).build(), r"\bX\b.*inf|inf")
     if name in Y_UNUSED:
@@ -437,6 +437,10 @@ def formulation_cases(name: str, cls) -> list[Case]:
     add("build X strings", lambda: _make(cls, X=with_value(X, "a")).build(), r"\bX\b")
     add("build X complex", lambda: _make(cls, X=with_value(X, 1j)).build(), r"\bX\b|complex")
     add("build X 1-D", lambda: _make(cls, X=X[:, 0]).build(), r"\bX\b|2D")
+    add("build X object None", lambda: _make(cls, X=with_value(X, None)).build(), r"\bX\b|NaN")
+    add("solve duplicated points", lambda: solve(X=np.vstack([X, X]), y=np.concatenate([y, y])),
+        r"\bX\b|singular|definite|duplicate|folds|points", either=True, accept=_finite_solution,
+        why="duplicated points (a singular Gram): an optimal, finite solution, or a clear error")
     if "X_val" in data:
         Xv = np.asarray(data["X_val"], dtype=float)
         add("build X_val NaN", lambda: _make(cls, X_val=with_value(Xv, NAN)).build(), r"X_val|NaN")
@@ -479,6 +483,24 @@ def _assert_agrees(sol, ref):
     assert sol.ok, f"returned status {sol.status} without raising"
     gap = abs(sol.objective - ref.objective) / max(1.0, abs(ref.objective))
     assert gap <= 1e-4, f"objective gap {gap:.2e} after 1 iteration"
+
+
+def _solve_any(f):
+    """The closed form where the instance has one, else CLARABEL."""
+    from lssvm_cvx.exceptions import NotSupportedError
+
+    if type(f).has_closed_form:
+        try:
+            return f.solve("closed_form")
+        except NotSupportedError:
+            pass
+    return f.solve("CLARABEL")
+
+
+def _finite_solution(sol):
+    assert sol.ok, f"status {sol.status}"
+    for k, v in sol.values.items():
+        finite(v)
 
 
 def _empty_solution():
