@@ -629,3 +629,48 @@ def test_an_edited_header_is_refused_at_its_digest(saved, tmp_path):
     header["fitted"]["__dict__"]["intercept_"] += 1.0
     write_archive(tmp_path / "t.npz", header, arrays, digest=False)
     expect(tmp_path / "t.npz", "digest", "SHA-256")
+
+
+def _configs():
+    from lssvm_cvx import terms
+
+    reg, clf = "reg", "clf"
+    return [
+        ("LSSVMRegressor", {"selection": "loo", "gamma_grid": [1.0, 10.0], "sigma2_grid": [0.5, 2.0]}, reg),
+        ("LSSVMRegressor", {"kernel": "linear"}, reg),
+        ("LSSVMRegressor", {"kernel": "poly", "degree": 2}, reg),
+        ("LSSVMClassifier", {"multi_class": "ovo"}, "3"),
+        ("LSSVMClassifier", {"selection": "kfold", "cv": 3, "gamma_grid": [1.0, 10.0], "sigma2_grid": [1.0]}, clf),
+        ("AdditiveRegularizationRegressor", {"method": "fusion", "random_state": 0}, reg),
+        ("AdditiveRegularizationRegressor", {"method": "cv", "cv": 3, "random_state": 0}, reg),
+        ("AdditiveRegularizationClassifier", {"random_state": 0}, clf),
+        ("ComponentwiseLSSVMRegressor", {"penalty": "l1", "random_state": 0}, reg),
+        ("ComponentwiseLSSVMClassifier", {}, clf),
+        ("L2SVMClassifier", {"path": True}, clf),
+        ("L2SVMClassifier", {"low_rank": "nystrom", "rank": 5, "random_state": 0}, clf),
+        ("ParetoKernelRidge", {"method": "gcv"}, reg),
+        ("ParetoKernelPCR", {"method": None}, reg),
+        ("AutoLSSVMRegressor", {}, reg),
+        ("AutoLSSVMRegressor", {"approximation": "nystroem", "n_components": 8}, reg),
+        ("AutoLSSVMClassifier", {}, "3"),
+        ("RegularizedLSSVMRegressor", {"selection": "loo"}, reg),
+        ("RegularizedLSSVMRegressor", {"terms": {"rkhs": (terms.RKHSNorm(), 0.1),
+                                                 "graph": (terms.GraphLaplacian(n_neighbors=3), 0.01)}}, reg),
+        ("RegularizedLSSVMClassifier", {"loss": "squared_hinge"}, clf),
+        ("RegularizedLSSVMClassifier", {}, "3"),
+    ]
+
+
+@pytest.mark.parametrize("name,kw,kind", _configs(), ids=lambda v: v if isinstance(v, str) else None)
+def test_fitted_configurations_round_trip(name, kw, kind, tmp_path):
+    """No false alarms: models fitted in many configurations (selection records, cv_results_,
+    paths, low-rank factors, multiclass) load and predict bit for bit."""
+    import warnings
+
+    y = {"reg": Y, "clf": LABELS, "3": np.array(["a", "b", "c"])[np.arange(15) % 3]}[kind]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = getattr(lssvm_cvx, name)(**kw).fit(X, y)
+    m.save(tmp_path / "m.npz")
+    back = lssvm_cvx.load(tmp_path / "m.npz")
+    np.testing.assert_array_equal(back.predict(X), m.predict(X))
