@@ -14,7 +14,12 @@ import pytest
 
 import lssvm_cvx
 from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, io
-from lssvm_cvx.exceptions import InputError, LssvmCvxError, NotFittedError, SavedFileError
+from lssvm_cvx.exceptions import (
+    InputError,
+    LssvmCvxError,
+    NotFittedError,
+    SavedFileError,
+)
 
 DATA = Path(__file__).parent / "data"
 RESULTS = Path(__file__).parents[1] / "benchmarks" / "results"

@@ -29,8 +29,14 @@ from .._validation import check_gamma, check_positive, named_message
 from ..exceptions import InputError, LabelError, LssvmCvxError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
-__all__ = ["SaveMixin", "KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels",
-           "input_error"]
+__all__ = [
+    "BinaryClassifierMixin",
+    "KernelMixin",
+    "SaveMixin",
+    "check_fitted",
+    "encode_labels",
+    "input_error",
+]
 
 
 def input_error(exc: BaseException, X: Any, *, min_samples: int = 1) -> InputError:
