@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 

@@ -15,7 +15,7 @@ import time
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 
@@ -192,7 +192,7 @@ def run(ctx: Context) -> BenchResult:
     sel = auto[["γ", "μ", "ν"]].describe().loc[["min", "50%", "max"]].reset_index().rename(columns={"index": "stat"})
     res.tables.append(Table("Selected normalised hyperparameters (default estimator)", sel,
                             "γ is the width of exp(-(γ/p)||x-z||²) on standardised inputs; μ, ν the "
-                            "normalised weights of eq. (9) (lssvm_cvx.auto_tuning)."))
+                            "normalised weights of eq. (9) (lssvm_cvx.selection.auto)."))
     res.figures["fit"] = _figure(0)
     res.notes = "\n\n".join(notes) + (
         "\n\nThe ≤ 0.07 target is below what the grid-tuned and even the test-set-tuned KernelRidge reach "

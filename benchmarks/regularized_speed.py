@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor, RegularizedLSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.formulations import RegularizedLSSVM

@@ -103,18 +103,18 @@ def register(name: str, title: str, *, paper: str | None = None, description: st
 
 def discover() -> dict[str, Benchmark]:
     """Import every module of the ``benchmarks`` package (each registers its benchmarks)."""
-    import benchmarks
+    from lssvm_cvx import benchmarks
 
     for info in pkgutil.iter_modules(benchmarks.__path__):
         if not info.name.startswith("_"):
-            importlib.import_module(f"benchmarks.{info.name}")
+            importlib.import_module(f"lssvm_cvx.benchmarks.{info.name}")
     return REGISTRY
 
 
 def default_out_dir(quick: bool) -> Path:
     """``benchmarks/results`` beside the ``benchmarks`` package (``.../quick`` for --quick, so a
     quick run never overwrites the committed full results)."""
-    import benchmarks
+    from lssvm_cvx import benchmarks
 
     base = Path(benchmarks.__file__).resolve().parent / "results"
     return base / "quick" if quick else base

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMRegressor
 
 

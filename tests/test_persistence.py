@@ -59,7 +59,7 @@ def reseal(header, arrays, key):
     forger who also fixes shapes and digests."""
     a = arrays[key]
     finite = bool(np.all(np.isfinite(a))) if a.dtype.kind in "fc" else True
-    header["arrays"][key].update(dtype=a.dtype.str, shape=list(a.shape), sha256=io._digest(a),
+    header["arrays"][key].update(dtype=a.dtype.str, shape=list(a.shape), sha256=io.array_digest(a),
                                  finite=finite)
 
 
@@ -207,7 +207,7 @@ def test_user_estimators_load_after_explicit_registration(tmp_path):
         back = lssvm_cvx.load(tmp_path / "mean.npz")
         assert isinstance(back, MeanModel) and back.mean_ == m.mean_ and back.shift == 1.0
     finally:
-        io._ESTIMATORS.pop(name, None)
+        io.ESTIMATORS.pop(name, None)
     expect(tmp_path / "mean.npz", "class", "not a registered estimator")  # unregistered again
 
 
@@ -217,7 +217,7 @@ def test_the_package_estimators_are_registered():
     for name, module in lssvm_cvx._LAZY.items():
         if module.startswith("lssvm_cvx.estimators."):
             importlib.import_module(module)
-            assert io._ESTIMATORS[name] is getattr(lssvm_cvx, name)
+            assert io.ESTIMATORS[name] is getattr(lssvm_cvx, name)
     assert not any(k.startswith("_") for k in io.registered()["estimators"])
     assert "RKHSNorm" in io.registered()["components"] and "Huber" in io.registered()["components"]
 

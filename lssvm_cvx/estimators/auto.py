@@ -30,36 +30,25 @@ equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
 from __future__ import annotations
 
 import warnings
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
-                           choose_centres)
-from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
+from ..selection.auto import CRITERIA, auto_search
+from ..terms.gradient_basis import MARGINS, basis_transform, choose_centres
+from ..linalg.penalized import PenalizedLS
+from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
+from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError
-from ..kernels.gradient_norm import affine_dim, n_informative_columns
+from ..terms.gradient_norm import affine_dim, n_informative_columns
 from ._search import search_results
 from .base import SaveMixin, check_fitted, encode_labels, input_error
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
 _APPROX = ("auto", "exact", "nystroem", "rff")
-_SMALL = 600  # bases up to this size run with one BLAS thread (faster on small matrices)
-
-
-def _blas_context(m: int):
-    if m > _SMALL:
-        return nullcontext()
-    try:
-        from threadpoolctl import threadpool_limits
-
-        return threadpool_limits(limits=1, user_api="blas")
-    except Exception:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return nullcontext()
 
 
 def _opt_positive(value: Any, name: str, *, allow_zero: bool = False) -> float | None:
@@ -200,7 +189,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
             pr.basis = B
             return pr
 
-        with _blas_context(m_est):
+        with small_system_blas(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
                               gamma_grid=self._renamed("gamma_grid", "kernel_gamma_grid"),
                               mu_grid=self.mu_grid,
@@ -260,7 +249,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
         """``Φ(x)θ + b`` in standardised target units, shape (n, T)."""
         check_fitted(self, "coef_")
         X = self._validate_predict(X)
-        with _blas_context(self.n_basis_):
+        with small_system_blas(self.n_basis_):
             Phi = self._design(X)
             return Phi @ self.coef_ + self.intercept_
 
@@ -365,7 +354,7 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         alpha = 1.0 - cov
         k_hi = int(np.ceil((1 - alpha) * (n + 1)))
         k_lo = int(np.floor(alpha * (n + 1)))
-        with _blas_context(self.n_basis_):
+        with small_system_blas(self.n_basis_):
             Phi = self._design(X)
             f = (Phi @ self.coef_ + self.intercept_)[:, 0]
             R = np.abs(r)

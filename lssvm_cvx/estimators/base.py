@@ -25,7 +25,7 @@ from sklearn.utils import check_array
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_gamma, check_positive, named_message
+from ..checks import check_gamma, check_positive, named_message
 from ..exceptions import InputError, LabelError, LssvmCvxError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 

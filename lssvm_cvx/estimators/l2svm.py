@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._validation import check_gamma
+from ..checks import check_gamma
 from ..exceptions import HyperparameterError
-from ..l2svm_path import expand, regularization_path, solve_fixed
-from ..lowrank import make_factor
+from ..selection.l2svm_path import expand, regularization_path
+from ..formulations.l2svm_active_set import solve_fixed
+from ..kernels.factors import make_factor
 from ._search import search_results
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
@@ -226,7 +227,7 @@ class _FixedPath:
     """The minimal path-like object :func:`~lssvm_cvx.l2svm_path.expand` needs for a fixed-λ fit."""
 
     def __init__(self, y, K, factor, X, kernel):
-        from ..l2svm_path import Hessian
+        from ..formulations.l2svm_active_set import Hessian
 
         self.y = y
         self.hess = Hessian(y, K=K, factor=factor)

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
+from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, select_gamma_sigma2
 from ._search import search_results
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
@@ -49,15 +49,11 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         if self.selection != "kfold":
             return None
         cv = self.cv
-        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-            if cv < 2:
-                raise HyperparameterError(f"cv must be >= 2, got {cv}")
-            splitter = (StratifiedKFold if classification else KFold)(
-                n_splits=int(cv), shuffle=True, random_state=self.random_state)
-        else:
-            splitter = check_cv(cv, y_split, classifier=classification)
+        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
+            raise HyperparameterError(f"cv must be >= 2, got {cv}")
         try:
-            tests = [test for _, test in splitter.split(np.zeros((len(y_split), 1)), y_split)]
+            tests = heldout_folds(cv, len(y_split), y=y_split, stratified=classification,
+                                  random_state=self.random_state)
         except ValueError as exc:
             raise InputError(f"cannot split the data into folds: {exc}") from exc
         position = np.cumsum(keep) - 1  # index among the kept points

@@ -27,7 +27,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from ..exceptions import HyperparameterError
-from ..formulations.multiobjective import METHODS, Selection, check_r, select_model, _check_lam
+from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
+from ..selection.multiobjective import Selection, finish_selection, select_model
 from ._search import search_results
 from .base import KernelMixin, check_fitted
 
@@ -166,7 +167,7 @@ class ParetoKernelRidge(_ParetoBase):
 
     def _fixed(self, Z, t, kernel, common):
         return _fixed_fit(Z, t, kernel, "krr", common, sigma2=self.sigma2,
-                          lam=_check_lam(self.lam), degree=self.degree)
+                          lam=check_lam(self.lam), degree=self.degree)
 
     def _set_selected(self, sel) -> None:
         self.lambda_ = sel.lam
@@ -225,13 +226,11 @@ class ParetoKernelPCR(_ParetoBase):
 
 
 def _fixed_fit(Z, t, kernel, model, common, *, sigma2, degree, lam=None, r=None):
-    from ..formulations.multiobjective import _finish, _objectives
-
     yc = t - t.mean()
-    obj = _objectives(model, Z, yc, kernel, int(degree), common["t"], common["complexity"])
+    obj = make_objectives(model, Z, yc, kernel, int(degree), common["t"], common["complexity"])
     th = obj.theta(lam=lam, sigma2=sigma2) if model == "krr" else obj.theta(r=r, sigma2=sigma2)
     ev = obj.evaluate(th)
-    return _finish(model, kernel, "fixed", common["complexity"], Z, float(t.mean()), obj, ev,
+    return finish_selection(model, kernel, "fixed", common["complexity"], Z, float(t.mean()), obj, ev,
                    degree=int(degree), t=common["t"])
 
 

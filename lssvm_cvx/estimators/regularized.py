@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..exceptions import HyperparameterError, InputError
+from ..linalg.folds import heldout_folds
 from ..formulations.regularized import RegularizedLSSVM, check_terms
 from ..losses import make_loss
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
@@ -101,10 +101,9 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         cv = int(self.cv)
         if cv < 2:
             raise HyperparameterError(f"cv must be >= 2, got {self.cv!r}")
-        splitter = (StratifiedKFold if self._classification else KFold)(
-            n_splits=cv, shuffle=True, random_state=self.random_state)
         try:
-            return [te for _, te in splitter.split(np.zeros((y_split.size, 1)), y_split)]
+            return heldout_folds(cv, y_split.size, y=y_split, stratified=self._classification,
+                                 random_state=self.random_state)
         except ValueError as exc:
             raise InputError(f"cannot split the data into {cv} folds: {exc}") from exc
 

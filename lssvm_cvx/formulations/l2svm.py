@@ -45,13 +45,14 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, binary_labels
+from ..checks import as_matrix, binary_labels
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
+from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = [
@@ -72,17 +73,12 @@ L2SVM_PAPER = ("Bonidal, Tindel & Guermeur (2013), Model selection for the l2-SV
 
 
 def exact_factor(K: np.ndarray, *, name: str = "kernel matrix") -> np.ndarray:
-    """``F`` with ``K = F F^T`` keeping every eigenvalue above the numerical-rank tolerance
-    ``m · ε_mach · s_max`` (what is dropped is below the rounding error of ``K``; a linear
+    """``F`` with ``K = F F^T`` by the package's PSD eigen-factor
+    (:func:`~lssvm_cvx.kernels.psd.psd_factor`: eigenvalues above 1e-12 ``s_max``; a linear
     kernel gives ``r = d``).  ``K`` must be PSD within ``1e-8 · ||K||`` (else
     :class:`NotPSDError`)."""
     check_psd(K, name=name)
-    s, V = np.linalg.eigh((K + K.T) / 2)
-    tol = K.shape[0] * np.finfo(np.float64).eps * max(s[-1], 0.0)
-    keep = np.flatnonzero(s > tol)[::-1]
-    if keep.size == 0:
-        return np.zeros((K.shape[0], 1))
-    return V[:, keep] * np.sqrt(s[keep])
+    return psd_factor(K)
 
 
 def dual_objective(H: np.ndarray, lam: float, alpha: np.ndarray) -> float:
@@ -230,7 +226,7 @@ class _L2SVMBase(Formulation):
             if E.size and (E.min() < 0 or E.max() >= y.size):
                 raise InputError(f"active_set indices must lie in 0..{y.size - 1}")
         else:
-            from ..l2svm_path import solve_fixed
+            from .l2svm_active_set import solve_fixed
 
             E = solve_fixed(y, lam, K=self.Omega).E
         alpha, a0, _ = active_set_solution(self.H, y, lam, E)
@@ -239,7 +235,7 @@ class _L2SVMBase(Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, lam: float = 1.0, sigma2: float = 2.0,
                         **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), lam=lam)

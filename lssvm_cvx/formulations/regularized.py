@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
 from ..kernels import RBF, Kernel
 from ..losses import Loss, make_loss
@@ -418,7 +418,7 @@ class RegularizedLSSVM(Formulation):
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "RegularizedLSSVM":
         """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term."""
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         terms = {"rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)}
@@ -434,7 +434,7 @@ class RegularizedLSSVML1(RegularizedLSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "RegularizedLSSVML1":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         terms = {"rkhs": (RKHSNorm(), 0.1), "l1": (L1(), 0.05)}

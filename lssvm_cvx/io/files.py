@@ -12,14 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .exceptions import InputError, SavedFileError
+from ..exceptions import InputError, SavedFileError
 
 #: benchmark result files: an optional ``"schema"`` key ``"lssvm_cvx-results/<version>"``
 RESULTS_SCHEMA = "lssvm_cvx-results/1"
 
 
-def _version() -> str:
-    from . import __version__
+def package_version() -> str:
+    from .. import __version__
 
     return __version__
 
@@ -59,7 +59,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
         os.close(dfd)
 
 
-def _as_path(path: Any, what: str = "path") -> Path:
+def as_path(path: Any, what: str = "path") -> Path:
     if not isinstance(path, (str, os.PathLike)) or (isinstance(path, str) and not path):
         raise InputError(f"{what} must be a file name (str or os.PathLike), got {path!r}")
     return Path(path)
@@ -96,7 +96,7 @@ def validate_results(payload: Any, *, source: str | os.PathLike = "<results>") -
         raise fail("schema", f"not an lssvm_cvx results schema: {schema!r}")
     current = int(RESULTS_SCHEMA.rpartition("/")[2])
     if int(m.group(1)) > current:
-        raise fail("schema", f"results schema {m.group(1)} is newer than lssvm_cvx {_version()} "
+        raise fail("schema", f"results schema {m.group(1)} is newer than lssvm_cvx {package_version()} "
                    f"reads (up to {current}): upgrade lssvm_cvx")
     for key, types in _RESULT_KEYS.items():
         if key not in payload:
@@ -151,7 +151,7 @@ def read_results(path: str | os.PathLike, *, max_bytes: int = 256 << 20) -> dict
     Raises :class:`~lssvm_cvx.exceptions.SavedFileError` naming the file and the field for a
     missing, empty, truncated, non-JSON, tampered or future-schema file.
     """
-    p = _as_path(path)
+    p = as_path(path)
 
     def fail(field: str, message: str) -> SavedFileError:
         return SavedFileError(message, path=p, field=field)

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import HyperparameterError
-from ._validation import check_positive
+from ..exceptions import HyperparameterError
+from ..checks import check_positive
 
 __all__ = ["Penalty", "L1", "STP", "HardThreshold", "SCAD", "make_penalty", "PENALTIES"]
 

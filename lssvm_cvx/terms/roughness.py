@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from .base import RBF, Kernel, Polynomial, sq_dists
+from ..kernels.base import RBF, Kernel, Polynomial, sq_dists
 
 __all__ = [
     "Roughness",

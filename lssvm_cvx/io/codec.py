@@ -16,25 +16,25 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError, LssvmCvxError, SavedFileError
+from ..exceptions import InputError, LssvmCvxError, SavedFileError
 
-_ARRAY_KINDS = "biuf"   # bool, ints, floats; plus unicode strings ("U") for class labels
+ARRAY_KINDS = "biuf"   # bool, ints, floats; plus unicode strings ("U") for class labels
 #: hyperparameters that must be > 0 when they are numbers
 _POSITIVE = frozenset({"gamma", "sigma2", "lam", "mu", "nu"})
 
 # ------------------------------------------------------------------------------ registries
-_ESTIMATORS: dict[str, type] = {}
-_RECORDS: dict[str, type] = {}
-_COMPONENTS: dict[str, type] = {}
+ESTIMATORS: dict[str, type] = {}
+RECORDS: dict[str, type] = {}
+COMPONENTS: dict[str, type] = {}
 
 
-def _ours(module: str) -> bool:
+def is_ours(module: str) -> bool:
     """``module`` is lssvm_cvx or one of its submodules (not merely a name with that prefix)."""
     return module == "lssvm_cvx" or module.startswith("lssvm_cvx.")
 
 
 def _default_name(cls: type) -> str:
-    if _ours(cls.__module__) and "." not in cls.__qualname__ and not cls.__name__.startswith("_"):
+    if is_ours(cls.__module__) and "." not in cls.__qualname__ and not cls.__name__.startswith("_"):
         return cls.__name__
     return f"{cls.__module__}:{cls.__qualname__}"
 
@@ -67,7 +67,7 @@ def register_estimator(cls: type | None = None, *, name: str | None = None,
     Usable as a decorator.
     """
     def deco(c: type) -> type:
-        _register(_ESTIMATORS, "estimator", c, name)
+        _register(ESTIMATORS, "estimator", c, name)
         for r in records:
             register_record(r)
         return c
@@ -79,7 +79,7 @@ def register_record(cls: type, *, name: str | None = None) -> type:
     """Allow a dataclass to be saved as a fitted attribute and rebuilt by its constructor."""
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise InputError(f"register_record needs a dataclass, got {cls!r}")
-    return _register(_RECORDS, "record", cls, name)
+    return _register(RECORDS, "record", cls, name)
 
 
 def register_component(cls: type, *, name: str | None = None) -> type:
@@ -87,18 +87,18 @@ def register_component(cls: type, *, name: str | None = None) -> type:
     rebuilt by its constructor; the package's terms and losses need no registration."""
     if not (isinstance(cls, type) and hasattr(cls, "get_params")):
         raise InputError(f"register_component needs a class with get_params, got {cls!r}")
-    return _register(_COMPONENTS, "component", cls, name)
+    return _register(COMPONENTS, "component", cls, name)
 
 
 def registered() -> dict[str, list[str]]:
     """The registered names: ``{"estimators": [...], "records": [...], "components": [...]}``
     (package estimators appear once their module has been imported)."""
-    _builtin_components()
-    return {"estimators": sorted(_ESTIMATORS), "records": sorted(_RECORDS),
-            "components": sorted(_COMPONENTS)}
+    builtin_components()
+    return {"estimators": sorted(ESTIMATORS), "records": sorted(RECORDS),
+            "components": sorted(COMPONENTS)}
 
 
-def _builtin_components() -> None:
+def builtin_components() -> None:
     """Register the public Term and Loss classes defined inside the package."""
     bases = []
     for mod, attr in (("lssvm_cvx.terms", "Term"), ("lssvm_cvx.losses", "Loss")):
@@ -110,30 +110,30 @@ def _builtin_components() -> None:
     while stack:
         c = stack.pop()
         stack.extend(c.__subclasses__())
-        if c not in bases and _ours(c.__module__) and not c.__name__.startswith("_"):
-            _COMPONENTS.setdefault(_default_name(c), c)
+        if c not in bases and is_ours(c.__module__) and not c.__name__.startswith("_"):
+            COMPONENTS.setdefault(_default_name(c), c)
 
 
-def _estimator_class(key: str) -> type | None:
+def estimator_class(key: str) -> type | None:
     """The registered class for ``key``; a package estimator's module is imported by its public
     name (from :data:`lssvm_cvx._LAZY`, never from the file) so that it registers itself."""
-    if key in _ESTIMATORS:
-        return _ESTIMATORS[key]
+    if key in ESTIMATORS:
+        return ESTIMATORS[key]
     import lssvm_cvx
 
     module = getattr(lssvm_cvx, "_LAZY", {}).get(key)
     if isinstance(module, str) and module.startswith("lssvm_cvx.estimators."):
         importlib.import_module(module)
-    if key not in _ESTIMATORS and ":" not in key:  # not in the lazy table: import them all
+    if key not in ESTIMATORS and ":" not in key:  # not in the lazy table: import them all
         import pkgutil
 
         package = importlib.import_module("lssvm_cvx.estimators")
         for info in pkgutil.iter_modules(package.__path__):
             importlib.import_module(f"lssvm_cvx.estimators.{info.name}")
-    return _ESTIMATORS.get(key)
+    return ESTIMATORS.get(key)
 
 
-def _registered_name(table: dict[str, type], cls: type) -> str | None:
+def registered_name(table: dict[str, type], cls: type) -> str | None:
     for key, c in table.items():
         if c is cls:
             return key
@@ -141,7 +141,7 @@ def _registered_name(table: dict[str, type], cls: type) -> str | None:
 
 
 # ------------------------------------------------------------------------------- encoding
-class _Writer:
+class Writer:
     """Collects the arrays and the manifest while a value is encoded."""
 
     def __init__(self) -> None:
@@ -150,7 +150,7 @@ class _Writer:
         self.nonfinite: list[str] = []
 
     def array(self, value: np.ndarray, path: str) -> str:
-        if value.dtype.kind not in _ARRAY_KINDS + "U":
+        if value.dtype.kind not in ARRAY_KINDS + "U":
             raise InputError(f"cannot save a {value.dtype} array at {path} without pickle")
         value = np.ascontiguousarray(value)
         key = f"a{len(self.arrays)}"
@@ -159,19 +159,19 @@ class _Writer:
             self.nonfinite.append(path)
         self.arrays[key] = value
         self.manifest[key] = {"field": path, "dtype": value.dtype.str, "shape": list(value.shape),
-                              "sha256": _digest(value), "finite": finite}
+                              "sha256": array_digest(value), "finite": finite}
         return key
 
 
-def _digest(a: np.ndarray) -> str:
+def array_digest(a: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
 def encode(value: Any, arrays: Any, path: str = "v") -> Any:
     """JSON-able form of ``value``; arrays go to ``arrays`` (a dict, or the saver's writer)."""
-    from .kernels.base import Kernel
+    from ..kernels.base import Kernel
 
-    writer = arrays if isinstance(arrays, _Writer) else None
+    writer = arrays if isinstance(arrays, Writer) else None
     if isinstance(value, Kernel):
         return {"__kernel__": value.to_dict()}
     if isinstance(value, np.ndarray):
@@ -187,7 +187,7 @@ def encode(value: Any, arrays: Any, path: str = "v") -> Any:
         arrays[key] = value
         return {"__ndarray__": key}
     if isinstance(value, np.generic):
-        if value.dtype.kind not in _ARRAY_KINDS:
+        if value.dtype.kind not in ARRAY_KINDS:
             raise InputError(f"cannot save a {value.dtype} scalar at {path}")
         if writer is not None and value.dtype.kind == "f" and not np.isfinite(value):
             writer.nonfinite.append(path)
@@ -208,14 +208,14 @@ def encode(value: Any, arrays: Any, path: str = "v") -> Any:
         return value
     cls = type(value)
     if dataclasses.is_dataclass(value):
-        key = _registered_name(_RECORDS, cls)
+        key = registered_name(RECORDS, cls)
         if key is None:
             raise InputError(f"cannot save {cls.__name__} at {path} without pickle: register the "
                              "record type with lssvm_cvx.io.register_record")
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
         return {"__dataclass__": key, "fields": encode(fields, arrays, path)}
-    _builtin_components()
-    key = _registered_name(_COMPONENTS, cls)
+    builtin_components()
+    key = registered_name(COMPONENTS, cls)
     if key is not None:
         return {"__component__": key,
                 "params": encode(value.get_params(deep=False), arrays, f"{path}.params")}
@@ -230,7 +230,7 @@ def _json_float(v: Any) -> Any:
     return v
 
 
-class _Reader:
+class Reader:
     """Decodes a header value, raising :class:`SavedFileError` that names the field."""
 
     def __init__(self, path: Path, arrays: Mapping[str, np.ndarray], *, legacy: bool = False):
@@ -278,7 +278,7 @@ class _Reader:
                 dt = np.dtype(value["dtype"])
             except (TypeError, ValueError):
                 raise self.fail(field, f"invalid dtype {value['dtype']!r}") from None
-            if dt.kind not in _ARRAY_KINDS:
+            if dt.kind not in ARRAY_KINDS:
                 raise self.fail(field, f"scalar dtype {dt} is not allowed")
             v = self(body, field)
             if not isinstance(v, (bool, int, float)):
@@ -300,8 +300,8 @@ class _Reader:
         if tag == "__kernel__" and len(value) == 1:
             return self.kernel(body, field)
         if tag == "__component__" and set(value) == {"__component__", "params"}:
-            _builtin_components()
-            cls = _COMPONENTS.get(body) if isinstance(body, str) else None
+            builtin_components()
+            cls = COMPONENTS.get(body) if isinstance(body, str) else None
             if cls is None:
                 raise self.fail(field, f"refusing {body!r}: not a registered term or loss")
             params = self(value["params"], f"{field}.params")
@@ -311,9 +311,9 @@ class _Reader:
             if not self.records:
                 raise self.fail(field, f"refusing {name!r}: records are allowed among fitted "
                                 "attributes only")
-            cls = _RECORDS.get(name) if isinstance(name, str) else None
+            cls = RECORDS.get(name) if isinstance(name, str) else None
             if cls is None and self.legacy and isinstance(name, str):
-                cls = _RECORDS.get(name.rpartition(":")[2])
+                cls = RECORDS.get(name.rpartition(":")[2])
             if cls is None:
                 raise self.fail(field, f"refusing {name!r}: not a dataclass registered with "
                                         "lssvm_cvx.io.register_record")
@@ -331,7 +331,7 @@ class _Reader:
         raise self.fail(field, f"unknown entry {sorted(value)[:3]}")
 
     def kernel(self, body: Any, field: str) -> Any:
-        from .kernels.base import kernel_from_dict
+        from ..kernels.base import kernel_from_dict
 
         if not isinstance(body, dict):
             raise self.fail(field, "a kernel description must be a mapping")
@@ -352,7 +352,7 @@ class _Reader:
         for k, v in params.items():
             if k not in defaults:
                 raise self.fail(f"{field}.{k}", f"{k!r} is not a parameter of {cls.__name__} in "
-                                f"lssvm_cvx {_version()} (it has {sorted(defaults)})")
+                                f"lssvm_cvx {package_version()} (it has {sorted(defaults)})")
             problem = _param_problem(k, v, defaults[k])
             if problem:
                 raise self.fail(f"{field}.{k}", problem)
@@ -366,7 +366,7 @@ class _Reader:
 
 def decode(value: Any, arrays: Any, *, path: str | os.PathLike = "<memory>") -> Any:
     """Inverse of :func:`encode` (strict: raises :class:`SavedFileError` naming the field)."""
-    return _Reader(Path(path), arrays)(value, "v")
+    return Reader(Path(path), arrays)(value, "v")
 
 
 _NO_DEFAULT = object()
@@ -415,7 +415,7 @@ def _param_problem(name: str, value: Any, default: Any = _NO_DEFAULT) -> str | N
     return None
 
 
-def _version() -> str:
-    from . import __version__
+def package_version() -> str:
+    from .. import __version__
 
     return __version__

@@ -60,33 +60,33 @@ from typing import Any
 
 import numpy as np
 
-from ._codec import (
-    _ARRAY_KINDS,
-    _COMPONENTS,
-    _ESTIMATORS,
-    _RECORDS,
-    _digest,
-    _estimator_class,
-    _ours,
-    _Reader,
-    _registered_name,
-    _version,
-    _Writer,
+from ..exceptions import InputError, LssvmCvxError, SavedFileError
+from .codec import (
+    ARRAY_KINDS,
+    COMPONENTS,
+    ESTIMATORS,
+    RECORDS,
+    Reader,
+    Writer,
+    array_digest,
     decode,
     encode,
+    estimator_class,
+    is_ours,
+    package_version,
     register_component,
     register_estimator,
     register_record,
     registered,
+    registered_name,
 )
-from ._files import (
+from .files import (
     RESULTS_SCHEMA,
-    _as_path,
+    as_path,
     atomic_write,
     read_results,
     validate_results,
 )
-from .exceptions import InputError, LssvmCvxError, SavedFileError
 
 __all__ = [
     "FORMAT",
@@ -105,7 +105,7 @@ __all__ = [
     "save",
     "validate_results",
 ]
-_ = (_COMPONENTS, _RECORDS, _ours)  # re-exported for tests and tools
+_ = (COMPONENTS, RECORDS, is_ours)  # re-exported for tests and tools
 
 FORMAT = "lssvm_cvx-model"
 #: the model-file format this release writes; it reads 1 .. FORMAT_VERSION
@@ -143,16 +143,16 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
     or a value that cannot be stored without pickle, and
     :class:`~lssvm_cvx.exceptions.SavedFileError` when the file cannot be written.
     """
-    p = _as_path(path)
+    p = as_path(path)
     cls = type(estimator)
-    key = _registered_name(_ESTIMATORS, cls)
+    key = registered_name(ESTIMATORS, cls)
     if key is None:
         raise InputError(f"{cls.__module__}.{cls.__qualname__} is not a registered estimator; "
                          "register it with lssvm_cvx.io.register_estimator")
     fitted = {k: v for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}
     if not fitted:
         raise InputError(f"{cls.__name__} is not fitted; nothing to save")
-    writer = _Writer()
+    writer = Writer()
     params = encode(estimator.get_params(deep=False), writer, "params")
     writer.nonfinite.clear()  # parameters are checked by value on load
     fitted_json = encode(fitted, writer, "fitted")
@@ -163,7 +163,7 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
     header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "package_version": _version(),
+        "package_version": package_version(),
         "class": key,
         "params": params,
         "fitted": fitted_json,
@@ -206,7 +206,7 @@ def load(path: str | os.PathLike) -> Any:
     :class:`~lssvm_cvx.exceptions.InputError`) naming the file and the field for any file it
     cannot load.
     """
-    p = _as_path(path)
+    p = as_path(path)
 
     def fail(field: str, message: str) -> SavedFileError:
         return SavedFileError(message, path=p, field=field)
@@ -266,7 +266,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         if version > FORMAT_VERSION:
             raise fail("format_version",
                        f"written by lssvm_cvx {header.get('package_version', '?')} in model format "
-                       f"{version}; lssvm_cvx {_version()} reads formats 1 to {FORMAT_VERSION}: "
+                       f"{version}; lssvm_cvx {package_version()} reads formats 1 to {FORMAT_VERSION}: "
                        "upgrade lssvm_cvx to load it")
         allowed = {"format", "format_version", "package_version", "class", "params", "fitted",
                    "arrays", "nonfinite", "digest"}
@@ -295,10 +295,10 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
     lookup = key
     if version == 1:  # "module:QualName" of a package estimator
         module, _, qualname = key.partition(":")
-        lookup = qualname if _ours(module) else key
-    cls = _estimator_class(lookup)
+        lookup = qualname if is_ours(module) else key
+    cls = estimator_class(lookup)
     if cls is None:
-        raise fail("class", f"refusing {key!r}: not a registered estimator in lssvm_cvx {_version()} "
+        raise fail("class", f"refusing {key!r}: not a registered estimator in lssvm_cvx {package_version()} "
                    f"(file written by lssvm_cvx {written_by}); register your own estimators with "
                    "lssvm_cvx.io.register_estimator before loading")
 
@@ -329,7 +329,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
                 shape = tuple(int(s) for s in entry["shape"])
             except (TypeError, ValueError):
                 raise fail(field, f"invalid dtype/shape in the manifest: {entry['dtype']!r}, {entry['shape']!r}") from None
-            if dt.kind not in _ARRAY_KINDS + "U" or any(s < 0 for s in shape):
+            if dt.kind not in ARRAY_KINDS + "U" or any(s < 0 for s in shape):
                 raise fail(field, f"array of dtype {dt} and shape {shape} is not allowed")
             limit = dt.itemsize * math.prod(shape) + 65536
         else:
@@ -340,19 +340,19 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
             raise fail(field, f"corrupt array data ({exc})") from None
         except (ValueError, EOFError, OSError) as exc:
             raise fail(field, f"unreadable array: {exc}") from None
-        if a.dtype.kind not in _ARRAY_KINDS + "U":
+        if a.dtype.kind not in ARRAY_KINDS + "U":
             raise fail(field, f"array of dtype {a.dtype} is not allowed")
         if version >= 2:
             if a.dtype != dt or a.shape != shape:
                 raise fail(field, f"array has dtype {a.dtype} and shape {a.shape}; the model "
                            f"recorded {dt} and {shape} (truncated or tampered)")
-            if _digest(a) != entry["sha256"]:
+            if array_digest(a) != entry["sha256"]:
                 raise fail(field, "array content does not match its recorded SHA-256 (tampered or corrupt)")
             if entry["finite"] is True and a.dtype.kind == "f" and not np.all(np.isfinite(a)):
                 raise fail(field, "contains NaN or inf")
         arrays[k] = a
 
-    reader = _Reader(p, arrays, legacy=version == 1)
+    reader = Reader(p, arrays, legacy=version == 1)
     nonfinite = header.get("nonfinite", [])
     if not (isinstance(nonfinite, list) and all(isinstance(f, str) for f in nonfinite)):
         raise fail("nonfinite", "must be a list of field names")

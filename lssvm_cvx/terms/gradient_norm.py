@@ -56,9 +56,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive
+from ..checks import check_positive
 from ..exceptions import HyperparameterError, InputError
-from .base import sq_dists
+from ..kernels.base import sq_dists
 
 __all__ = [
     "FORMS",
