@@ -12,7 +12,7 @@ eigendecomposition of :math:`\Omega` per :math:`\sigma^2` then scores every :mat
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor
 from lssvm_cvx.formulations import LSSVM
 from lssvm_cvx.kernels import RBF

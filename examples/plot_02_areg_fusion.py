@@ -13,7 +13,7 @@ whose solution is a convex combination :math:`\lambda` of LS-SVMs.
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AdditiveRegularizationRegressor
 from lssvm_cvx.formulations import LSSVM
 from lssvm_cvx.kernels import RBF

@@ -12,7 +12,7 @@ their norm on the training points and draws them on a grid (ten panels, largest 
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import ComponentwiseLSSVMRegressor
 
 ds = problems.get_problem("additive10", seed=0)

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import L2SVMClassifier
 
 ds = problems.get_problem("banana")

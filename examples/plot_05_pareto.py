@@ -17,7 +17,7 @@ import cvxpy as cp
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import ParetoKernelRidge
 from lssvm_cvx import pareto as P
 

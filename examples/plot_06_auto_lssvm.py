@@ -11,7 +11,7 @@ residuals give jackknife+ prediction intervals at no extra cost.
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMRegressor
 
 ds = problems.get_problem("sinc_auto", seed=0)

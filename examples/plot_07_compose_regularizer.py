@@ -18,7 +18,7 @@ exact leave-one-out along a path; the harness then checks the closed form agains
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.losses import Squared

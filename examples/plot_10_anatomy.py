@@ -16,7 +16,7 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.formulations import LSSVM
 from lssvm_cvx.kernels import RBF
 

@@ -43,8 +43,8 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
-from ._search import search_results
 from .base import SaveMixin, check_fitted, encode_labels, input_error
+from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 

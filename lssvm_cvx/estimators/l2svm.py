@@ -21,7 +21,7 @@ from ..exceptions import HyperparameterError
 from ..selection.l2svm_path import expand, regularization_path
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.factors import make_factor
-from ._search import search_results
+from .search_results import search_results
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["L2SVMClassifier"]

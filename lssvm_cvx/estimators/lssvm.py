@@ -22,7 +22,7 @@ from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
 from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, select_gamma_sigma2
-from ._search import search_results
+from .search_results import search_results
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]

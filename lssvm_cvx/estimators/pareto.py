@@ -29,7 +29,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from ..exceptions import HyperparameterError
 from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
 from ..selection.multiobjective import Selection, finish_selection, select_model
-from ._search import search_results
+from .search_results import search_results
 from .base import KernelMixin, check_fitted
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
