@@ -7,6 +7,7 @@ NaN, inf, empty, one sample, wrong dimension) and re-raise as the package's
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -15,23 +16,29 @@ from sklearn.utils import check_array
 from .exceptions import HyperparameterError, InputError, LabelError
 
 __all__ = ["as_matrix", "as_targets", "check_same_features", "binary_labels", "encode_labels",
-           "check_gamma", "check_positive"]
+           "check_gamma", "check_positive", "named_message"]
+
+
+def named_message(name: str, exc: BaseException) -> str:
+    """``str(exc)``, prefixed with ``name + ": "`` unless it already names the argument."""
+    msg = str(exc)
+    return msg if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", msg) else f"{name}: {msg}"
 
 
 def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
     """2-D float64 array with finite entries and at least ``min_samples`` rows."""
     try:
         return check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name=name)
-    except ValueError as exc:
-        raise InputError(str(exc)) from exc
+    except (ValueError, TypeError) as exc:
+        raise InputError(named_message(name, exc)) from exc
 
 
 def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
     """1-D float64 targets of length ``n`` with finite entries."""
     try:
         y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
-    except ValueError as exc:
-        raise InputError(str(exc)) from exc
+    except (ValueError, TypeError) as exc:
+        raise InputError(named_message(name, exc)) from exc
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1:

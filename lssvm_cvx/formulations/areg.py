@@ -88,6 +88,14 @@ __all__ = [
 AREG_REF = "areg-fusion-pelckmans-2006"
 
 # ------------------------------------------------------------------------------ data handling
+def _vector(value: Any, name: str) -> np.ndarray:
+    """``value`` as a 1-D float array, or :class:`InputError` naming ``name``."""
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} must be a vector of numbers: {exc}") from None
+
+
 def default_width(base: float, n: int, d: int) -> float:
     """RBF width of the random instances: ``base`` at ``n ≤ 50`` points, shrunk as
     ``(50/n)^{2/d}`` beyond (the typical spacing of ``n`` points in ``d`` dimensions scales as
@@ -290,7 +298,7 @@ class AReg(ARegData):
     def _c(self) -> np.ndarray:
         if self.c is None:
             return np.zeros(self.n)
-        c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        c = _vector(self.c, "c")
         if c.shape != (self.n,):
             raise InputError(f"c must have {self.n} entries (one per training point), got {c.shape}")
         if not np.all(np.isfinite(c)):

@@ -34,7 +34,7 @@ import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from ..exceptions import TermError
+from ..exceptions import NotSupportedError, TermError
 from ..kernels.psd import psd_factor
 
 __all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
@@ -116,13 +116,13 @@ class Term(BaseEstimator):
     def expr(self, alpha: cp.Variable, ctx: Context) -> cp.Expression:
         """Convex cvxpy expression of the term in the variable ``alpha``."""
         if not self.is_quadratic:
-            raise NotImplementedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
+            raise NotSupportedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
         return 0.5 * cp.sum_squares(self.factor(ctx).T @ alpha)
 
     def value(self, alpha: np.ndarray, ctx: Context) -> float:
         """NumPy twin of :meth:`expr` at a coefficient vector ``alpha``."""
         if not self.is_quadratic:
-            raise NotImplementedError(f"{type(self).__name__} defines expr() but not value()")
+            raise NotSupportedError(f"{type(self).__name__} defines expr() but not value()")
         P = self.matrix(ctx)
         a = np.asarray(alpha, dtype=np.float64)
         return float(0.5 * np.einsum("i...,ij,j...->...", a, P, a).sum())
