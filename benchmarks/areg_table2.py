@@ -22,8 +22,17 @@ from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.areg_cv import make_folds
 from lssvm_cvx.kernels import RBF, Linear
 
-from .areg_common import (areg_cv, areg_fast_cv, areg_val, cputime, lssvm_fit, standardize,
-                          tune_by_cv, tune_by_validation, tune_sigma2)
+from .areg_common import (
+    areg_cv,
+    areg_fast_cv,
+    areg_val,
+    cputime,
+    lssvm_fit,
+    standardize,
+    tune_by_cv,
+    tune_by_validation,
+    tune_sigma2,
+)
 
 METHODS = ["LS-SVM Val", "LS-SVM CV", "AReg Val", "AReg CV", "AReg fast CV"]
 #: the paper's iterative route for the two fused CV problems (20 LSQR / CG steps)

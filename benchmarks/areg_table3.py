@@ -19,11 +19,18 @@ from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.areg_cv import make_folds
 from lssvm_cvx.formulations.areg_ensemble import TikhonovNodes, criterion_search, simplex_lstsq
 from lssvm_cvx.kernels import RBF
-
 from lssvm_cvx.linalg import SpectralBordered
 
-from .areg_common import (GAMMAS, areg_fast_cv, areg_val, cputime, lssvm_fit, standardize,
-                          tune_sigma2, val_scores)
+from .areg_common import (
+    GAMMAS,
+    areg_fast_cv,
+    areg_val,
+    cputime,
+    lssvm_fit,
+    standardize,
+    tune_sigma2,
+    val_scores,
+)
 
 METHODS = ["LS-SVM 2-norm", "LS-SVM mis", "LS-SVM ROC", "AReg (Val) 2-norm", "AReg (Val) mis",
            "AReg (Val) ROC", "AReg (CV) 2-norm"]

@@ -18,8 +18,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from lssvm_cvx import problems
-from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
+from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor, problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 
 REGRESSION = ["diabetes_sklearn", "boston", "auto_mpg", "servo", "abalone", "friedman1"]

@@ -15,8 +15,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from lssvm_cvx import problems
-from lssvm_cvx import AutoLSSVMRegressor
+from lssvm_cvx import AutoLSSVMRegressor, problems
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 
 NOISE = 0.3

@@ -24,8 +24,8 @@ from sklearn.svm import LinearSVC
 from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.kernels import Polynomial
-from lssvm_cvx.selection.l2svm_path import expand, regularization_path
 from lssvm_cvx.kernels.factors import nystrom_factor
+from lssvm_cvx.selection.l2svm_path import expand, regularization_path
 
 from .l2svm_common import PAPER, one_thread, pm1
 

@@ -17,8 +17,17 @@ from lssvm_cvx import L2SVMClassifier
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.kernels import RBF
 
-from .l2svm_common import (PAPER, PAPER_REALISATIONS, RAETSCH, cv_grid_l2svm, fixed_fit_error, mean_sd,
-                           one_thread, raetsch_split, sigma2_heuristic)
+from .l2svm_common import (
+    PAPER,
+    PAPER_REALISATIONS,
+    RAETSCH,
+    cv_grid_l2svm,
+    fixed_fit_error,
+    mean_sd,
+    one_thread,
+    raetsch_split,
+    sigma2_heuristic,
+)
 
 #: Table 4 (σ by the heuristic): path error (sd), gradient error (sd), path s, gradient s;
 #: Table 3 (σ by Chapelle's gradient method): path error (sd)

@@ -9,8 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from lssvm_cvx import problems
-from lssvm_cvx import L2SVMClassifier
+from lssvm_cvx import L2SVMClassifier, problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 
 from .l2svm_common import PAPER, mean_sd, one_thread, pm1, sigma2_heuristic, standardize

@@ -4,10 +4,10 @@ re-solve ≥ 5× faster than the first solve at N = 500."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
-
-import time
 
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.formulations import LSSVM

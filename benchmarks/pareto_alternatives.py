@@ -10,8 +10,16 @@ paper) to keep the 5-fold inner CV within the time budget.
 from __future__ import annotations
 
 import pandas as pd
+from lssvm_cvx.benchmarks.pareto_common import (
+    DATASETS,
+    errors,
+    mean_table,
+    protocol_note,
+    run_task,
+    summarise,
+    tasks,
+)
 
-from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.selection.multiobjective import select_model
 
@@ -44,7 +52,9 @@ def _methods():
     m = {}
     for model, tag in (("krr", "KRR"), ("kpcr", "PCR")):
         for kernel, k in (("rbf", "R"), ("poly", "P")):
-            S = (lambda Sr, Sp, kernel=kernel: Sr if kernel == "rbf" else Sp)
+            def S(Sr, Sp, kernel=kernel):
+                return Sr if kernel == "rbf" else Sp
+
             m[f"{tag}_{k} ours"] = (lambda Sr, Sp, model=model, kernel=kernel, S=S:
                                     _sel(S(Sr, Sp), model, kernel, "modified_eps"))
             m[f"{tag}_{k} sum"] = (lambda Sr, Sp, model=model, kernel=kernel, S=S:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
 from lssvm_cvx.benchmarks.pareto_common import load
+
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.multiobjective import KRRObjectives
 from lssvm_cvx.selection.multiobjective import select_model

@@ -9,8 +9,16 @@ is capped at a few iterations per solve.  CV/GCV: 10 σ × 9 r ∈ [0.8, 1] grid
 from __future__ import annotations
 
 import pandas as pd
+from lssvm_cvx.benchmarks.pareto_common import (
+    DATASETS,
+    errors,
+    mean_table,
+    protocol_note,
+    run_task,
+    summarise,
+    tasks,
+)
 
-from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.selection.multiobjective import select_model
 
@@ -64,6 +72,6 @@ def run(ctx: Context) -> BenchResult:
     res.meta = {"rows": rows, "means": means}
     err = errors(rows)
     res.notes = protocol_note(perms, folds, ctx.quick,
-                              "ε sweep of %d bounds, SLSQP capped at %d iterations per solve. " % (N_EPS, MAXITER)
+                              f"ε sweep of {N_EPS} bounds, SLSQP capped at {MAXITER} iterations per solve. "
                               + ("Errors: " + "; ".join(err) if err else "No method raised."))
     return res

@@ -14,12 +14,19 @@ from __future__ import annotations
 import time
 
 import pandas as pd
+from lssvm_cvx.benchmarks.pareto_common import (
+    DATASETS,
+    errors,
+    mean_table,
+    protocol_note,
+    run_task,
+    summarise,
+    tasks,
+)
 
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 from lssvm_cvx.kernels import RBF
-
-from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
+from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 
 PAPER = pd.DataFrame([
     ["HOUSING", "2.89 (0.77)", "3.01 (0.78)", "3.25 (0.84)", "4.01 (1.01)", "3.71 (0.87)", "4.38 (0.99)", "4.24 (1.03)", "8.67 (6.78)"],
@@ -101,9 +108,9 @@ def run(ctx: Context) -> BenchResult:
     res.meta = {"rows": rows, "means": means}
     err = errors(rows)
     res.notes = protocol_note(perms, folds, ctx.quick,
-                              "ε-constraint methods: ε sweep of %d bounds, SLSQP capped at %d iterations "
+                              f"ε-constraint methods: ε sweep of {N_EPS} bounds, SLSQP capped at {MAXITER} iterations "
                               "per solve; CV/GCV: 10 σ (linear in [μ-2δ, μ+2δ]) × 10 λ (10^-5..10^4) grids; "
-                              "polynomial degree enumerated 1..6. " % (N_EPS, MAXITER)
+                              "polynomial degree enumerated 1..6. "
                               + "mod-ε and ε coincide wherever the bound on E_c is active at a point where "
                               "E_f is not flat: there the modified problem's slack sits at h = s and both "
                               "scalarisations have the same KKT point; they differ only on flat parts of E_f "

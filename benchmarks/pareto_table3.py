@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from lssvm_cvx.benchmarks.pareto_common import (
+    DATASETS,
+    errors,
+    mean_table,
+    protocol_note,
+    run_task,
+    summarise,
+    tasks,
+)
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import RBF as GPRBF
 from sklearn.gaussian_process.kernels import ConstantKernel, WhiteKernel
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.svm import SVR
 
-from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.selection.multiobjective import select_model
 

@@ -82,7 +82,7 @@ def solve_examples(n_eps: int = 20, s: float = 1e-3) -> dict:
     for m in ("eps", "modified_eps"):
         fr = P.trace_front_nlp(_V2, _V1, b2, [-1.0], method=m, s=s, bounds=[(-3, 4)])
         out["ex2"]["eps" if m == "eps" else "modified"] = fr.X[:, 0]
-    for key, d in out.items():
+    for d in out.values():
         ref = d["u"](d["grid"])
         for m in ("eps", "modified"):
             d[f"{m}_dominated"] = int(_dominated(d["u"](d[m]), ref).sum())

@@ -49,6 +49,7 @@ def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
 
 
 def check_same_features(X: np.ndarray, n_features: int, *, name: str = "X") -> None:
+    """Raise `InputError` unless ``X`` has ``n_features`` columns."""
     if X.shape[1] != n_features:
         raise InputError(f"{name} has {X.shape[1]} features, but the model was built with {n_features}")
 

@@ -89,5 +89,5 @@ class Solution:
         return out
 
     @staticmethod
-    def from_mapping(values: Mapping[str, Any], **kwargs: Any) -> "Solution":
+    def from_mapping(values: Mapping[str, Any], **kwargs: Any) -> Solution:
         return Solution(values=dict(values), **kwargs)

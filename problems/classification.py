@@ -9,8 +9,19 @@ import numpy as np
 
 from . import register
 from .base import Dataset
-from .loading import (AREG, CW, L2SVM, MOBJ, check_choice, dataset_meta, labels_str, numeric, onehot,
-                      pm1_mask, read_csv)
+from .loading import (
+    AREG,
+    CW,
+    L2SVM,
+    MOBJ,
+    check_choice,
+    dataset_meta,
+    labels_str,
+    numeric,
+    onehot,
+    pm1_mask,
+    read_csv,
+)
 
 
 @register("ripley", "real classification: Ripley synth 250 train + 1000 test, 2-D - AReg Table 3")

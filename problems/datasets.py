@@ -14,7 +14,6 @@ offline, so draw seeded splits with :func:`problems.random_split`.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from . import register

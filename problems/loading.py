@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
 
 AREG = "Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off (Machine Learning 62)"

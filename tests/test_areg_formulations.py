@@ -13,11 +13,20 @@ from threadpoolctl import threadpool_limits
 from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError
 from lssvm_cvx.formulations import LSSVM, WeightedLSSVM, get_formulation
-from lssvm_cvx.formulations.areg import (AReg, ARegClassification, recover_tikhonov_gamma,
-                                         tikhonov_c, weighted_lssvm_gammas)
+from lssvm_cvx.formulations.areg import (
+    AReg,
+    ARegClassification,
+    recover_tikhonov_gamma,
+    tikhonov_c,
+    weighted_lssvm_gammas,
+)
+from lssvm_cvx.formulations.areg_ensemble import (
+    ARegClassifierEnsemble,
+    ARegEnsemble,
+    criterion_search,
+    simplex_lstsq,
+)
 from lssvm_cvx.formulations.areg_fusion import ARegClassifierFusion, ARegFusion
-from lssvm_cvx.formulations.areg_ensemble import (ARegClassifierEnsemble, ARegEnsemble,
-                                                  criterion_search, simplex_lstsq)
 from lssvm_cvx.kernels import RBF, Linear
 from lssvm_cvx.validate import compare, deviation
 

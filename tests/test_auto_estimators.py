@@ -9,12 +9,10 @@ import pytest
 from sklearn.datasets import load_iris, make_friedman1
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lssvm_cvx import problems
-from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor, load
+from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor, load, problems
+from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, LssvmCvxError, NotFittedError
 from lssvm_cvx.linalg.penalized import PenalizedLS
 from lssvm_cvx.terms.gradient_basis import basis_transform, exact_basis
-from lssvm_cvx.exceptions import (HyperparameterError, InputError, LabelError, LssvmCvxError,
-                                  NotFittedError)
 
 
 @parametrize_with_checks([AutoLSSVMRegressor(), AutoLSSVMClassifier()])

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm_cvx.linalg.penalized import PenalizedLS
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, NotPSDError
 from lssvm_cvx.formulations import get_formulation
 from lssvm_cvx.formulations.auto import AutoLSSVM, AutoLSSVMClassification
+from lssvm_cvx.linalg.penalized import PenalizedLS
 from lssvm_cvx.terms.gradient_norm import gradient_norm_gram, model_kernel
 from lssvm_cvx.validate import compare
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm_cvx import problems
-from lssvm_cvx import AutoLSSVMRegressor
+from lssvm_cvx import AutoLSSVMRegressor, problems
 
 
 def _hp(m):

@@ -10,9 +10,17 @@ import pytest
 
 import lssvm_cvx
 from lssvm_cvx import LSSVMClassifier, LSSVMRegressor
-from lssvm_cvx.exceptions import (ConditioningWarning, HyperparameterError, InputError, LabelError,
-                                  LssvmCvxError, NotFittedError, NotPSDError, SolverError,
-                                  SolverNotAvailableError)
+from lssvm_cvx.exceptions import (
+    ConditioningWarning,
+    HyperparameterError,
+    InputError,
+    LabelError,
+    LssvmCvxError,
+    NotFittedError,
+    NotPSDError,
+    SolverError,
+    SolverNotAvailableError,
+)
 from lssvm_cvx.formulations import LSSVM, LSSVMClassification
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.model_selection import loo_residuals

@@ -10,9 +10,15 @@ import pytest
 from scipy import integrate
 
 from lssvm_cvx.exceptions import HyperparameterError, InputError
-from lssvm_cvx.terms.gradient_norm import (affine_dim, exact_diagonal, gradient_norm_gram,
-                                           gradient_norm_integrand, model_kernel,
-                                           n_informative_columns, rbf_model_gradient)
+from lssvm_cvx.terms.gradient_norm import (
+    affine_dim,
+    exact_diagonal,
+    gradient_norm_gram,
+    gradient_norm_integrand,
+    model_kernel,
+    n_informative_columns,
+    rbf_model_gradient,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +58,7 @@ def test_exact_gram_1d_quadrature(rng, gamma):
                               -np.inf, np.inf, epsabs=0, epsrel=1e-12, limit=400)
     assert abs(alpha @ G @ alpha - val) <= 1e-6 * abs(val)
     for i, j in [(0, 0), (0, 1), (2, 4), (3, 3)]:
-        def entry(t):
+        def entry(t, i=i, j=j):
             gi = rbf_model_gradient(np.array([[t]]), X[i:i + 1], [1.0], gamma)[0]
             gj = rbf_model_gradient(np.array([[t]]), X[j:j + 1], [1.0], gamma)[0]
             return float(gi @ gj)

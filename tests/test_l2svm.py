@@ -12,8 +12,16 @@ from sklearn.svm import SVC
 from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, LabelError, NotPSDError
 from lssvm_cvx.formulations import get_formulation
-from lssvm_cvx.formulations.l2svm import (EnclosingBall, L2SVMDual, L2SVMPrimal, active_set_solution,
-                                          asymptotic_alpha, b_infinity, dual_objective, primal_objective)
+from lssvm_cvx.formulations.l2svm import (
+    EnclosingBall,
+    L2SVMDual,
+    L2SVMPrimal,
+    active_set_solution,
+    asymptotic_alpha,
+    b_infinity,
+    dual_objective,
+    primal_objective,
+)
 from lssvm_cvx.formulations.lssvm import LSSVMClassification
 from lssvm_cvx.kernels import RBF, Linear
 from lssvm_cvx.validate import compare

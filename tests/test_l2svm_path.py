@@ -11,14 +11,18 @@ from sklearn.preprocessing import StandardScaler
 
 from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, LabelError
-from lssvm_cvx.formulations.l2svm import (EnclosingBall, L2SVMDual, asymptotic_alpha, b_infinity,
-                                          dual_objective)
+from lssvm_cvx.formulations.l2svm import (
+    EnclosingBall,
+    L2SVMDual,
+    asymptotic_alpha,
+    b_infinity,
+    dual_objective,
+)
+from lssvm_cvx.formulations.l2svm_active_set import Hessian, correct_active_set, evaluate, solve_fixed
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.formulations.l2svm_active_set import (Hessian, correct_active_set, evaluate,
-                                                     solve_fixed)
-from lssvm_cvx.selection.l2svm_path import expand, regularization_path
-from lssvm_cvx.selection.l2svm_criteria import span_loo, span_loo_outputs
 from lssvm_cvx.kernels.factors import eigen_factor, nystrom_factor
+from lssvm_cvx.selection.l2svm_criteria import span_loo, span_loo_outputs
+from lssvm_cvx.selection.l2svm_path import expand, regularization_path
 
 
 def banana(n, seed):

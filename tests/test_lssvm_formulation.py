@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lssvm_cvx.formulations import LSSVM, FORMULATIONS, LSSVMClassification, WeightedLSSVM, get_formulation
+from lssvm_cvx.formulations import FORMULATIONS, LSSVM, LSSVMClassification, WeightedLSSVM, get_formulation
 from lssvm_cvx.kernels import RBF, Linear, Polynomial
 from lssvm_cvx.validate import compare, deviation
 

@@ -9,8 +9,7 @@ from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import LSSVM, LSSVMClassification, WeightedLSSVM
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.model_selection import (gamma_sweep, gcv, kfold_residuals, loo_residuals,
-                                       select_gamma_sigma2)
+from lssvm_cvx.model_selection import gamma_sweep, gcv, kfold_residuals, loo_residuals, select_gamma_sigma2
 
 
 def refit_predict(K, y, gamma, train, test):

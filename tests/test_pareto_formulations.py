@@ -15,8 +15,8 @@ from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.formulations import FORMULATIONS, get_formulation
 from lssvm_cvx.formulations.alpha_krr import EpsAlphaKRR, ParetoAlphaKRR, WeightedSumAlphaKRR
 from lssvm_cvx.formulations.multiobjective import KPCRObjectives, KRRObjectives, kpcr_components
-from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 from lssvm_cvx.kernels import RBF, Polynomial
+from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 from lssvm_cvx.validate import compare
 
 
@@ -65,7 +65,7 @@ def test_kpcr_sigma_gradient_and_central_difference_in_r(complexity):
     ev = o.evaluate(th)
     fresh = KPCRObjectives(X, y, "rbf", complexity=complexity, delta_r=0.02)
     for key, gkey in (("E_f", "grad_f"), ("E_c", "grad_c")):
-        g = fd(lambda t: fresh.evaluate(np.array([t[0], 0.9]))[key], th[:1])
+        g = fd(lambda t, key=key: fresh.evaluate(np.array([t[0], 0.9]))[key], th[:1])
         assert abs(ev[gkey][0] - g[0]) <= 1e-6 * abs(g[0])
     # ∂E/∂r is g_α'(α(r+Δr) - α(r-Δr))/2Δr (§IV-B)
     hi = fresh.evaluate(np.array([th[0], 0.92]))

@@ -11,10 +11,10 @@ import sys
 
 import numpy as np
 import pytest
-
-from lssvm_cvx import problems
 from lssvm_cvx.problems import Dataset, get_problem, kfold_indices, list_problems, random_split
 from lssvm_cvx.problems import synthetic as syn
+
+from lssvm_cvx import problems
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT / "problems" / "data"

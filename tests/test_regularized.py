@@ -15,12 +15,22 @@ import pytest
 
 from lssvm_cvx.exceptions import HyperparameterError, NotSupportedError, TermError
 from lssvm_cvx.formulations import LSSVM, RegularizedLSSVM, WeightedLSSVM
-from lssvm_cvx.linalg.quadratic import AugmentedSystem
 from lssvm_cvx.kernels import RBF, Linear
+from lssvm_cvx.linalg.quadratic import AugmentedSystem
 from lssvm_cvx.losses import Absolute, Hinge, Huber, Squared, SquaredHinge, make_loss
 from lssvm_cvx.solvers import available_solvers
-from lssvm_cvx.terms import (L1, GradientNorm, GraphLaplacian, GroupL1, Quadratic, Ridge,
-                             RKHSNorm, Roughness, Term, TotalVariation)
+from lssvm_cvx.terms import (
+    L1,
+    GradientNorm,
+    GraphLaplacian,
+    GroupL1,
+    Quadratic,
+    Ridge,
+    RKHSNorm,
+    Roughness,
+    Term,
+    TotalVariation,
+)
 
 
 def _data(n=40, seed=0, d=1):

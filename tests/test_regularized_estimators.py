@@ -9,8 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lssvm_cvx import (LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier,
-                       RegularizedLSSVMRegressor)
+from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.terms import L1, GraphLaplacian, RKHSNorm
 

@@ -8,9 +8,14 @@ import pytest
 from sklearn.preprocessing import StandardScaler
 
 import lssvm_cvx
-from lssvm_cvx import problems
-from lssvm_cvx import (AutoLSSVMRegressor, L2SVMClassifier, LSSVMClassifier, LSSVMRegressor,
-                       ParetoKernelRidge)
+from lssvm_cvx import (
+    AutoLSSVMRegressor,
+    L2SVMClassifier,
+    LSSVMClassifier,
+    LSSVMRegressor,
+    ParetoKernelRidge,
+    problems,
+)
 from lssvm_cvx.estimators.search_results import search_results
 from lssvm_cvx.formulations.l2svm import L2SVMDual
 from lssvm_cvx.kernels import RBF

@@ -35,11 +35,16 @@ from sklearn.model_selection import train_test_split
 
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.areg import recover_tikhonov_gamma
-from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
 from ..formulations.areg_cv import ARegClassifierCV, ARegCV
+from ..formulations.areg_ensemble import (
+    CRITERIA,
+    ARegClassifierEnsemble,
+    ARegEnsemble,
+    TikhonovNodes,
+    check_node_gammas,
+)
 from ..formulations.areg_fast_cv import ARegClassifierFastCV, ARegFastCV
-from ..formulations.areg_ensemble import (CRITERIA, ARegClassifierEnsemble, ARegEnsemble,
-                                          TikhonovNodes, check_node_gammas)
+from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
 from ..linalg.folds import heldout_folds, make_folds
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
@@ -284,7 +289,7 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         return {"fusion": ARegFusion, "ensemble": ARegEnsemble, "cv": ARegCV,
                 "fast_cv": ARegFastCV, "areg": lambda K, y: AReg(None, y, Omega=K)}
 
-    def fit(self, X: Any, y: Any) -> "AdditiveRegularizationRegressor":
+    def fit(self, X: Any, y: Any) -> AdditiveRegularizationRegressor:
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (n_samples,)."""
         X, y = self._validate_fit(X, y, y_numeric=True)
         self._fit(X, y)
@@ -362,7 +367,7 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
             raise HyperparameterError(
                 f"criterion={self.criterion!r} is defined for method='ensemble' only (paper §A.5)")
 
-    def fit(self, X: Any, y: Any) -> "AdditiveRegularizationClassifier":
+    def fit(self, X: Any, y: Any) -> AdditiveRegularizationClassifier:
         """Fit on ``X`` and binary labels ``y`` (any two values)."""
         X, y = self._validate_fit(X, y)
         self.classes_ = encode_labels(y, binary=True, model="the AReg classifier (paper Appendix A)")[0]

@@ -18,11 +18,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..checks import check_gamma
 from ..exceptions import HyperparameterError
-from ..selection.l2svm_path import expand, regularization_path
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.factors import make_factor
-from .search_results import search_results
+from ..selection.l2svm_path import expand, regularization_path
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .search_results import search_results
 
 __all__ = ["L2SVMClassifier"]
 
@@ -142,7 +142,7 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
             raise HyperparameterError(f"expansion must be 'landmarks' or 'support', got {self.expansion!r}")
         return lam
 
-    def fit(self, X: Any, y: Any) -> "L2SVMClassifier":
+    def fit(self, X: Any, y: Any) -> L2SVMClassifier:
         """Fit on ``X`` (n_samples, n_features) and two-class labels ``y``."""
         X, y = self._validate_fit(X, y)
         self.classes_, ypm = encode_labels(y, binary=True, model="the ℓ2-SVM")

@@ -29,8 +29,8 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from ..exceptions import HyperparameterError
 from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
 from ..selection.multiobjective import Selection, finish_selection, select_model
-from .search_results import search_results
 from .base import KernelMixin, check_fitted
+from .search_results import search_results
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
 
@@ -48,7 +48,7 @@ class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
             raise HyperparameterError(f"complexity must be 'roughness' or 'l2', got {self.complexity!r}")
         self._make_kernel()  # validates sigma2 / degree / t
 
-    def fit(self, X: Any, y: Any) -> "_ParetoBase":
+    def fit(self, X: Any, y: Any) -> _ParetoBase:
         """Select the hyperparameters by ``method`` and fit on ``X``, ``y`` (1-D targets)."""
         self._check()
         X, y = self._validate_fit(X, y, y_numeric=True)

@@ -19,8 +19,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.folds import heldout_folds
 from ..formulations.regularized import RegularizedLSSVM, check_terms
+from ..linalg.folds import heldout_folds
 from ..linalg.scores import loo_score
 from ..losses import make_loss
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
@@ -69,7 +69,7 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                     out[f"terms__{key}__{p}"] = v
         return out
 
-    def set_params(self, **params: Any) -> "_RegularizedBase":
+    def set_params(self, **params: Any) -> _RegularizedBase:
         nested = {k: v for k, v in params.items() if k.startswith("terms__")}
         if nested:
             terms = {k: (v[0], v[1]) for k, v in check_terms(params.pop("terms", self.terms)).items()}
@@ -275,7 +275,7 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     ...     "rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)})
     """
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "RegularizedLSSVMRegressor":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMRegressor:
         """Fit on ``X`` (n, d) and targets ``y`` (n,), optionally weighted."""
         X, y = self._validate_fit(X, y, y_numeric=True)
         self._fit_all(X, y, sample_weight)
@@ -305,7 +305,7 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
 
     _classification = True
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "RegularizedLSSVMClassifier":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMClassifier:
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)

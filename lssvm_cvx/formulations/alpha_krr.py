@@ -155,7 +155,7 @@ class SpectralPath:
     ``s/ε`` while ``0 < h < s``.
     """
 
-    def __init__(self, form: "AlphaKRR"):
+    def __init__(self, form: AlphaKRR):
         d = form._prep()
         T = form._whiten()
         n = d["K"].shape[0]
@@ -284,7 +284,7 @@ class ParetoAlphaKRR(AlphaKRR):
                                "h >= 0": np.asarray(0.0), "h <= s": np.asarray(lam_hi)})
 
     @classmethod
-    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> "ParetoAlphaKRR":
+    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> ParetoAlphaKRR:
         inst = super().random_instance(n, seed=seed, **kwargs)
         # a bound halfway between the complexity of α = 0 and that of the interpolant
         a_int = np.linalg.lstsq(inst._prep()["K"], inst._prep()["y"], rcond=1e-10)[0]
@@ -322,7 +322,7 @@ class EpsAlphaKRR(ParetoAlphaKRR):
                         duals={"fit": -e / e.size, "eps-constraint": np.asarray(nu)})
 
     @classmethod
-    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> "EpsAlphaKRR":
+    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> EpsAlphaKRR:
         inst = super().random_instance(n, seed=seed, **kwargs)
         inst.eps = float(inst.eps) * float(inst.s)
         return inst

@@ -65,9 +65,9 @@ from ..checks import as_matrix, as_targets, binary_labels, check_gamma, check_sa
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, lssvm_system
-from ..solution import Solution
 from ..linalg.bordered import bordered_solve
 from ..linalg.lstsq import constrained_lstsq, lsqr_lstsq, min_norm_lstsq
+from ..solution import Solution
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER, KernelFormulation
 
@@ -345,7 +345,7 @@ class AReg(ARegData):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> "AReg":
+                        **kwargs: Any) -> AReg:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
@@ -370,7 +370,7 @@ class ARegClassification(ClassifierHooks, AReg):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> "ARegClassification":
+                        **kwargs: Any) -> ARegClassification:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)

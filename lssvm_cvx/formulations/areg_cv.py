@@ -109,10 +109,10 @@ import scipy.sparse as sp
 
 from ..kernels import RBF, Kernel
 from ..linalg import lssvm_system
-from ..linalg.folds import make_folds
-from ..solution import Solution
 from ..linalg.bordered import bordered_solve
+from ..linalg.folds import make_folds
 from ..linalg.lstsq import LSQR_ITER, normal_lstsq
+from ..solution import Solution
 from .areg import AREG_REF, ARegData, ClassifierHooks, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
@@ -177,7 +177,7 @@ class FoldData(ARegData):
 
     def validate(self) -> None:
         self._rhs()
-        self.fold_sets
+        _ = self.fold_sets  # validates the folds
 
 
 # ------------------------------------------------------------------------------ item 4: full CV
@@ -350,7 +350,7 @@ class ARegCV(FoldData):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegCV":
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegCV:
         """``n`` points of ``lssvm_regression``, ``folds`` folds; the narrow default RBF width
         keeps the least-squares problem in ``c`` well conditioned (so solvers can be compared
         on ``c``; for wide kernels only the models are well determined): 0.1 at ``n ≤ 50``,
@@ -372,7 +372,7 @@ class ARegClassifierCV(ClassifierHooks, ARegCV):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierCV":
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegClassifierCV:
         from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2

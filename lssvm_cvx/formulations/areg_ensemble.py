@@ -30,9 +30,9 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
+from ..linalg.bordered import bordered_solve
 from ..linalg.spectral import use_eigh
 from ..solution import Solution
-from ..linalg.bordered import bordered_solve
 from .areg import AREG_REF, ValidationClassifierHooks, ValidationData
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
@@ -343,7 +343,7 @@ class ARegEnsemble(ValidationData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 400.0), sigma2: float = 1.0, d: int = 3,
-                        **kwargs: Any) -> "ARegEnsemble":
+                        **kwargs: Any) -> ARegEnsemble:
         from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
@@ -392,7 +392,7 @@ class ARegClassifierEnsemble(ValidationClassifierHooks, ARegEnsemble):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 20.0), sigma2: float = 1.0, d: int = 3,
-                        **kwargs: Any) -> "ARegClassifierEnsemble":
+                        **kwargs: Any) -> ARegClassifierEnsemble:
         from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val

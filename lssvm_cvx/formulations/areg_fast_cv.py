@@ -153,7 +153,7 @@ class ARegFastCV(FoldData):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegFastCV":
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegFastCV:
         from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
@@ -174,7 +174,7 @@ class ARegClassifierFastCV(ClassifierHooks, ARegFastCV):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
                         sigma2: float | None = None, d: int = 3,
-                        **kwargs: Any) -> "ARegClassifierFastCV":
+                        **kwargs: Any) -> ARegClassifierFastCV:
         from lssvm_cvx import problems
 
         sigma2 = default_width(1.0, n, d) if sigma2 is None else sigma2
@@ -229,7 +229,7 @@ class ARegStability(ARegFastCV):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int | None = None,
                         xi: float = 1.0, sigma2: float | None = None, d: int = 3,
-                        **kwargs: Any) -> "ARegStability":
+                        **kwargs: Any) -> ARegStability:
         from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2

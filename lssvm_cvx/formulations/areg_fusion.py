@@ -16,8 +16,8 @@ import cvxpy as cp
 import numpy as np
 
 from ..kernels import RBF
-from ..solution import Solution
 from ..linalg.lstsq import LSQR_ITER, constrained_lstsq
+from ..solution import Solution
 from .areg import AREG_REF, ValidationClassifierHooks, ValidationData, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
@@ -141,7 +141,7 @@ class ARegFusion(ValidationData):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegFusion":
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegFusion:
         """``n`` training and ``n_val`` (default ``n``) validation points from
         ``lssvm_regression``; the narrow default RBF width (0.1 at ``n ≤ 50``,
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond) keeps ``M`` well conditioned
@@ -173,7 +173,7 @@ class ARegClassifierFusion(ValidationClassifierHooks, ARegFusion):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierFusion":
+                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegClassifierFusion:
         from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2

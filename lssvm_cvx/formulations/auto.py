@@ -49,13 +49,12 @@ import cvxpy as cp
 import numpy as np
 
 from ..checks import as_matrix, as_targets, binary_labels
-from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
-from ..linalg.penalized import normalizers
 from ..exceptions import HyperparameterError, InputError, NotPSDError
-from ..terms.gradient_norm import (affine_dim, gradient_norm_gram, model_kernel,
-                                   n_informative_columns)
 from ..linalg import Cholesky
+from ..linalg.penalized import normalizers
 from ..solution import Solution
+from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
+from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = ["AutoLSSVM", "AutoLSSVMClassification", "AUTO_PAPER"]
@@ -115,7 +114,7 @@ class AutoLSSVM(Formulation):
 
     @classmethod
     def from_normalized(cls, X: Any, y: Any, *, gamma: float = 1.0, mu: float = 1.0,
-                        nu: float = 0.1, **kwargs: Any) -> "AutoLSSVM":
+                        nu: float = 0.1, **kwargs: Any) -> AutoLSSVM:
         """Instance whose (μ, ν) are the eq. (9) weights of the normalised (μ, ν) of §1.3
         (:mod:`lssvm_cvx.auto_tuning`, problem N1): ``μ_9 = μ tr(C)/tr(G)``,
         ``ν_9 = ν tr(C)/N`` with ``C = K_c'K_c/N``."""
@@ -276,7 +275,7 @@ class AutoLSSVM(Formulation):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 3.0, mu: float = 1.0,
-                        nu: float = 1.0, **kwargs: Any) -> "AutoLSSVM":
+                        nu: float = 1.0, **kwargs: Any) -> AutoLSSVM:
         """``n`` points of the note's sinc problem (``problems.get_problem("sinc_auto")``) with
         normalised (μ, ν) mapped to eq. (9) by :meth:`from_normalized`."""
         from lssvm_cvx import problems
@@ -326,7 +325,7 @@ class AutoLSSVMClassification(AutoLSSVM):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 4.0, mu: float = 1.0,
-                        nu: float = 1.0, **kwargs: Any) -> "AutoLSSVMClassification":
+                        nu: float = 1.0, **kwargs: Any) -> AutoLSSVMClassification:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed)

@@ -45,14 +45,13 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, binary_labels
+from ..checks import as_matrix, binary_labels, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
-from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = [
@@ -198,7 +197,7 @@ class _L2SVMBase(Formulation):
         return self._F
 
     def validate(self) -> None:
-        self.labels
+        _ = self.labels  # validates the ±1 labels
         self._lam()
         self._check_form()
         if self._precomputed:

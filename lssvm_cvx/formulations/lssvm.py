@@ -210,7 +210,7 @@ class LSSVM(KernelFormulation):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
-                        sigma2: float = 1.0, **kwargs: Any) -> "LSSVM":
+                        sigma2: float = 1.0, **kwargs: Any) -> LSSVM:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
@@ -234,7 +234,7 @@ class WeightedLSSVM(LSSVM):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> "WeightedLSSVM":
+                        **kwargs: Any) -> WeightedLSSVM:
         base = LSSVM.random_instance(n, seed=seed, sigma2=sigma2, **kwargs)
         gammas = np.random.default_rng(seed + 1).uniform(1.0, 100.0, size=base.n)
         return cls(base.X, base.y, kernel=base.kernel, gamma=gammas)
@@ -287,7 +287,7 @@ class LSSVMClassification(LSSVM):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
-                        sigma2: float = 1.0, **kwargs: Any) -> "LSSVMClassification":
+                        sigma2: float = 1.0, **kwargs: Any) -> LSSVMClassification:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)

@@ -100,24 +100,28 @@ def check_r(r: Any) -> float:
 
 
 def check_lam(lam: Any) -> float:
+    """Return ``lam`` as a float after checking it is finite and > 0."""
     if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(lam) or lam <= 0:
         raise HyperparameterError(f"lam (lambda) must be a finite number > 0, got {lam!r}")
     return float(lam)
 
 
 def check_degree(degree: Any) -> int:
+    """Return ``degree`` as an int after checking it is an integer >= 1."""
     if not isinstance(degree, (int, np.integer)) or isinstance(degree, bool) or degree < 1:
         raise HyperparameterError(f"degree must be an integer >= 1, got {degree!r}")
     return int(degree)
 
 
 def check_complexity(c: str) -> str:
+    """Return ``c`` after checking it is ``"roughness"`` or ``"l2"``."""
     if c not in ("roughness", "l2"):
         raise HyperparameterError(f"complexity must be 'roughness' or 'l2', got {c!r}")
     return c
 
 
 def check_kernel_name(k: str) -> str:
+    """Return ``"rbf"`` or ``"poly"`` for a kernel name (``"polynomial"`` is ``"poly"``)."""
     if not isinstance(k, str) or k.lower() not in ("rbf", "poly", "polynomial"):
         raise HyperparameterError(f"kernel must be 'rbf' or 'poly', got {k!r}")
     return "rbf" if k.lower() == "rbf" else "poly"
@@ -388,6 +392,7 @@ class KPCRObjectives(_Objectives):
 
 
 def make_objectives(model: str, X, y, kernel, degree, t, complexity, delta_r=0.01):
+    """Return the KRR (``model="krr"``) or KPCR objectives of the multiobjective paper."""
     if model == "krr":
         return KRRObjectives(X, y, kernel, degree=degree, t=t, complexity=complexity)
     return KPCRObjectives(X, y, kernel, degree=degree, t=t, complexity=complexity, delta_r=delta_r)

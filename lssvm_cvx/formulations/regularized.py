@@ -30,12 +30,11 @@ import numpy as np
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
 from ..kernels import RBF, Kernel
+from ..linalg.quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
 from ..losses import Loss, make_loss
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
-from ..linalg.quadratic import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
-                                 rkhs_path)
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
 
@@ -188,7 +187,7 @@ class RegularizedLSSVM(Formulation):
     def validate(self) -> None:
         self.targets()
         self.loss_.weights(self.n)
-        self.terms_
+        _ = self.terms_  # validates the terms and weights
 
     def parameter_values(self) -> dict[str, Any]:
         vals: dict[str, Any] = {k: w for k, (_, w) in self.terms_.items()}
@@ -229,7 +228,7 @@ class RegularizedLSSVM(Formulation):
         ctx = self.context
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
         total = self.loss_.value(self.targets(), ctx.K @ alpha + b)
-        for key, (term, w) in self.terms_.items():
+        for term, w in self.terms_.values():
             if w:
                 total += w * term.value(alpha, ctx)
         return float(total)
@@ -416,7 +415,7 @@ class RegularizedLSSVM(Formulation):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> "RegularizedLSSVM":
+                        **kwargs: Any) -> RegularizedLSSVM:
         """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term."""
         from lssvm_cvx import problems
 
@@ -433,7 +432,7 @@ class RegularizedLSSVML1(RegularizedLSSVM):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> "RegularizedLSSVML1":
+                        **kwargs: Any) -> RegularizedLSSVML1:
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)

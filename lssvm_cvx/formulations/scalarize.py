@@ -1,4 +1,4 @@
-"""Convex multiobjective scalarisations (You, Benitez-Quiroz & Martinez 2014, §III): weighted sum,
+r"""Convex multiobjective scalarisations (You, Benitez-Quiroz & Martinez 2014, §III): weighted sum,
 ε-constraint (eq. 24) and modified ε-constraint (eq. 25-26) over cvxpy expressions, with a DPP ε
 parameter.  Tracing a front and the ideal-point choice of ε* (eq. 27-28) are model selection:
 :mod:`lssvm_cvx.selection.pareto`; the non-convex (NLP) versions are
@@ -26,8 +26,8 @@ eq. (25) asks for ``min u_l(θ) + s Σ_j h_j`` subject to ``u_j(θ) = h_j ε_j``
 
 .. math::
 
-    \\min_{θ, h}\\; u_l(θ) + s\\sum_{j≠l} h_j \\quad\\text{s.t.}\\quad
-    u_j(θ) ≤ h_j ε_j,\\; 0 ≤ h_j ≤ s,\\; θ ∈ S,   \\qquad (R)
+    \min_{θ, h}\; u_l(θ) + s\sum_{j≠l} h_j \quad\text{s.t.}\quad
+    u_j(θ) ≤ h_j ε_j,\; 0 ≤ h_j ≤ s,\; θ ∈ S,   \qquad (R)
 
 which is convex (``h_j ε_j`` is affine in the variable ``h`` for a parameter ``ε_j > 0``).
 
@@ -124,6 +124,7 @@ def _scalar_exprs(exprs: Any, what: str) -> list[cp.Expression]:
 
 
 def check_eps_values(values: Any, k: int) -> np.ndarray:
+    """Return the ε bounds as a float array of length ``k`` (a scalar is repeated)."""
     v = np.asarray(values, dtype=np.float64).reshape(-1)
     if v.size == 1 and k > 1:
         v = np.full(k, float(v[0]))
@@ -147,6 +148,7 @@ def _eps_parameter(eps: Any, k: int) -> cp.Parameter:
 
 
 def check_s(s: Any) -> float:
+    """Return ``s`` as a float after checking it is finite and > 0."""
     if not isinstance(s, Real) or isinstance(s, bool) or not np.isfinite(s) or s <= 0:
         raise HyperparameterError(f"s must be a finite number > 0, got {s!r}")
     return float(s)

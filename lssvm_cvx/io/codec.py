@@ -134,6 +134,7 @@ def estimator_class(key: str) -> type | None:
 
 
 def registered_name(table: dict[str, type], cls: type) -> str | None:
+    """Return the key under which ``cls`` is registered in ``table``, or None."""
     for key, c in table.items():
         if c is cls:
             return key
@@ -164,6 +165,7 @@ class Writer:
 
 
 def array_digest(a: np.ndarray) -> str:
+    """Return the SHA-256 hex digest of the bytes of ``a`` (C order)."""
     return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
@@ -416,6 +418,7 @@ def _param_problem(name: str, value: Any, default: Any = _NO_DEFAULT) -> str | N
 
 
 def package_version() -> str:
+    """Return the installed version of lssvm_cvx."""
     from .. import __version__
 
     return __version__

@@ -19,6 +19,7 @@ RESULTS_SCHEMA = "lssvm_cvx-results/1"
 
 
 def package_version() -> str:
+    """Return the installed version of lssvm_cvx."""
     from .. import __version__
 
     return __version__
@@ -60,6 +61,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
 
 
 def as_path(path: Any, what: str = "path") -> Path:
+    """Return ``path`` as a `Path`, raising `InputError` unless it is a non-empty file name."""
     if not isinstance(path, (str, os.PathLike)) or (isinstance(path, str) and not path):
         raise InputError(f"{what} must be a file name (str or os.PathLike), got {path!r}")
     return Path(path)

@@ -25,8 +25,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
-from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..checks import check_positive
+from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .psd import PSD_FACTOR_RTOL, psd_factor
 
 __all__ = [
@@ -111,12 +111,12 @@ class Kernel(BaseEstimator, ABC):
         return psd_factor(self(X), rtol=rtol, rank=rank)
 
     # --- algebra -------------------------------------------------------------------------
-    def __add__(self, other: "Kernel") -> "Sum":
+    def __add__(self, other: Kernel) -> Sum:
         if not isinstance(other, Kernel):
             return NotImplemented
         return Sum([self, other])
 
-    def __mul__(self, other: Any) -> "Kernel":
+    def __mul__(self, other: Any) -> Kernel:
         if isinstance(other, Kernel):
             return Product([self, other])
         if isinstance(other, Real):

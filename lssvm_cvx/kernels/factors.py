@@ -1,4 +1,4 @@
-"""Low-rank kernel factors ``K ≈ R R^T`` (eigen, Nyström, incomplete Cholesky) of the ℓ2-SVM
+r"""Low-rank kernel factors ``K ≈ R R^T`` (eigen, Nyström, incomplete Cholesky) of the ℓ2-SVM
 regularization path (Bonidal, Tindel & Guermeur 2013, §2.4.2, §2.7.1); the
 Sherman–Morrison–Woodbury solves on them are in :mod:`lssvm_cvx.linalg.smw`.
 
@@ -6,7 +6,7 @@ Every factor returned here is a :class:`LowRankFactor` ``R`` (``m × r``) with
 
 .. math::
 
-    K \\approx R R^T, \\qquad R = k(X, Z)\\,A,
+    K \approx R R^T, \qquad R = k(X, Z)\,A,
 
 where ``Z`` are ``l`` *landmarks* (training points, k-means centres or pivots) and ``A`` is
 ``l × r``.  The second identity holds exactly for every method, so the rows of ``R`` extend to
@@ -121,7 +121,7 @@ class LowRankFactor:
 
 
 def numerical_rank_threshold(s_max: float, m: int) -> float:
-    """numpy's numerical-rank tolerance ``m · ε_mach · s_max`` (``matrix_rank``)."""
+    """Numpy's numerical-rank tolerance ``m · ε_mach · s_max`` (``matrix_rank``)."""
     return float(m * np.finfo(np.float64).eps * max(s_max, 0.0))
 
 

@@ -38,7 +38,7 @@ class BorderedSystem:
 
     @classmethod
     def from_matrix(cls, H: np.ndarray, a: np.ndarray | None, *, name: str = "H",
-                    overwrite: bool = False) -> "BorderedSystem":
+                    overwrite: bool = False) -> BorderedSystem:
         return cls(Cholesky.factor(H, name=name, overwrite=overwrite), a)
 
     def solve(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:

@@ -38,7 +38,7 @@ class Cholesky:
 
     @classmethod
     def factor(cls, H: np.ndarray, *, name: str = "H", overwrite: bool = False,
-               check_cond: bool = True) -> "Cholesky":
+               check_cond: bool = True) -> Cholesky:
         H = np.asarray(H, dtype=np.float64)
         if H.ndim != 2 or H.shape[0] != H.shape[1]:
             raise InputError(f"{name} must be a square matrix, got shape {H.shape}")

@@ -52,11 +52,10 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
+import scipy.linalg as sla
 from scipy.linalg import lapack
 
 from ..exceptions import ConditioningWarning, InputError
-import scipy.linalg as sla
-
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
 from .spectral import SpectralBordered

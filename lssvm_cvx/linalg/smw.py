@@ -1,4 +1,4 @@
-"""Sherman–Morrison–Woodbury solves of ``R_E R_E^T + c I`` for a low-rank factor ``R`` (Bonidal,
+r"""Sherman–Morrison–Woodbury solves of ``R_E R_E^T + c I`` for a low-rank factor ``R`` (Bonidal,
 Tindel & Guermeur 2013, Proposition 3, §2.7.2).
 
 The path works with the label-signed factor ``R_H = diag(y) R`` (``H = diag(y) K diag(y)``) and
@@ -8,8 +8,8 @@ only ever needs ``R_E`` (the rows of the active set ``E``).  :class:`SMWSystem` 
 
 .. math::
 
-    (R_E R_E^T + c I)^{-1} = \\frac1c I - \\frac1{c^2} R_E T^{-1} R_E^T,\\qquad
-    T = I_r + \\frac1c R_E^T R_E
+    (R_E R_E^T + c I)^{-1} = \frac1c I - \frac1{c^2} R_E T^{-1} R_E^T,\qquad
+    T = I_r + \frac1c R_E^T R_E
 
 (Proposition 3 with ``c = (λ - ε)/2``), in ``O(m_E r + r³)`` per shift after ``G_E`` is known,
 and the diagonal of the inverse (eq. 24) in ``O(m_E r²)``.

@@ -62,6 +62,7 @@ class BallOnHessian:
 
 
 def ball_on_hessian(hess: Hessian) -> BallOnHessian:
+    """Return the enclosing-ball problem cached on ``hess`` (built on first use)."""
     if getattr(hess, "_ball", None) is None:
         hess._ball = BallOnHessian(hess)
     return hess._ball

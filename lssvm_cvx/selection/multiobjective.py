@@ -16,10 +16,18 @@ from scipy.optimize import minimize
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError
 from ..formulations.alpha_krr import EpsAlphaKRR, ParetoAlphaKRR
+from ..formulations.multiobjective import (
+    LAM_BOUNDS,
+    METHODS,
+    R_BOUNDS,
+    check_complexity,
+    check_degree,
+    check_kernel_name,
+    kpcr_components,
+    make_objectives,
+    sigma2_range,
+)
 from ..formulations.scalarize import check_s
-from ..formulations.multiobjective import (LAM_BOUNDS, METHODS, R_BOUNDS, check_complexity,
-                                           check_degree, check_kernel_name, kpcr_components,
-                                           make_objectives, sigma2_range)
 from ..kernels.base import RBF, Polynomial
 from ..linalg.folds import make_folds
 from .lssvm import gamma_sweep
@@ -125,6 +133,7 @@ def _fit_theta(obj, theta) -> dict[str, Any]:
 
 def finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, *, front=None, scores=None,
             degree=None, t=1.0, nfev=0) -> Selection:
+    """Return the `Selection` for the chosen point ``ev`` of a multiobjective search."""
     if model == "krr":
         coef, intercept = ev["alpha"], y_mean
     else:

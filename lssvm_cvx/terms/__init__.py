@@ -12,8 +12,7 @@ Compose them with a loss in :class:`lssvm_cvx.formulations.RegularizedLSSVM` or 
 """
 
 from .base import PSD_RTOL, Context, Term, check_quadratic, psd_factor
-from .quadratic import (GradientNorm, GraphLaplacian, Quadratic, Ridge, RKHSNorm, Roughness,
-                        knn_laplacian)
+from .quadratic import GradientNorm, GraphLaplacian, Quadratic, Ridge, RKHSNorm, Roughness, knn_laplacian
 from .sparse import L1, GroupL1, TotalVariation
 
 __all__ = [

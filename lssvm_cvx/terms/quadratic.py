@@ -13,9 +13,9 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..kernels import RBF
+from .base import Context, Term, psd_factor
 from .gradient_norm import gradient_norm_gram
 from .roughness import roughness
-from .base import Context, Term, psd_factor
 
 __all__ = ["RKHSNorm", "Ridge", "Quadratic", "GraphLaplacian", "GradientNorm", "Roughness",
            "knn_laplacian"]

