@@ -43,8 +43,8 @@ _LAZY: dict[str, str] = {
     "compare": "lssvm_cvx.validate",
     "get_formulation": "lssvm_cvx.formulations",
 }
-_SUBMODULES = ("kernels", "terms", "losses", "formulations", "validate", "model_selection", "pareto", "estimators",
-               "io", "exceptions", "linalg", "solvers", "solution")
+_SUBMODULES = ("kernels", "terms", "losses", "formulations", "validate", "model_selection", "pareto",
+               "estimators", "io", "exceptions", "linalg", "solvers", "solution")
 
 
 def _exists(module: str) -> bool:

@@ -171,7 +171,8 @@ def test_classifier_rhs_is_1_minus_c(rng):
     c = rng.normal(scale=0.5, size=30)
     w, b, e = cp.Variable(3), cp.Variable(), cp.Variable(30)
     cons = [cp.multiply(y, X @ w + b) == 1 - e]
-    cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + 0.5 * cp.sum_squares(e - c)), cons).solve(solver="CLARABEL")
+    objective = cp.Minimize(0.5 * cp.sum_squares(w) + 0.5 * cp.sum_squares(e - c))
+    cp.Problem(objective, cons).solve(solver="CLARABEL")
     alpha_primal = e.value - c  # e_i = c_i + α_i at the optimum (stationarity in e_i)
     ours = ARegClassification(X, y, kernel=Linear(), c=c).solve()
     np.testing.assert_allclose(ours["alpha"], alpha_primal, atol=1e-6)
@@ -205,8 +206,9 @@ def test_classifier_fusion_bias_row():
     assert abs(sol["e_v"].sum() + y @ sol["alpha"]) > 1e-3
     # and the remaining rows of (62): (Ω_y + I)α + y b + c = 1, Ω^v_y α + y^v b + e^v = 1
     O, Ov = f._omega(), f._omega_v()
-    np.testing.assert_allclose((O + np.eye(f.n)) @ sol["alpha"] + y * sol.scalar("b") + sol["c"], 1, atol=1e-10)
-    np.testing.assert_allclose(Ov @ sol["alpha"] + f._val_targets() * sol.scalar("b") + sol["e_v"], 1, atol=1e-10)
+    b = sol.scalar("b")
+    np.testing.assert_allclose((O + np.eye(f.n)) @ sol["alpha"] + y * b + sol["c"], 1, atol=1e-10)
+    np.testing.assert_allclose(Ov @ sol["alpha"] + f._val_targets() * b + sol["e_v"], 1, atol=1e-10)
 
 
 def test_fusion_rank_deficient_returns_min_norm_model():
@@ -360,7 +362,8 @@ def test_recover_tikhonov_gamma(bias):
 
     def direct(g):
         if bias:
-            fg = O @ LSSVM.from_gram(O, ds.y, gamma=g).solve()["alpha"] + LSSVM.from_gram(O, ds.y, gamma=g).solve().scalar("b")
+            ls = LSSVM.from_gram(O, ds.y, gamma=g).solve()
+            fg = O @ ls["alpha"] + ls.scalar("b")
             s = AReg.from_gram(O, ds.y, c=c).solve()
             fc = O @ s["alpha"] + s.scalar("b")
         else:

@@ -92,7 +92,8 @@ def test_from_normalized_equals_normalised_problem(margin, rng):
     f = AutoLSSVM.from_normalized(X, y, gamma=2.0, mu=3.0, nu=0.5, margin=margin)
     sol = f.solve()
     fit = PenalizedLS(f.K, y, f.G, None if margin == "alpha" else f.R).fit(3.0, 0.5)
-    np.testing.assert_allclose(sol["alpha"], fit.theta[:, 0], rtol=1e-7, atol=1e-9 * np.abs(sol["alpha"]).max())
+    np.testing.assert_allclose(sol["alpha"], fit.theta[:, 0], rtol=1e-7,
+                               atol=1e-9 * np.abs(sol["alpha"]).max())
     assert sol.scalar("b") == pytest.approx(float(fit.b[0]), rel=1e-8)
 
 

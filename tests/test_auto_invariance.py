@@ -99,6 +99,7 @@ def test_our_scaling_transfers_better_than_per_observation_scaling(name):
     X, y = ds.X[idx], ds.y[idx]
 
     def loo(**kw):
-        return np.mean(AutoLSSVMRegressor(kernel_gamma=full.kernel_gamma_, **kw).fit(X, y).loo_residuals_ ** 2)
+        est = AutoLSSVMRegressor(kernel_gamma=full.kernel_gamma_, **kw).fit(X, y)
+        return np.mean(est.loo_residuals_ ** 2)
 
     assert loo(mu=full.mu_, nu=full.nu_) < loo(mu=full.mu_ / 4, nu=full.nu_ / 4)

@@ -183,7 +183,8 @@ def test_large_lambda_limit_eq14_and_b_infinity():
 
     lam = 3.0
     a = cp.Variable(len(y))
-    cp.Problem(cp.Maximize(-lam / 4 * cp.sum_squares(a) + cp.sum(a)), [a >= 0, y @ a == 0]).solve(solver="CLARABEL")
+    objective = cp.Maximize(-lam / 4 * cp.sum_squares(a) + cp.sum(a))
+    cp.Problem(objective, [a >= 0, y @ a == 0]).solve(solver="CLARABEL")
     np.testing.assert_allclose(a.value, asymptotic_alpha(y, lam), atol=1e-7)
 
 

@@ -15,7 +15,8 @@ from lssvm_cvx.formulations.l2svm import L2SVMDual
 from lssvm_cvx.kernels import RBF
 
 
-@parametrize_with_checks([L2SVMClassifier(), L2SVMClassifier(low_rank="nystrom", n_landmarks=5, random_state=0)])
+@parametrize_with_checks([L2SVMClassifier(),
+                          L2SVMClassifier(low_rank="nystrom", n_landmarks=5, random_state=0)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

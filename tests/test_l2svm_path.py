@@ -268,7 +268,8 @@ def test_newton_line_search_from_scratch(prob):
     st = _newton(hess, lam, np.zeros(len(y)), 0.0, 1e-9, 200)
     qp = L2SVMDual.from_gram(K, y, lam=lam).solve("CLARABEL")
     H = K * np.outer(y, y)
-    assert dual_objective(H, lam, st.alpha(len(y))) == pytest.approx(dual_objective(H, lam, qp["alpha"]), rel=1e-7)
+    expected = dual_objective(H, lam, qp["alpha"])
+    assert dual_objective(H, lam, st.alpha(len(y))) == pytest.approx(expected, rel=1e-7)
 
 
 def test_decision_function_matches_kernel_expansion(prob, exact_path):

@@ -137,7 +137,8 @@ def test_smw_solve_and_inverse_diagonal(c):
     fac = sysm.factor(c)
     M = R[E] @ R[E].T + c * np.eye(40)
     Z = rng.standard_normal((40, 3))
-    np.testing.assert_allclose(fac.solve(Z), np.linalg.solve(M, Z), rtol=1e-6, atol=1e-8 * np.abs(np.linalg.solve(M, Z)).max())
+    expected = np.linalg.solve(M, Z)
+    np.testing.assert_allclose(fac.solve(Z), expected, rtol=1e-6, atol=1e-8 * np.abs(expected).max())
     np.testing.assert_allclose(fac.inv_diag(), np.diag(np.linalg.inv(M)), rtol=1e-6)
     # the bordered system on top of it (eq. 22-23): same as a dense bordered solve
     y = np.where(rng.random(40) < 0.5, -1.0, 1.0)

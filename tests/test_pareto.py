@@ -54,7 +54,8 @@ def dominated_by_set(points, reference, tol=1e-4):
     above 1) in one objective while being no worse (within 1e-7) in all."""
     points, reference = np.atleast_2d(points), np.atleast_2d(reference)
     le = np.all(reference[None, :, :] <= points[:, None, :] + 1e-7, axis=2)
-    lt = np.any(reference[None, :, :] < points[:, None, :] - tol * np.maximum(1, np.abs(points[:, None, :])), axis=2)
+    margin = tol * np.maximum(1, np.abs(points[:, None, :]))
+    lt = np.any(reference[None, :, :] < points[:, None, :] - margin, axis=2)
     return np.any(le & lt, axis=1)
 
 
@@ -93,9 +94,11 @@ def test_example1_cvxpy_plain_is_weak_modified_is_pareto():
 @pytest.mark.parametrize("example", [1, 2])
 def test_toy_examples_nlp(example):
     if example == 1:
-        prim, con, bounds, x0, box, fn, grid = U1, U2, np.linspace(0.5, 36, 15), [5.0], [(-1, 7)], ex1_numpy, GRID1
+        prim, con, bounds = U1, U2, np.linspace(0.5, 36, 15)
+        x0, box, fn, grid = [5.0], [(-1, 7)], ex1_numpy, GRID1
     else:
-        prim, con, bounds, x0, box, fn, grid = V2, V1, np.linspace(0.05, 0.999, 15), [-1.0], [(-3, 4)], ex2_numpy, GRID2
+        prim, con, bounds = V2, V1, np.linspace(0.05, 0.999, 15)
+        x0, box, fn, grid = [-1.0], [(-3, 4)], ex2_numpy, GRID2
     fe = P.trace_front_nlp(prim, con, bounds, x0, method="eps", bounds=box)
     fm = P.trace_front_nlp(prim, con, bounds, x0, method="modified_eps", bounds=box)
     ref = fn(grid)

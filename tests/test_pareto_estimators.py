@@ -58,7 +58,8 @@ def test_fixed_hyperparameters_match_krr():
     assert np.allclose(est.predict(X), ref.predict(Z) * y.std() + y.mean(), atol=1e-8)
 
 
-@pytest.mark.parametrize("kw", [dict(kernel="poly", degree=0, method=None), dict(kernel="poly", degree=-2, method=None),
+@pytest.mark.parametrize("kw", [dict(kernel="poly", degree=0, method=None),
+                                dict(kernel="poly", degree=-2, method=None),
                                 dict(kernel="poly", degrees=(0, 1)), dict(s=0.0), dict(s=-1.0),
                                 dict(method="bogus"), dict(kernel="linear"), dict(complexity="l1"),
                                 dict(method=None, lam=0.0)])

@@ -40,7 +40,8 @@ def test_eq43_quadratic_matches_value_and_slope_and_majorizes(pen: Penalty):
     for u0 in (-2.3, -0.4, 0.05, 0.9, 3.1):
         nu2, mu = pen.quadratic(u0)
         assert nu2 * u0**2 + mu == pytest.approx(float(pen.value(abs(u0))), rel=1e-12, abs=1e-12)
-        assert 2 * nu2 * u0 == pytest.approx(float(pen.derivative(abs(u0)) * np.sign(u0)), rel=1e-12, abs=1e-12)
+        slope = float(pen.derivative(abs(u0)) * np.sign(u0))
+        assert 2 * nu2 * u0 == pytest.approx(slope, rel=1e-12, abs=1e-12)
         assert np.all(nu2 * u**2 + mu >= pen.value(np.abs(u)) - 1e-10)
         # eq. (42) matches the value only and is in general not a majorizer
         assert pen.weight_value_matching(u0) * u0**2 == pytest.approx(float(pen.value(abs(u0))))

@@ -36,7 +36,8 @@ def test_sklearn_conformance(estimator, check):
 def test_composed_lssvm_equals_lssvm_regressor(gamma):
     X, y = _data()
     w = np.random.default_rng(1).uniform(0.5, 2, X.shape[0])
-    a = RegularizedLSSVMRegressor(sigma2=0.5, terms={"rkhs": (RKHSNorm(), 1 / gamma)}).fit(X, y, sample_weight=w)
+    a = RegularizedLSSVMRegressor(sigma2=0.5, terms={"rkhs": (RKHSNorm(), 1 / gamma)})
+    a.fit(X, y, sample_weight=w)
     b = LSSVMRegressor(sigma2=0.5, gamma=gamma).fit(X, y, sample_weight=w)
     np.testing.assert_allclose(a.predict(X), b.predict(X), atol=1e-8)
 

@@ -306,7 +306,9 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
 
     Parameters
     ----------
-    method, kernel, sigma2, degree, t, validation_fraction, cv, xi, solver, max_iter, refit, recover_gamma, random_state :
+    method, kernel, sigma2, degree, t, validation_fraction, cv :
+        As in :class:`AdditiveRegularizationRegressor`.
+    xi, solver, max_iter, refit, recover_gamma, random_state :
         As in :class:`AdditiveRegularizationRegressor`.
     gammas :
         Node constants of the ensemble (paper Table 3: ``(1, 20)``).

@@ -135,7 +135,8 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
             if isinstance(self.rank, bool) or not isinstance(self.rank, (int, np.integer)) or self.rank < 1:
                 raise HyperparameterError(f"rank must be a positive integer or None, got {self.rank!r}")
             if self.rank > m:
-                raise HyperparameterError(f"rank = {self.rank} is larger than the number of training points m = {m}")
+                raise HyperparameterError(
+                    f"rank = {self.rank} is larger than the number of training points m = {m}")
         if self.breakpoints not in ("paper", "exact"):
             raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {self.breakpoints!r}")
         if self.expansion not in ("landmarks", "support"):

@@ -90,7 +90,8 @@ class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
         check_fitted(self, "dual_coef_")
         X = self._validate_predict(X)
         Z = (X - self.x_mean_) / self.x_scale_
-        return (self.kernel_(Z, self.X_fit_) @ self.dual_coef_ + self.intercept_) * self.y_scale_ + self.y_mean_
+        f = self.kernel_(Z, self.X_fit_) @ self.dual_coef_ + self.intercept_
+        return f * self.y_scale_ + self.y_mean_
 
 
 class ParetoKernelRidge(_ParetoBase):

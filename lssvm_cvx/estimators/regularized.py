@@ -168,7 +168,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                 raise HyperparameterError(f"weight_grid[{key!r}] must be finite weights >= 0")
         rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
         if rbf:
-            s2s = default_sigma2_grid(X) if self.sigma2_grid is None else np.asarray(self.sigma2_grid, float).reshape(-1)
+            s2s = (default_sigma2_grid(X) if self.sigma2_grid is None
+                   else np.asarray(self.sigma2_grid, float).reshape(-1))
         else:
             s2s = np.array([self.sigma2])
         path_key, *other_keys = list(grid)

@@ -330,7 +330,8 @@ def _newton(hess: Hessian, lam: float, a: np.ndarray, b: float, tol: float, max_
                       f"within {best.max_violation():.2g} (rounding-noise level {noise:.2g}: H_EE(λ) is "
                       "ill-conditioned)", ConditioningWarning, stacklevel=3)
         return best
-    raise SolverError(f"the active-set Newton iteration did not converge in {max_iter} steps at λ = {lam:.3g}",
+    raise SolverError(f"the active-set Newton iteration did not converge in {max_iter} steps "
+                      f"at λ = {lam:.3g}",
                       solver="l2svm_path", status="max_iter")
 
 

@@ -50,7 +50,8 @@ from .base import BuiltProblem, Formulation, Reference
 
 __all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
 
-AREG_PAPER = "Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off: fusion of training and validation levels in kernel methods, Machine Learning 62"
+AREG_PAPER = ("Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off: fusion of training "
+              "and validation levels in kernel methods, Machine Learning 62")
 
 
 class KernelFormulation(Formulation):
@@ -175,7 +176,10 @@ class LSSVM(KernelFormulation):
         e = cp.Variable(n, name="e")
         alpha = cp.Variable(n, name="alpha")
         a = self._border()
-        fit_term = cp.sum_squares(e) * gamma / 2 if np.ndim(g) == 0 else cp.sum(cp.multiply(gamma, cp.square(e))) / 2
+        if np.ndim(g) == 0:
+            fit_term = cp.sum_squares(e) * gamma / 2
+        else:
+            fit_term = cp.sum(cp.multiply(gamma, cp.square(e))) / 2
         objective = cp.Minimize(0.5 * cp.sum_squares(w) + fit_term)
         constraints = {
             "fit": F @ w + a * b + e == self._rhs(),

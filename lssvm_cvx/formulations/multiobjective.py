@@ -22,8 +22,8 @@ gradients for
   summed in closed form as the Daleckii–Krein formula ``V(Γ ∘ V'∂K̃V)V'y``; ``∂α/∂r`` is the
   paper's central difference ``(α(r+Δr) - α(r-Δr))/2Δr``.
 
-:func:`lssvm_cvx.selection.multiobjective.select_model` runs Algorithm 1 (ideal point, weights eq. 28, ε* eq. 27, θ* eq. 26)
-with the modified ε-constraint over θ solved by SLSQP
+:func:`lssvm_cvx.selection.multiobjective.select_model` runs Algorithm 1 (ideal point, weights
+eq. 28, ε* eq. 27, θ* eq. 26) with the modified ε-constraint over θ solved by SLSQP
 (:func:`lssvm_cvx.selection.pareto_nlp.trace_front_nlp`), the plain ε-constraint (eq. 24), the sum (eq. 29)
 and product (eq. 30-31) criteria with 5-fold CV for ν and γ, and the 10-fold CV and GCV grid
 baselines of §V.
@@ -32,9 +32,11 @@ baselines of §V.
 --------------------------------------------
 For a fixed kernel, ``E_f`` is a convex quadratic of α and the roughness is a non-convex
 quadratic whose convex majorant ``E_c⁺`` (gradient-norm part plus the PSD part of the
-curvature term) is :meth:`Roughness.convex_majorant`.  :class:`~lssvm_cvx.formulations.alpha_krr.ParetoAlphaKRR` is the modified
-ε-constraint in α (a DPP second-order cone program, ε a :class:`cvxpy.Parameter`);
-:class:`~lssvm_cvx.formulations.alpha_krr.WeightedSumAlphaKRR` is the sum criterion in α, a linear system with a closed form.
+curvature term) is :meth:`Roughness.convex_majorant`.
+:class:`~lssvm_cvx.formulations.alpha_krr.ParetoAlphaKRR` is the modified ε-constraint in α (a DPP
+second-order cone program, ε a :class:`cvxpy.Parameter`);
+:class:`~lssvm_cvx.formulations.alpha_krr.WeightedSumAlphaKRR` is the sum criterion in α, a linear
+system with a closed form.
 With ``complexity="l2"`` the front is exactly the KRR path: the weighted-sum point for ν is
 KRR with ``λ = 2nν`` (tested).
 

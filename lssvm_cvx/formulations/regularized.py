@@ -47,11 +47,13 @@ def check_terms(terms: Any) -> dict[str, tuple[Term, float]]:
     if terms is None:
         return {"rkhs": (RKHSNorm(), 1.0)}
     if not isinstance(terms, Mapping):
-        raise HyperparameterError(f"terms must be a mapping name -> (Term, weight), got {type(terms).__name__}")
+        raise HyperparameterError(
+            f"terms must be a mapping name -> (Term, weight), got {type(terms).__name__}")
     out: dict[str, tuple[Term, float]] = {}
     for key, entry in terms.items():
         if not isinstance(key, str) or not _KEY.match(key) or key in _RESERVED:
-            raise HyperparameterError(f"term key {key!r} must be an identifier other than {sorted(_RESERVED)}")
+            raise HyperparameterError(
+                f"term key {key!r} must be an identifier other than {sorted(_RESERVED)}")
         if not (isinstance(entry, tuple) and len(entry) == 2):
             raise HyperparameterError(f"terms[{key!r}] must be a (Term, weight) pair, got {entry!r}")
         term, weight = entry

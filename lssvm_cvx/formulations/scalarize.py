@@ -9,8 +9,8 @@ Convex objectives given as cvxpy expressions
 :func:`weighted_sum`, :func:`epsilon_constraint` and :func:`modified_epsilon_constraint` take
 scalar cvxpy expressions and return an *unsolved* :class:`ParetoProblem` (a
 :class:`cvxpy.Problem`); solving it sets the expressions' variables.  ε is a
-:class:`cvxpy.Parameter` (``problem.eps``), so :func:`~lssvm_cvx.selection.pareto.trace_front` re-solves for many ε values
-from one DPP compilation::
+:class:`cvxpy.Parameter` (``problem.eps``), so :func:`~lssvm_cvx.selection.pareto.trace_front`
+re-solves for many ε values from one DPP compilation::
 
     x = cp.Variable(2)
     f1, f2 = cp.sum_squares(x - [1, 0]), cp.sum_squares(x - [0, 1])

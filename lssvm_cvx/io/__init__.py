@@ -321,14 +321,16 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         info = infos[f"{k}.npy"]
         if version >= 2:
             entry = manifest[k]
-            if not (isinstance(entry, dict) and {"field", "dtype", "shape", "sha256", "finite"} <= set(entry)):
+            keys = {"field", "dtype", "shape", "sha256", "finite"}
+            if not (isinstance(entry, dict) and keys <= set(entry)):
                 raise fail(k, "incomplete manifest entry")
             field = entry["field"] if isinstance(entry["field"], str) else k
             try:
                 dt = np.dtype(entry["dtype"])
                 shape = tuple(int(s) for s in entry["shape"])
             except (TypeError, ValueError):
-                raise fail(field, f"invalid dtype/shape in the manifest: {entry['dtype']!r}, {entry['shape']!r}") from None
+                raise fail(field, f"invalid dtype/shape in the manifest: {entry['dtype']!r}, "
+                                  f"{entry['shape']!r}") from None
             if dt.kind not in ARRAY_KINDS + "U" or any(s < 0 for s in shape):
                 raise fail(field, f"array of dtype {dt} and shape {shape} is not allowed")
             limit = dt.itemsize * math.prod(shape) + 65536
@@ -452,7 +454,8 @@ def _check_axes(fitted: dict[str, Any], fail: Callable[[str, str], SavedFileErro
                 if not isinstance(v, np.ndarray):
                     raise fail(f"fitted.{name}", f"must be an array, got {type(v).__name__}")
                 if v.ndim <= axis:
-                    raise fail(f"fitted.{name}", f"must have at least {axis + 1} dimensions, got shape {v.shape}")
+                    raise fail(f"fitted.{name}",
+                               f"must have at least {axis + 1} dimensions, got shape {v.shape}")
                 size = v.shape[axis]
             for other, osize in seen:
                 if osize != size:

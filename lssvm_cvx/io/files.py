@@ -123,7 +123,8 @@ def validate_results(payload: Any, *, source: str | os.PathLike = "<results>") -
         for k in ("value", "target"):
             if isinstance(c[k], bool) or not isinstance(c[k], (int, float)) or not math.isfinite(c[k]):
                 raise fail(f"{f}.{k}", f"must be a finite number, got {c[k]!r}")
-        if c["relation"] not in ("<=", ">=") or not isinstance(c["unit"], str) or not isinstance(c["ok"], bool):
+        if (c["relation"] not in ("<=", ">=") or not isinstance(c["unit"], str)
+                or not isinstance(c["ok"], bool)):
             raise fail(f, "relation must be '<=' or '>=', unit a string and ok a boolean")
         met = c["value"] <= c["target"] if c["relation"] == "<=" else c["value"] >= c["target"]
         if met != c["ok"]:

@@ -382,7 +382,8 @@ def icf_factor(X: np.ndarray, kernel: Kernel, *, rank: int | None = None, tol: f
     Rk, Q, theta = truncate(L, threshold=threshold, rank=rank)
     if Rk.shape[1] == 0:
         raise NotPSDError("no eigenvalue of the incomplete Cholesky factor above the threshold")
-    return LowRankFactor(R=Rk, Z=None if K is not None else X[P], A=A @ Q, kernel=kernel if K is None else None,
+    return LowRankFactor(R=Rk, Z=None if K is not None else X[P], A=A @ Q,
+                         kernel=kernel if K is None else None,
                          eigenvalues=theta, method="icf", landmark_index=P,
                          info={"threshold": threshold, "rank_requested": rank, "tol": tol, "eps": eps,
                                "n_landmarks": r, "time": time.perf_counter() - t0})
@@ -408,8 +409,10 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
                               weighting="uniform" if method == "nystrom" else "density",
                               threshold=threshold, rank=rank, eps=eps, random_state=random_state)
     if method == "icf":
-        return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K if kernel is None or isinstance(kernel, Precomputed) else None)
-    raise HyperparameterError(f"low_rank must be None, 'eigen', 'nystrom', 'nystrom-density' or 'icf', got {method!r}")
+        K_icf = K if kernel is None or isinstance(kernel, Precomputed) else None
+        return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K_icf)
+    raise HyperparameterError(
+        f"low_rank must be None, 'eigen', 'nystrom', 'nystrom-density' or 'icf', got {method!r}")
 
 
 def pivoted_cholesky(G: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:

@@ -19,8 +19,9 @@ normal equations ``(P + KSK) α = ...`` it does not square the condition number 
 singular exactly when some ``(α, b) ≠ 0`` has ``Pα = 0`` and ``Kα + b1 = 0`` (then α is not
 identifiable; the fitted values still are — e.g. an RBF Gram that is numerically singular
 under a term ``K M K`` on the fitted values).  We factorise it by LU with partial pivoting
-(``dgetrf``: faster here than the symmetric-indefinite ``dsytrf``); when ``dgecon`` estimates a reciprocal condition below
-:data:`lssvm_cvx.linalg.cholesky.COND_WARN` we add the ridge ``δ I`` to the α block (``δ =``
+(``dgetrf``: faster here than the symmetric-indefinite ``dsytrf``); when ``dgecon`` estimates a
+reciprocal condition below :data:`lssvm_cvx.linalg.cholesky.COND_WARN` we add the ridge ``δ I`` to
+the α block (``δ =``
 :data:`JITTER` ``· max|A|``), which picks the small-norm α among the equivalent ones and moves
 the fitted values by ``O(δ)`` (checked against CLARABEL in the tests), and fall back to a
 pseudo-inverse with a :class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that is still

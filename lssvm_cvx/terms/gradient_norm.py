@@ -45,7 +45,8 @@ diagonal, and is *exactly* invariant under duplicating the feature columns (the 
 of a single feature copied: ``s`` and ``c`` unchanged) and under adding a constant column (``p``
 counts non-constant columns only), which is what eq. (44) was after.  Duplicating one column of
 several gives that coordinate twice the weight in ``||x - z||²``; no isotropic kernel can undo
-that, and the measured effect on a fitted model is reported in ``tests/test_auto_invariance.py``.  For ``c = 2`` it equals eq. (44) divided by 2.
+that, and the measured effect on a fitted model is reported in ``tests/test_auto_invariance.py``.
+For ``c = 2`` it equals eq. (44) divided by 2.
 
 All distances come from :func:`lssvm_cvx.kernels.sq_dists`.
 """
