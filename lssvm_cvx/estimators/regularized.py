@@ -13,13 +13,14 @@ refits of the cached DPP problem otherwise.  ``cv_results_`` has scikit-learn's 
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
+from ..kernels import Kernel
 from ..linalg.folds import heldout_folds
 from ..linalg.scores import loo_score
 from ..losses import make_loss
@@ -220,7 +221,7 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "dual_coef_")
         X = self._validate_predict(X)
-        K = X[:, self.support_] if self._precomputed else self.kernel_(X, self.X_fit_)
+        K = X[:, self.support_] if self._precomputed else cast(Kernel, self.kernel_)(X, self.X_fit_)
         return K @ self.dual_coef_ + self.intercept_
 
 

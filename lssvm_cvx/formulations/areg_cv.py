@@ -149,7 +149,7 @@ def fast_cv_matrices(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> tuple[np
 class FoldData(ARegData):
     """Training data with a partition into folds (``folds``: an int ``L`` or index sets)."""
 
-    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
+    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = 10,
                  seed: int | None = 0, kernel: Kernel | None = None, Omega: Any | None = None):
         super().__init__(X, y, kernel=kernel, Omega=Omega)
         self.folds = folds

@@ -54,7 +54,7 @@ class ARegFastCV(FoldData):
     has_closed_form = True
     compare = ("alpha", "b", "e_bar", "e_v")
 
-    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
+    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = 10,
                  xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
                  Omega: Any | None = None):
         super().__init__(X, y, folds=folds, seed=seed, kernel=kernel, Omega=Omega)

@@ -145,6 +145,7 @@ class Formulation(ABC):
     #: per-solver options this formulation needs (merged under the caller's options), e.g.
     #: ``{"CLARABEL": {"static_regularization_constant": 1e-6}}``
     solver_options: ClassVar[dict[str, dict[str, Any]]] = {}
+    _built: BuiltProblem | None = None
 
     # --- to implement ----------------------------------------------------------------------
     @abstractmethod
@@ -186,9 +187,10 @@ class Formulation(ABC):
     @property
     def problem(self) -> BuiltProblem:
         """The cached problem that :meth:`solve` re-solves (DPP: parameters updated in place)."""
-        if getattr(self, "_built", None) is None:
-            self._built = self.build()
-        return self._built
+        built: BuiltProblem | None = getattr(self, "_built", None)
+        if built is None:
+            built = self._built = self.build()
+        return built
 
     def _set_parameters(self, built: BuiltProblem) -> None:
         for key, value in self.parameter_values().items():

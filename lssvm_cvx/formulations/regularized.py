@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
@@ -121,7 +122,7 @@ class RegularizedLSSVM(Formulation):
                           "Composition of a loss and penalties on the LS-SVM expansion; the "
                           "LS-SVM is the squared loss with the RKHS norm (Pelckmans et al. 2006)",
                           {"primal": "(1)", "dual system": "(2)", "weighted": "(74)-(75)"})
-    has_closed_form = _ClosedFormFlag()  # type: ignore[assignment]
+    has_closed_form = _ClosedFormFlag()
     #: fitted values and bias: identifiable even when α is not (singular Gram)
     compare = ("f", "b")
     #: CLARABEL at the profile's 1e-10 stops "optimal_inaccurate" on dense LPs/SOCPs of this
@@ -235,7 +236,7 @@ class RegularizedLSSVM(Formulation):
                 total += w * term.value(alpha, ctx)
         return float(total)
 
-    def fitted(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+    def fitted(self, values: Mapping[str, Any]) -> np.ndarray:
         """``f = Kα + b`` at the training points (identifiable even when α is not)."""
         return self.context.K @ np.asarray(values["alpha"]) + float(np.asarray(values["b"]))
 
@@ -281,8 +282,8 @@ class RegularizedLSSVM(Formulation):
         # the squared loss's constraint "fit" (e == y - f): L = ... + λ'(e - y + f), λ = -s∘e
         # (no cvxpy problem is built here: the closed form must not pay for the builder)
         duals = {"fit": -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))}
-        return Solution(values={"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})},
-                        duals=duals)
+        values: dict[str, Any] = {"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})}
+        return Solution(values=values, duals=duals)
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         vals = super().values_from(built)
@@ -331,7 +332,7 @@ class RegularizedLSSVM(Formulation):
         DPP problem with ``s_i = 0``."""
         return self.kfold_residuals([np.array([i]) for i in range(self.n)])
 
-    def kfold_residuals(self, folds: Sequence[Sequence[int]], *, solver: str = "CLARABEL") -> np.ndarray:
+    def kfold_residuals(self, folds: Sequence[ArrayLike], *, solver: str = "CLARABEL") -> np.ndarray:
         """Exact held-out residuals for disjoint index sets ``folds`` (each fold leaves the
         loss in turn)."""
         self.validate()
@@ -365,15 +366,15 @@ class RegularizedLSSVM(Formulation):
             built.params["sample_weight"].value = s_full
         return out
 
-    def _solve_built(self, built: BuiltProblem, solver: str) -> dict[str, np.ndarray]:
+    def _solve_built(self, built: BuiltProblem, solver: str) -> dict[str, Any]:
         from ..solvers import solve_problem
 
         opts = self.solver_options.get(solver.upper(), {})
         solve_problem(built, solver, options=opts)
         return {"alpha": built.vars["alpha"].value, "b": built.vars["b"].value}
 
-    def path(self, key: str, weights: Sequence[float], *,
-             folds: Sequence[Sequence[int]] | None = None, Y: Any = None) -> PathResult:
+    def path(self, key: str, weights: ArrayLike, *,
+             folds: Sequence[ArrayLike] | None = None, Y: Any = None) -> PathResult:
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,

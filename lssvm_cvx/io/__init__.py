@@ -175,7 +175,8 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as fh:
-            np.savez(fh, __header__=blob, **writer.arrays)
+            members: dict[str, Any] = {"__header__": blob, **writer.arrays}
+            np.savez(fh, **members)
 
     try:
         atomic_write(p, write)
@@ -260,9 +261,10 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         version = 1
         allowed = {"format", "class", "params", "fitted"}
     elif fmt == FORMAT:
-        version = header.get("format_version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 2:
-            raise fail("format_version", f"invalid format version {version!r}")
+        raw_version = header.get("format_version")
+        if isinstance(raw_version, bool) or not isinstance(raw_version, int) or raw_version < 2:
+            raise fail("format_version", f"invalid format version {raw_version!r}")
+        version = raw_version
         if version > FORMAT_VERSION:
             raise fail("format_version",
                        f"written by lssvm_cvx {header.get('package_version', '?')} in model format "
@@ -392,7 +394,8 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         raise fail("fitted.n_features_in_", f"must be a positive integer, got {nf!r}")
     _check_axes(fitted, fail)
     kernel, width = fitted.get("kernel_"), fitted.get("sigma2_")
-    if width is not None and hasattr(kernel, "sigma2") and not np.isclose(kernel.sigma2, width):
+    if width is not None and kernel is not None and hasattr(kernel, "sigma2") \
+            and not np.isclose(kernel.sigma2, width):
         raise fail("fitted.kernel_", f"kernel width {kernel.sigma2!r} differs from sigma2_ = {width!r}")
     classes = fitted.get("classes_")
     if classes is not None:

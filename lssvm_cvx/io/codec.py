@@ -185,9 +185,9 @@ def encode(value: Any, arrays: Any, path: str = "v") -> Any:
                         "shape": list(value.shape)}
         if writer is not None:
             return {"__ndarray__": writer.array(value, path)}
-        key = f"a{len(arrays)}"
-        arrays[key] = value
-        return {"__ndarray__": key}
+        array_key = f"a{len(arrays)}"
+        arrays[array_key] = value
+        return {"__ndarray__": array_key}
     if isinstance(value, np.generic):
         if value.dtype.kind not in ARRAY_KINDS:
             raise InputError(f"cannot save a {value.dtype} scalar at {path}")
@@ -376,7 +376,7 @@ _NO_DEFAULT = object()
 
 def _param_defaults(cls: type) -> dict[str, Any]:
     """The constructor's parameters and their defaults (``_NO_DEFAULT`` when required)."""
-    sig = inspect.signature(cls.__init__)
+    sig = inspect.signature(cls.__init__)  # type: ignore[misc]  # the class's own constructor
     return {p.name: (_NO_DEFAULT if p.default is p.empty else p.default)
             for p in sig.parameters.values()
             if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}

@@ -68,9 +68,10 @@ def as_path(path: Any, what: str = "path") -> Path:
 
 
 # ------------------------------------------------------------------------- benchmark results
-_RESULT_KEYS = {"name": str, "title": str, "command": (str, type(None)), "date": str,
-                "mode": str, "elapsed_s": (int, float), "machine": dict, "checks": dict,
-                "meta": dict, "notes": (str, type(None)), "figures": dict, "tables": list}
+_RESULT_KEYS: dict[str, type | tuple[type, ...]] = {
+    "name": str, "title": str, "command": (str, type(None)), "date": str,
+    "mode": str, "elapsed_s": (int, float), "machine": dict, "checks": dict,
+    "meta": dict, "notes": (str, type(None)), "figures": dict, "tables": list}
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 

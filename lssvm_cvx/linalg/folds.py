@@ -8,16 +8,17 @@ baselines, the estimators' ``selection="kfold"``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 
 __all__ = ["check_folds", "make_folds", "heldout_folds"]
 
 
-def check_folds(folds: Sequence[Sequence[int]], n: int) -> list[np.ndarray]:
+def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
     """Validate a partition of ``range(n)`` into held-out sets (non-empty, disjoint, covering,
     each leaving at least 2 training points)."""
     out = [np.asarray(f, dtype=np.intp).reshape(-1) for f in folds]
@@ -56,7 +57,7 @@ def heldout_folds(cv: Any, n: int, *, y: np.ndarray | None = None, stratified: b
     return [test for _, test in splitter.split(np.zeros((n, 1)), y)]
 
 
-def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | None = 0
+def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None = 0
                ) -> list[np.ndarray]:
     """A validated partition of ``range(n)`` (each set sorted): ``folds`` index sets, ``L``
     shuffled folds (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None``
@@ -74,7 +75,7 @@ def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | 
     elif isinstance(folds, (str, bytes)) or not hasattr(folds, "__iter__"):
         raise HyperparameterError(f"folds must be a number of folds or a list of index arrays, got {folds!r}")
     try:
-        return [np.sort(f) for f in check_folds(folds, n)]
+        return [np.sort(f) for f in check_folds(cast(Sequence[ArrayLike], folds), n)]
     except (TypeError, ValueError) as exc:
         if isinstance(exc, LssvmCvxError):
             raise

@@ -210,7 +210,7 @@ class AugmentedSystem(QuadraticSystem):
         return _like(Y, out)
 
 
-def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float], *,
+def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] | np.ndarray, *,
               folds: Sequence[np.ndarray] | None = None
               ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
     """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
@@ -242,7 +242,7 @@ def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float], 
 
 
 def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: np.ndarray,
-                     Y: np.ndarray, ws: Sequence[float], *,
+                     Y: np.ndarray, ws: Sequence[float] | np.ndarray, *,
                      folds: Sequence[np.ndarray] | None = None, rcond_min: float = 1e-10
                      ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]] | None:
     """One weight ``w`` of ``P(w) = P_fixed + w P_key`` along ``ws`` from ONE generalised

@@ -225,6 +225,9 @@ class RBFRoughness(Roughness):
     needed by the θ-space gradients of §IV-A.
     """
 
+    sigma2: float
+    D: np.ndarray
+
     def __init__(self, X: Any, sigma2: float):
         X = _X(X)
         if not isinstance(sigma2, Real) or not np.isfinite(sigma2) or sigma2 <= 0:
