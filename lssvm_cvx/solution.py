@@ -41,8 +41,9 @@ class Solution:
         Anything else a backend or driver records (iterations, history, ...).
     """
 
-    values: dict[str, np.ndarray]
-    duals: dict[str, np.ndarray] = field(default_factory=dict)
+    # array-likes (floats, lists, arrays) on construction; float64 arrays after __post_init__
+    values: dict[str, Any]
+    duals: dict[str, Any] = field(default_factory=dict)
     status: str = OPTIMAL
     backend: str = "closed_form"
     objective: float | None = None

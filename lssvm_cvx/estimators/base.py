@@ -111,7 +111,7 @@ class SaveMixin:
         super().__init_subclass__(**kwargs)
         score = getattr(cls, "score", None)
         if callable(score) and not getattr(score, "_checks_input", False):
-            cls.score = _checked_score(score)  # type: ignore[method-assign]
+            cls.score = _checked_score(score)  # type: ignore[attr-defined]
         if cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_"):
             from ..io import register_estimator
 
@@ -131,6 +131,11 @@ class SaveMixin:
 
 class KernelMixin(SaveMixin):
     """Kernel handling for estimators with ``kernel``, ``sigma2``, ``degree``, ``t`` parameters."""
+
+    # constructor parameters of the estimators using the mixin (declared for the type checker)
+    kernel: Any
+    sigma2: float
+    gamma: Any
 
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
         s2 = self.sigma2 if sigma2 is None else sigma2
@@ -175,7 +180,7 @@ class KernelMixin(SaveMixin):
             check_psd(K, name="kernel matrix of the callable kernel")
         return K
 
-    def _gamma(self) -> float:
+    def _gamma(self) -> float | np.ndarray:
         return check_gamma(self.gamma)
 
 

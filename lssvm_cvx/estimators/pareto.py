@@ -247,8 +247,7 @@ def _cv_results(scores: Any, model: str, kernel: str) -> dict[str, Any] | None:
             for v, c in zip(scores["values"], row):
                 params.append({**head, value: float(v)})
                 crit.append(c)
-        crit = np.where(np.isfinite(crit), crit, np.nan)
-        return search_results(params, crit)
+        return search_results(params, np.where(np.isfinite(crit), crit, np.nan))
     if "cv_mse" in scores:      # sum / product: degrees × weights by k-fold CV
         params, crit = [], []
         for d, row in zip(scores["degrees"], scores["cv_mse"]):

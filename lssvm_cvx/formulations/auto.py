@@ -43,7 +43,7 @@ estimators tune are mapped to them by :meth:`AutoLSSVM.from_normalized`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import cvxpy as cp
 import numpy as np
@@ -71,6 +71,9 @@ def _weight(value: Any, name: str, *, positive: bool = False) -> float:
         raise HyperparameterError(
             f"{name} must be a finite number {'> 0' if positive else '>= 0'}, got {value!r}")
     return v
+
+
+_AutoT = TypeVar("_AutoT", bound="AutoLSSVM")
 
 
 class AutoLSSVM(Formulation):
@@ -113,8 +116,8 @@ class AutoLSSVM(Formulation):
         self._built = None
 
     @classmethod
-    def from_normalized(cls, X: Any, y: Any, *, gamma: float = 1.0, mu: float = 1.0,
-                        nu: float = 0.1, **kwargs: Any) -> AutoLSSVM:
+    def from_normalized(cls: type[_AutoT], X: Any, y: Any, *, gamma: float = 1.0, mu: float = 1.0,
+                        nu: float = 0.1, **kwargs: Any) -> _AutoT:
         """Instance whose (μ, ν) are the eq. (9) weights of the normalised (μ, ν) of §1.3
         (:mod:`lssvm_cvx.auto_tuning`, problem N1): ``μ_9 = μ tr(C)/tr(G)``,
         ``ν_9 = ν tr(C)/N`` with ``C = K_c'K_c/N``."""

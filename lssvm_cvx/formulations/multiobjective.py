@@ -96,14 +96,14 @@ R_BOUNDS = (0.8, 1.0)  # §V: r ∈ [0.8, 1]
 
 def check_r(r: Any) -> float:
     """``r ∈ (0, 1]`` (share of the centred Gram's trace kept by KPCR)."""
-    if not isinstance(r, Real) or isinstance(r, bool) or not np.isfinite(r) or not 0 < r <= 1:
+    if not isinstance(r, Real) or isinstance(r, bool) or not np.isfinite(float(r)) or not 0 < float(r) <= 1:
         raise HyperparameterError(f"r must be a number in (0, 1], got {r!r}")
     return float(r)
 
 
 def check_lam(lam: Any) -> float:
     """Return ``lam`` as a float after checking it is finite and > 0."""
-    if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(lam) or lam <= 0:
+    if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(float(lam)) or float(lam) <= 0:
         raise HyperparameterError(f"lam (lambda) must be a finite number > 0, got {lam!r}")
     return float(lam)
 

@@ -149,13 +149,13 @@ def _eps_parameter(eps: Any, k: int) -> cp.Parameter:
 
 def check_s(s: Any) -> float:
     """Return ``s`` as a float after checking it is finite and > 0."""
-    if not isinstance(s, Real) or isinstance(s, bool) or not np.isfinite(s) or s <= 0:
+    if not isinstance(s, Real) or isinstance(s, bool) or not np.isfinite(float(s)) or float(s) <= 0:
         raise HyperparameterError(f"s must be a finite number > 0, got {s!r}")
     return float(s)
 
 
 def _vars_of(exprs: Sequence[cp.Expression]) -> dict[str, cp.Variable]:
-    out = {}
+    out: dict[str, cp.Variable] = {}
     for e in exprs:
         for v in e.variables():
             out.setdefault(v.name(), v)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -342,7 +342,7 @@ class Componentwise(Kernel):
 
     def _base_kernels(self) -> list[Kernel]:
         k = RBF() if self.kernel is None else self.kernel
-        return list(k) if isinstance(k, (list, tuple)) else [k]
+        return list(k) if isinstance(k, (list, tuple)) else [cast(Kernel, k)]
 
     def _validate(self):
         for k in self._base_kernels():

@@ -236,7 +236,7 @@ def _kernel_or_fail(kernel: Kernel | None) -> Kernel:
     return kernel
 
 
-def nystrom_factor(X: np.ndarray, kernel: Kernel, n_landmarks: int, *, weighting: str = "uniform",
+def nystrom_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *, weighting: str = "uniform",
                    threshold: float | None = None, rank: int | None = None, eps: float = 1e-8,
                    random_state: Any = None, kmeans_iter: int = 10) -> LowRankFactor:
     """Nyström factor ``K ≈ K_XZ S^{1/2} U_k M_k^{-1} U_k^T S^{1/2} K_ZX`` (§2.7.1).
@@ -318,7 +318,7 @@ def nystrom_factor(X: np.ndarray, kernel: Kernel, n_landmarks: int, *, weighting
                                "time": time.perf_counter() - t0})
 
 
-def icf_factor(X: np.ndarray, kernel: Kernel, *, rank: int | None = None, tol: float = 1e-6,
+def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: float = 1e-6,
                threshold: float | None = None, eps: float = 1e-8, K: np.ndarray | None = None
                ) -> LowRankFactor:
     """Pivoted incomplete Cholesky ``K ≈ L L^T`` (Fine & Scheinberg 2001, the paper's ref. [15]).
@@ -398,6 +398,8 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
     for Nyström (the paper's 60%, §4.4)."""
     if method in (None, "eigen"):
         if K is None:
+            if kernel is None:
+                raise HyperparameterError("the eigen factor needs a kernel or a Gram K")
             K = kernel(X)
         return eigen_factor(K, threshold=threshold, rank=rank, eps=0.0 if method is None else eps,
                             X=X, kernel=kernel)

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import InputError
 from .cholesky import Cholesky
 
 __all__ = ["BorderedSystem", "lssvm_system", "bordered_solve"]
@@ -44,7 +45,7 @@ class BorderedSystem:
     def solve(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
         """Return ``(alpha, b)``; ``r`` may have several columns (one solve pair for all)."""
         v = self.chol.solve(r)
-        if self.a is None:
+        if self.u is None:  # no border (u is None exactly when a is)
             return v, (np.zeros(r.shape[1:]) if r.ndim > 1 else 0.0)
         b = (self.a @ v) / self.s
         alpha = v - np.multiply.outer(self.u, b) if r.ndim > 1 else v - self.u * b
@@ -53,14 +54,14 @@ class BorderedSystem:
     def alpha_inv_diag(self) -> np.ndarray:
         """Diagonal of the α-block ``C`` of the bordered inverse (leave-one-out denominators)."""
         d = self.chol.inv_diag()
-        if self.a is None:
+        if self.u is None:  # no border (u is None exactly when a is)
             return d
         return d - self.u**2 / self.s
 
     def alpha_inv_block(self, idx: np.ndarray) -> np.ndarray:
         """Principal block ``C[idx, idx]`` of the α-block of the bordered inverse."""
         B = self.chol.inv_block(idx)
-        if self.a is None:
+        if self.u is None:  # no border (u is None exactly when a is)
             return B
         return B - np.outer(self.u[idx], self.u[idx]) / self.s
 
@@ -85,6 +86,8 @@ def bordered_solve(sys: BorderedSystem, r: np.ndarray, t: float | np.ndarray = 0
     the general case.  With ``v = H^{-1} r``: ``β = (a'v - t)/(a'H^{-1}a)``, ``μ = v - H^{-1}a β``.
     Returns ``(μ, β)``.
     """
+    if sys.a is None or sys.u is None:
+        raise InputError("bordered_solve needs a system with a border vector a")
     v = sys.chol.solve(r)
     beta = (sys.a @ v - t) / sys.s
     mu = v - (np.multiply.outer(sys.u, beta) if np.ndim(beta) else sys.u * beta)

@@ -39,8 +39,8 @@ class SpectralBordered:
         self.s = np.maximum(s, 0.0)
         self.V = V
         self.a = a
-        self.at = None if a is None else V.T @ a
-        self._V2 = None
+        self.at: np.ndarray | None = None if a is None else V.T @ a  # None exactly when a is
+        self._V2: np.ndarray | None = None
 
     @property
     def V2(self) -> np.ndarray:
@@ -57,7 +57,7 @@ class SpectralBordered:
         """``(alpha, b)`` of the bordered system with ``H = Ω + λ I``."""
         w = self._check(lam)
         rt = self.V.T @ r
-        if self.a is None:
+        if self.at is None:
             return self.V @ (w[:, None] * rt if r.ndim > 1 else w * rt), (
                 np.zeros(r.shape[1:]) if r.ndim > 1 else 0.0)
         s_ = float(self.at @ (w * self.at))
@@ -72,7 +72,7 @@ class SpectralBordered:
         """Diagonal of the α-block of the bordered inverse at ``λ``."""
         w = self._check(lam)
         d = self.V2 @ w
-        if self.a is None:
+        if self.at is None:
             return d
         u = self.V @ (w * self.at)
         return d - u**2 / float(self.at @ (w * self.at))
@@ -82,7 +82,7 @@ class SpectralBordered:
         w = self._check(lam)
         Vi = self.V[idx]
         B = (Vi * w) @ Vi.T
-        if self.a is None:
+        if self.at is None:
             return B
         ui = Vi @ (w * self.at)
         return B - np.outer(ui, ui) / float(self.at @ (w * self.at))

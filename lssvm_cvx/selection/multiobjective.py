@@ -278,7 +278,7 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
                 pred = _predict_ev(model, kernel, d, t, X[tr], ym, obj.evaluate(th), X[f])
                 scores[a, c] += np.sum((y[f] - pred) ** 2) / X.shape[0]
             nfev += obj.nfev
-    a, c = np.unravel_index(int(np.argmin(scores)), scores.shape)
+    a, c = (int(i) for i in np.unravel_index(int(np.argmin(scores)), scores.shape))
     d, w = degs[a], float(grid[c])
     obj = make_objectives(model, X, yc, kernel, d, t, complexity, delta_r)
     ev = _fit_theta(obj, _criterion_fit(obj, bounds, method, w, starts))
@@ -368,7 +368,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     """
     cls = ParetoAlphaKRR if method == "modified_eps" else EpsAlphaKRR
     form = cls(X, y, kernel=kernel, complexity=complexity, eps=1.0, s=s)
-    form.path = lambda: ParetoAlphaKRR.path(form)
+    form.path = lambda: ParetoAlphaKRR.path(form)  # type: ignore[method-assign]  # ε-form, α-path
     d = form._prep()
     n = d["K"].shape[0]
     # ideal point: E_f* (unconstrained least squares), E_c* (minimum of the convex complexity)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import cvxpy as cp
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, SolverError
@@ -118,7 +117,7 @@ class ParetoFront:
                 "sweep_time": self.sweep_time, "recompiled": self.recompiled}
 
 
-def trace_front(problem: cp.Problem, eps_values: Any, *, solver: str = "CLARABEL",
+def trace_front(problem: Any, eps_values: Any, *, solver: str = "CLARABEL",
                 keep: Sequence[str] = (), options: dict[str, Any] | None = None,
                 ideal: Any = None) -> ParetoFront:
     """Solve ``problem`` for every ε in ``eps_values`` by updating the DPP parameter.
