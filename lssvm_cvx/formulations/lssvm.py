@@ -35,7 +35,7 @@ candidate ``(α, b)`` is scored on the same scale.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import cvxpy as cp
 import numpy as np
@@ -61,9 +61,9 @@ class KernelFormulation(Formulation):
         self.X = X
         self.y = y
         self.kernel = kernel
-        self._Omega = None if Omega is None else np.asarray(Omega, dtype=np.float64)
+        self._Omega: np.ndarray | None = None if Omega is None else np.asarray(Omega, dtype=np.float64)
         self._precomputed = Omega is not None
-        self._factor = None
+        self._factor: np.ndarray | None = None
         self._built = None
 
     @classmethod
@@ -74,7 +74,7 @@ class KernelFormulation(Formulation):
     def _inputs(self) -> np.ndarray:
         """Validated ``X`` (or the square precomputed Gram)."""
         if self._precomputed:
-            O = self._Omega
+            O = cast(np.ndarray, self._Omega)  # given: precomputed
             if O.ndim != 2 or O.shape[0] != O.shape[1] or O.shape[0] < 2:
                 raise InputError(f"Omega must be square with at least 2 rows, got shape {O.shape}")
             if not np.all(np.isfinite(O)):
@@ -234,7 +234,7 @@ class WeightedLSSVM(LSSVM):
 
     def _gamma(self) -> np.ndarray:
         g = check_gamma(self.gamma, self.n)
-        return np.full(self.n, g) if np.ndim(g) == 0 else g
+        return np.full(self.n, g) if np.ndim(g) == 0 else np.asarray(g)
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,

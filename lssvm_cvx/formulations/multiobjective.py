@@ -54,7 +54,7 @@ Paper slips handled here (see also :mod:`lssvm_cvx.terms.roughness`)
 from __future__ import annotations
 
 from numbers import Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import scipy.linalg as sla
@@ -146,6 +146,10 @@ def sigma2_range(X: np.ndarray, n_max: int = 1000) -> tuple[float, float]:
 class _Objectives:
     """Shared evaluation cache: ``evaluate(θ)`` computes E_f, E_c and both gradients once."""
 
+    t: float
+    complexity: str
+    nfev: int
+
     def __init__(self, X: Any, y: Any, kernel: str = "rbf", *, degree: int = 2, t: float = 1.0,
                  complexity: str = "roughness"):
         self.X = as_matrix(X, min_samples=2)
@@ -153,7 +157,7 @@ class _Objectives:
         self.n = self.X.shape[0]
         self.kernel = check_kernel_name(kernel)
         self.degree = check_degree(degree)
-        if not isinstance(t, Real) or not np.isfinite(t) or t < 0:
+        if not isinstance(t, Real) or not np.isfinite(float(t)) or float(t) < 0:
             raise HyperparameterError(f"t must be a finite number >= 0, got {t!r}")
         self.t = float(t)
         self.complexity = check_complexity(complexity)
@@ -169,10 +173,13 @@ class _Objectives:
 
     def _rough(self, sigma2: float | None) -> Roughness:
         if self.kernel == "rbf":
-            return RBFRoughness(self.X, float(sigma2))
+            return RBFRoughness(self.X, float(cast(float, sigma2)))  # θ carries σ² for RBF
         if self._poly is None:
             self._poly = PolynomialRoughness(self.X, self.degree, self.t)
         return self._poly
+
+    def _evaluate(self, theta: np.ndarray) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def evaluate(self, theta: Any) -> dict[str, Any]:
         theta = np.asarray(theta, dtype=np.float64).reshape(-1)
@@ -289,6 +296,9 @@ class KPCRObjectives(_Objectives):
     θ = ``(log σ², r)`` for RBF, ``(r,)`` for polynomial.  ``delta_r`` is Δr of the central
     difference in r (§IV-B).
     """
+
+    yc: np.ndarray
+
 
     def __init__(self, X: Any, y: Any, kernel: str = "rbf", *, degree: int = 2, t: float = 1.0,
                  complexity: str = "roughness", delta_r: float = 0.01):
