@@ -40,7 +40,13 @@ Pieces = tuple[cp.Expression, dict[str, cp.Constraint], dict[str, cp.Variable]]
 
 
 class Loss(BaseEstimator):
-    """Base class: weights ``sample_weight`` (``None`` = all ones) and the two forms."""
+    """Base class: weights ``sample_weight`` (``None`` = all ones) and the two forms.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights ``s_i ≥ 0`` of the observations in the loss (``None``: all ones).
+    """
 
     #: ``"regression"``, ``"classification"`` or ``"both"``
     task: ClassVar[str] = "both"
@@ -51,7 +57,18 @@ class Loss(BaseEstimator):
         self.sample_weight = sample_weight
 
     def weights(self, n: int) -> np.ndarray:
-        """The weights ``s`` as a checked ``(n,)`` array (finite, ``≥ 0``, not all zero)."""
+        """The weights ``s`` as a checked ``(n,)`` array (finite, ``≥ 0``, not all zero).
+
+        Parameters
+        ----------
+        n : int
+            Number of observations.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n,)
+            The weights.
+        """
         if self.sample_weight is None:
             return np.ones(n)
         try:
@@ -69,17 +86,51 @@ class Loss(BaseEstimator):
         return s
 
     def check_targets(self, y: np.ndarray) -> None:
-        """Classification losses need targets in ``{-1, +1}``."""
+        """Classification losses need targets in ``{-1, +1}``.
+
+        Parameters
+        ----------
+        y : numpy.ndarray of shape (N,)
+            Targets.
+        """
         if self.task == "classification" and not np.all(np.isin(y, (-1.0, 1.0))):
             raise InputError(f"{type(self).__name__} is a classification loss: y must be coded "
                              "-1/+1 (the classifier estimators do this)")
 
     def epigraph(self, y: np.ndarray, f: cp.Expression, s: Any) -> Pieces:
-        """``(objective piece, named constraints, named auxiliary variables)``."""
+        """``(objective piece, named constraints, named auxiliary variables)``.
+
+        Parameters
+        ----------
+        y : numpy.ndarray of shape (N,)
+            Targets.
+        f : cvxpy.Expression of shape (N,)
+            Fitted values ``Kα + b`` (affine in the variables).
+        s : array-like of shape (N,) or cvxpy.Parameter
+            Observation weights.
+
+        Returns
+        -------
+        tuple
+            ``(cvxpy.Expression, dict[str, cvxpy.Constraint], dict[str, cvxpy.Variable])``.
+        """
         raise NotImplementedError
 
     def value(self, y: np.ndarray, f: np.ndarray) -> float:
-        """NumPy twin of the loss at fitted values ``f``."""
+        """NumPy twin of the loss at fitted values ``f``.
+
+        Parameters
+        ----------
+        y : numpy.ndarray of shape (N,)
+            Targets.
+        f : numpy.ndarray of shape (N,)
+            Fitted values.
+
+        Returns
+        -------
+        float
+            The weighted loss.
+        """
         raise NotImplementedError
 
 
@@ -88,7 +139,13 @@ def _weighted_sum(s: Any, v: cp.Expression) -> cp.Expression:
 
 
 class Squared(Loss):
-    """``½ Σ s_i (y_i - f_i)²`` with residuals ``e = y - f`` named as in the LS-SVM papers."""
+    """``½ Σ s_i (y_i - f_i)²`` with residuals ``e = y - f`` named as in the LS-SVM papers.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights of the observations (``None``: all ones).
+    """
 
     squared = True
 
@@ -107,7 +164,13 @@ def _margin_slack(y, f) -> tuple[cp.Variable, dict[str, cp.Constraint]]:
 
 
 class SquaredHinge(Loss):
-    """``½ Σ s_i max(0, 1 - y_i f_i)²``: the ℓ2-SVM loss (Bonidal et al. 2013, problem 1)."""
+    """``½ Σ s_i max(0, 1 - y_i f_i)²``: the ℓ2-SVM loss (Bonidal et al. 2013, problem 1).
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights of the observations (``None``: all ones).
+    """
 
     task = "classification"
 
@@ -121,7 +184,13 @@ class SquaredHinge(Loss):
 
 
 class Hinge(Loss):
-    """``Σ s_i max(0, 1 - y_i f_i)``: the SVM loss."""
+    """``Σ s_i max(0, 1 - y_i f_i)``: the SVM loss.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights of the observations (``None``: all ones).
+    """
 
     task = "classification"
 
@@ -135,7 +204,15 @@ class Hinge(Loss):
 
 
 class Huber(Loss):
-    """``Σ s_i huber(y_i - f_i; M)`` (cvxpy's ``huber``: quadratic inside ``|r| ≤ M``)."""
+    """``Σ s_i huber(y_i - f_i; M)`` (cvxpy's ``huber``: quadratic inside ``|r| ≤ M``).
+
+    Parameters
+    ----------
+    M : float, default=1.0
+        Threshold ``M > 0`` between the quadratic and the linear parts.
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights of the observations (``None``: all ones).
+    """
 
     task = "regression"
 
@@ -161,7 +238,13 @@ class Huber(Loss):
 
 
 class Absolute(Loss):
-    """``Σ s_i |y_i - f_i|``, written as ``-t ≤ y - f ≤ t``."""
+    """``Σ s_i |y_i - f_i|``, written as ``-t ≤ y - f ≤ t``.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (N,), float or None, default=None
+        Weights of the observations (``None``: all ones).
+    """
 
     task = "regression"
 
@@ -182,7 +265,20 @@ LOSSES: dict[str, type[Loss]] = {"squared": Squared, "squared_hinge": SquaredHin
 
 def make_loss(loss: Any = None, *, sample_weight: Any = None) -> Loss:
     """A :class:`Loss` from ``None`` (squared), a name in :data:`LOSSES` or a ``Loss``; with
-    ``sample_weight`` given, a copy of the loss carrying those weights."""
+    ``sample_weight`` given, a copy of the loss carrying those weights.
+
+    Parameters
+    ----------
+    loss : None, str or Loss, default=None
+        The loss or its name.
+    sample_weight : array-like of shape (N,) or None, default=None
+        Observation weights given to the returned loss.
+
+    Returns
+    -------
+    Loss
+        A new loss object (the argument is not modified).
+    """
     if loss is None:
         loss = "squared"
     if isinstance(loss, str):

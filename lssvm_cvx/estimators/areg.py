@@ -207,38 +207,44 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
 
     Parameters
     ----------
-    method :
+    method : str, default="ensemble"
         ``"fusion"`` (Algorithm 3.1), ``"ensemble"`` (Tikhonov nodes, Algorithm 4.1; default),
         ``"cv"`` (full L-fold CV fusion, eq. 37) or ``"fast_cv"`` (Algorithm 5.1, eq. 52).
-    kernel, sigma2, degree, t :
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, default="rbf"
         Kernel as in :class:`~lssvm_cvx.estimators.lssvm.LSSVMRegressor` (``"rbf"`` with width
         ``sigma2``, ``"linear"``, ``"poly"``, ``"precomputed"``, a Kernel or a callable).
-    gammas :
+    sigma2 : float, default=1.0
+        Width σ² of the RBF kernel ``exp(-||x - z||²/σ²)``.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(x'z + t)^degree``.
+    t : float, default=1.0
+        Offset of the polynomial kernel.
+    gammas : tuple of float, default=(1.0, 400.0)
         Node regularization constants of the ensemble (``m ≥ 2``; paper Table 2:
         ``(1, 400)``).
-    validation_fraction :
+    validation_fraction : float, default=1/3
         Share of the data held out for validation by ``"fusion"`` and ``"ensemble"``
         (the paper: one third).
-    cv :
+    cv : int or cross-validation splitter, default=10
         Folds of ``"cv"`` and ``"fast_cv"``: a number ``L`` (shuffled with ``random_state``)
         or a scikit-learn splitter.
-    xi :
+    xi : float, default=1.0
         The weight ``ξ > 0`` of eq. (52) (``"fast_cv"``).
-    solver :
+    solver : str, default="exact"
         How ``"fusion"``, ``"cv"`` and ``"fast_cv"`` solve their fused least-squares problem:
         ``"exact"`` (the closed form: the optimum of the convex problem, minimum-norm when not
         unique) or ``"lsqr"`` (``max_iter`` conjugate-gradient steps, the paper's route in
         Remarks 4.4 and 5.4).  With wide kernels the exact fused problems are ill-posed (the
         constants ``c`` absorb the regularization) and their optimum can generalize badly;
         early stopping regularizes.  See ``benchmarks/results/areg_table2.md``.
-    max_iter :
+    max_iter : int, default=20
         LSQR iterations for ``solver="lsqr"`` (Matlab's ``lsqr`` default, 20).
-    refit :
+    refit : bool, default=True
         Retrain the ensemble on all the data with the tuned ``λ`` (the paper's protocol).
-    recover_gamma :
+    recover_gamma : bool, default=True
         Also compute the Tikhonov γ closest to the fitted AReg solution (eq. 71-73; one
         eigendecomposition).
-    random_state :
+    random_state : int, numpy.random.Generator or None, default=None
         Seed of the validation split and of the folds.
 
     Attributes
@@ -306,13 +312,35 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
 
     Parameters
     ----------
-    method, kernel, sigma2, degree, t, validation_fraction, cv :
+    method : str, default="ensemble"
         As in :class:`AdditiveRegularizationRegressor`.
-    xi, solver, max_iter, refit, recover_gamma, random_state :
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, default="rbf"
         As in :class:`AdditiveRegularizationRegressor`.
-    gammas :
+    sigma2 : float, default=1.0
+        As in :class:`AdditiveRegularizationRegressor`.
+    degree : int, default=3
+        As in :class:`AdditiveRegularizationRegressor`.
+    t : float, default=1.0
+        As in :class:`AdditiveRegularizationRegressor`.
+    validation_fraction : float, default=1/3
+        As in :class:`AdditiveRegularizationRegressor`.
+    cv : int or cross-validation splitter, default=10
+        As in :class:`AdditiveRegularizationRegressor`.
+    xi : float, default=1.0
+        As in :class:`AdditiveRegularizationRegressor`.
+    solver : str, default="exact"
+        As in :class:`AdditiveRegularizationRegressor`.
+    max_iter : int, default=20
+        As in :class:`AdditiveRegularizationRegressor`.
+    refit : bool, default=True
+        As in :class:`AdditiveRegularizationRegressor`.
+    recover_gamma : bool, default=True
+        As in :class:`AdditiveRegularizationRegressor`.
+    random_state : int, numpy.random.Generator or None, default=None
+        As in :class:`AdditiveRegularizationRegressor`.
+    gammas : tuple of float, default=(1.0, 20.0)
         Node constants of the ensemble (paper Table 3: ``(1, 20)``).
-    criterion :
+    criterion : str, default="l2"
         Validation criterion of ``method="ensemble"``: ``"l2"`` (the convex 2-norm of eq. 64),
         ``"misclassification"`` (eq. 65-66) or ``"roc"`` (area under the ROC curve, §A.5),
         the last two by the exact line search of

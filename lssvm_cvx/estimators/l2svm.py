@@ -34,37 +34,45 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
 
     Parameters
     ----------
-    lam :
+    lam : float, default=1.0
         Regularization coefficient λ > 0 (used when ``path=False``).
-    path :
+    path : bool, default=False
         Fit the whole regularization path from ``lam_max`` down to ``lam_min`` (Fig. 1) and keep
         the λ minimising ``criterion`` (Fig. 2).
-    criterion :
+    criterion : str, default="span"
         ``"span"`` (span leave-one-out test error prediction, Proposition 4) or
         ``"radius_margin"`` (Theorem 1; one enclosing-ball QP per path point).
-    rank :
+    rank : int or None, default=None
         Maximum rank of the Hessian approximation (``low_rank`` methods); ``rank`` larger than
         the number of training points is an error.
-    low_rank :
+    low_rank : str or None, default=None
         ``None`` (exact Gram), ``"eigen"`` (truncated eigendecomposition; with ``rank`` and
         ``threshold`` None it keeps the numerical rank and is exact up to rounding),
         ``"nystrom"`` (uniform landmarks), ``"nystrom-density"`` (k-means landmarks with
         density weights, Zhang & Kwok 2009) or ``"icf"`` (pivoted incomplete Cholesky).
-    kernel, sigma2, degree, t :
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, default="rbf"
         Kernel as in the other estimators (``"rbf"`` is ``exp(-||x-z||²/sigma2)``, ``"poly"`` is
         ``(x'z + t)^degree``, ``"linear"``, ``"precomputed"``, a Kernel or a callable).
-    threshold :
+    sigma2 : float, default=1.0
+        Width of the RBF kernel.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    t : float, default=1.0
+        Offset of the polynomial kernel.
+    threshold : float or None, default=None
         Eigenvalue threshold of the approximation (§2.7.1; None: no threshold).
-    n_landmarks :
+    n_landmarks : int or None, default=None
         Nyström landmarks (default 60% of the training set, §4.4).
-    breakpoints :
+    breakpoints : str, default="paper"
         ``"paper"`` (the 2% rule of §2.5) or ``"exact"`` (every breakpoint by root finding).
-    lam_min, lam_max :
+    lam_min : float, default=1e-06
         Range of the path (the paper's 1e-6 and 1e7).
-    expansion :
+    lam_max : float, default=1e7
+        Range of the path (the paper's 1e-6 and 1e7).
+    expansion : str, default="landmarks"
         ``"landmarks"`` (exact expansion of the approximate classifier on the landmarks) or
         ``"support"`` (the paper's §2.7.3 expansion on ``E``); irrelevant for the exact Gram.
-    random_state :
+    random_state : int, numpy.random.Generator or None, default=None
         Seed of the Nyström landmark draw / k-means.
 
     Attributes

@@ -99,27 +99,36 @@ class ParetoKernelRidge(_ParetoBase):
 
     Parameters
     ----------
-    method :
+    method : str or None, default="modified_eps"
         ``"modified_eps"`` (default), ``"eps"``, ``"sum"``, ``"product"``, ``"cv"``, ``"gcv"``
         or ``None`` (use ``sigma2``, ``lam``, ``degree`` as given).
-    complexity :
+    complexity : str, default="roughness"
         ``"roughness"`` (eq. 16-17) or ``"l2"`` (eq. 22).
-    kernel :
+    kernel : {"rbf", "poly"}, default="rbf"
         ``"rbf"`` (``exp(-||x-z||²/sigma2)`` on standardised inputs) or ``"poly"``
         (``(x'z + t)^degree``).
-    sigma2, lam, degree, t :
-        Kernel width, ridge λ, polynomial degree and offset used when ``method=None``.
-    degrees :
+    sigma2 : float, default=1.0
+        RBF width used when ``method=None``.
+    lam : float, default=1.0
+        Ridge λ used when ``method=None``.
+    degree : int, default=2
+        Polynomial degree used when ``method=None``.
+    t : float, default=1.0
+        Polynomial offset used when ``method=None``.
+    degrees : sequence of int or None, default=None
         Degrees enumerated for the polynomial kernel (default 1..6, §V).
-    nlp_maxiter :
+    nlp_maxiter : int, default=15
         Iteration cap of every SLSQP / L-BFGS-B solve in θ space.
-    s, n_eps, weights :
-        Constant of eq. (25), number of ε values of the sweep, and the ideal-point weights
-        (``"normalized"``, default, or ``"paper"``: eq. 28 as printed — see
+    s : float, default=0.001
+        Constant of eq. (25).
+    n_eps : int, default=6
+        Number of ε values of the sweep.
+    weights : str, default="normalized"
+        The ideal-point weights (``"normalized"`` or ``"paper"``: eq. 28 as printed — see
         :func:`~lssvm_cvx.formulations.multiobjective.select_model`).
-    cv :
+    cv : int or cross-validation splitter, default=10
         Folds of the ``"cv"`` baseline.
-    random_state :
+    random_state : int, numpy.random.Generator or None, default=None
         Seed of the fold shuffling (``"cv"``, ``"sum"``, ``"product"``).
 
     Attributes

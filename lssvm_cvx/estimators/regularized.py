@@ -234,8 +234,10 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
     sigma2 : float, default=1.0
         RBF width (used unless ``selection`` searches ``sigma2_grid``).
-    degree, t : int, float
-        Polynomial kernel ``(x'z + t)^degree``.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(x'z + t)^degree``.
+    t : float, default=1.0
+        Offset of the polynomial kernel.
     loss : Loss or str, default=None
         :mod:`lssvm_cvx.losses` object or name; ``None`` is the squared loss.
     terms : dict of str to (Term, float), default=None
@@ -278,13 +280,39 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     """
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMRegressor:
-        """Fit on ``X`` (n, d) and targets ``y`` (n,), optionally weighted."""
+        """Fit on ``X`` (n, d) and targets ``y`` (n,), optionally weighted.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n_train) for a precomputed kernel
+            Inputs.
+        y : array-like of shape (n,)
+            Targets.
+        sample_weight : array-like of shape (n,) or None, default=None
+            Weights of the observations in the loss.
+
+        Returns
+        -------
+        RegularizedLSSVMRegressor
+            The fitted estimator.
+        """
         X, y = self._validate_fit(X, y, y_numeric=True)
         self._fit_all(X, y, sample_weight)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """``f(x) = Σ_i α_i k(x_i, x) + b``."""
+        """``f(x) = Σ_i α_i k(x_i, x) + b``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n_train) for a precomputed kernel
+            Inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n,)
+            Predicted values.
+        """
         return self._decision(X)
 
 
@@ -292,9 +320,38 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
     """Kernel classifier with any loss and weighted terms (labels coded ±1; one-vs-rest for
     more than two classes, sharing one factorisation when the problem is quadratic).
 
-    Parameters are those of :class:`RegularizedLSSVMRegressor`; the loss may also be a
-    classification loss (``"squared_hinge"``: the ℓ2-SVM, ``"hinge"``).  With the default
-    squared loss and terms this is the LS-SVM classifier (AReg paper eq. 57) with ``γ = 1``.
+    With the default squared loss and terms this is the LS-SVM classifier (AReg paper eq. 57)
+    with ``γ = 1``.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "linear", "poly", "precomputed"} or Kernel or callable, default="rbf"
+        The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
+    sigma2 : float, default=1.0
+        RBF width (used unless ``selection`` searches ``sigma2_grid``).
+    degree : int, default=3
+        Degree of the polynomial kernel ``(x'z + t)^degree``.
+    t : float, default=1.0
+        Offset of the polynomial kernel.
+    loss : Loss or str, default=None
+        :mod:`lssvm_cvx.losses` object or name; ``None`` is the squared loss; also a
+        classification loss (``"squared_hinge"``: the ℓ2-SVM, ``"hinge"``).
+    terms : dict of str to (Term, float), default=None
+        ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
+        ``γ = 1``.
+    selection : {None, "loo", "kfold"}, default=None
+        Search ``weight_grid`` × ``sigma2_grid`` by exact held-out residuals.
+    weight_grid : dict of str to array-like, default=None
+        Weights per term key to search (default: the first term over ``10^-5 … 10^3``).
+    sigma2_grid : array-like, default=None
+        RBF widths to search (default: 9 values around the median squared distance).
+    cv : int, default=5
+        Folds for ``selection="kfold"``.
+    solver : str, default=None
+        ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
+        or a cvxpy solver name.
+    random_state : int, default=None
+        Fold shuffling.
 
     Attributes
     ----------
@@ -308,18 +365,55 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
     _classification = True
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMClassifier:
-        """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
+        """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n_train) for a precomputed kernel
+            Inputs.
+        y : array-like of shape (n,)
+            Labels.
+        sample_weight : array-like of shape (n,) or None, default=None
+            Weights of the observations in the loss.
+
+        Returns
+        -------
+        RegularizedLSSVMClassifier
+            The fitted estimator.
+        """
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
         self._fit_all(X, Y, sample_weight)
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``f(x)`` (binary: positive means ``classes_[1]``), one column per class otherwise."""
+        """``f(x)`` (binary: positive means ``classes_[1]``), one column per class otherwise.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n_train) for a precomputed kernel
+            Inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n,) or (n, n_classes)
+            Decision values.
+        """
         return self._decision(X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted labels."""
+        """Predicted labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n_train) for a precomputed kernel
+            Inputs.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n,)
+            Labels from ``classes_``.
+        """
         F = self.decision_function(X)
         if F.ndim == 1:
             return self.classes_[(F > 0).astype(int)]

@@ -109,13 +109,15 @@ class LSSVM(KernelFormulation):
 
     Parameters
     ----------
-    X, y :
-        Training inputs ``(N, d)`` and targets ``(N,)``.
-    kernel :
+    X : array-like of shape (N, d) or None
+        Training inputs (None with a precomputed ``Omega``).
+    y : array-like of shape (N,)
+        Targets.
+    kernel : Kernel or None, default=None
         A :class:`~lssvm_cvx.kernels.Kernel` (default ``RBF(1.0)``).
-    gamma :
+    gamma : float or array-like of shape (N,), default=1.0
         Regularization constant γ > 0 of eq. (1) (*not* scikit-learn's RBF width).
-    Omega :
+    Omega : array-like of shape (N, N) or None, default=None
         Optional precomputed Gram (use :meth:`from_gram`).
 
     Notes

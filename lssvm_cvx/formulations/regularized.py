@@ -168,6 +168,13 @@ class RegularizedLSSVM(Formulation):
         return self.context.n
 
     def targets(self) -> np.ndarray:
+        """The checked targets ``y`` (``±1`` for a classification loss).
+
+        Returns
+        -------
+        numpy.ndarray of shape (N,)
+            The targets.
+        """
         y = as_targets(self.y, self.n)
         self.loss_.check_targets(y)
         return y
@@ -237,7 +244,18 @@ class RegularizedLSSVM(Formulation):
         return float(total)
 
     def fitted(self, values: Mapping[str, Any]) -> np.ndarray:
-        """``f = Kα + b`` at the training points (identifiable even when α is not)."""
+        """``f = Kα + b`` at the training points (identifiable even when α is not).
+
+        Parameters
+        ----------
+        values : mapping of str to array-like
+            A solution's values with ``"alpha"`` and ``"b"``.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N,)
+            The fitted values.
+        """
         return self.context.K @ np.asarray(values["alpha"]) + float(np.asarray(values["b"]))
 
     # --- closed form ---------------------------------------------------------------------------
@@ -255,6 +273,18 @@ class RegularizedLSSVM(Formulation):
 
         ``overwrite_gram=True`` lets the RKHS-only path factorise the Gram in place (saves a
         copy of N² numbers; the formulation recomputes its Gram if it needs it again).
+
+        Parameters
+        ----------
+        weights : mapping of str to float or None, default=None
+            Weights replacing the current ones, by term key.
+        overwrite_gram : bool, default=False
+            Allow factorising the Gram in place.
+
+        Returns
+        -------
+        QuadraticSystem
+            The factorised system (solves, LOO and k-fold residuals).
         """
         self._require_quadratic("the closed form")
         ctx, terms = self.context, self.terms_
@@ -293,14 +323,39 @@ class RegularizedLSSVM(Formulation):
 
     def solve(self, solver: str | None = None, **kwargs: Any) -> Solution:
         """Closed form when the problem is quadratic and ``solver`` is None, else the named
-        cvxpy solver (``"CLARABEL"`` when None)."""
+        cvxpy solver (``"CLARABEL"`` when None).
+
+        Parameters
+        ----------
+        solver : str or None, default=None
+            ``"closed_form"``, a cvxpy solver name, or None for the automatic choice.
+        **kwargs : dict
+            Passed to :meth:`Formulation.solve` (``options``, ``raise_on_failure``,
+            ``accept_inaccurate``).
+
+        Returns
+        -------
+        Solution
+            Values ``alpha``, ``b`` and the fitted values ``f``.
+        """
         if solver is None:
             solver = "closed_form" if self.is_quadratic else "CLARABEL"
         return super().solve(solver, **kwargs)
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         """Auxiliary variables of the cvxpy form (``e``, slacks, epigraph ``t``) filled from
-        ``(α, b)`` so that the closed form's point can be scored by the KKT check."""
+        ``(α, b)`` so that the closed form's point can be scored by the KKT check.
+
+        Parameters
+        ----------
+        solution : Solution
+            A solution with values ``alpha`` and ``b``.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            Values of every variable of the cvxpy form.
+        """
         vals = dict(super().values_from_solution(solution))
         built, ctx = self.problem, self.context
         if "alpha" in vals and "b" in vals:
@@ -334,7 +389,20 @@ class RegularizedLSSVM(Formulation):
 
     def kfold_residuals(self, folds: Sequence[ArrayLike], *, solver: str = "CLARABEL") -> np.ndarray:
         """Exact held-out residuals for disjoint index sets ``folds`` (each fold leaves the
-        loss in turn)."""
+        loss in turn).
+
+        Parameters
+        ----------
+        folds : sequence of array-like of int
+            Disjoint, non-empty index sets.
+        solver : str, default="CLARABEL"
+            The cvxpy solver of the refits when the problem is not quadratic.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N,)
+            ``y_i - f^{(-fold(i))}(x_i)`` for the points in the folds.
+        """
         self.validate()
         n, y = self.n, self.targets()
         fl = [np.asarray(f, dtype=int).reshape(-1) for f in folds]
@@ -383,6 +451,22 @@ class RegularizedLSSVM(Formulation):
         (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation of the exact
         system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
         replaces the targets by several columns sharing the factorisations (one-vs-rest).
+
+        Parameters
+        ----------
+        key : str
+            The term whose weight varies.
+        weights : array-like of float
+            Its weights (finite, ``≥ 0``).
+        folds : sequence of array-like of int or None, default=None
+            Held-out index sets; None for leave-one-out.
+        Y : array-like of shape (N, C) or None, default=None
+            Several target columns (None: the formulation's targets).
+
+        Returns
+        -------
+        PathResult
+            Coefficients, biases and held-out residuals per weight.
         """
         self._require_quadratic("the path")
         terms = self.terms_
@@ -419,7 +503,24 @@ class RegularizedLSSVM(Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> RegularizedLSSVM:
-        """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term."""
+        """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term.
+
+        Parameters
+        ----------
+        n : int, default=50
+            Number of points.
+        seed : int, default=0
+            Seed of the data.
+        sigma2 : float, default=1.0
+            RBF width.
+        **kwargs : dict
+            Passed to :func:`lssvm_cvx.problems.get_problem`.
+
+        Returns
+        -------
+        RegularizedLSSVM
+            The instance.
+        """
         from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)

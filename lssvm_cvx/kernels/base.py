@@ -147,7 +147,7 @@ class RBF(Kernel):
 
     Parameters
     ----------
-    sigma2 :
+    sigma2 : float, default=1.0
         The squared bandwidth σ² > 0 (AReg paper §2.1).  scikit-learn's RBF width is
         ``gamma = 1 / sigma2``.
     """
@@ -189,9 +189,9 @@ class Polynomial(Kernel):
 
     Parameters
     ----------
-    degree :
+    degree : int, default=2
         Integer degree ≥ 1.
-    t :
+    t : float, default=1.0
         Offset ``t ≥ 0`` (a negative offset does not give a PSD kernel in general).
     """
 
@@ -329,9 +329,9 @@ class Componentwise(Kernel):
 
     Parameters
     ----------
-    kernel :
+    kernel : Kernel, list of Kernel or None, default=None
         One :class:`Kernel` or a list of them, applied to every column group.
-    columns :
+    columns : list of int or tuple of int, or None, default=None
         ``None`` (each input column its own component) or a list whose entries are a column
         index or a tuple of column indices (a group, for interaction components).
     """

@@ -37,7 +37,22 @@ def psd_eigh(K: np.ndarray, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None =
 def psd_factor(K: np.ndarray, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
                ) -> np.ndarray:
     """``L = V sqrt(s)`` (``n × r``) with ``L L' ≈ K`` over the eigenpairs of :func:`psd_eigh`;
-    one zero column when nothing is kept (a zero matrix)."""
+    one zero column when nothing is kept (a zero matrix).
+
+    Parameters
+    ----------
+    K : numpy.ndarray of shape (n, n)
+        A symmetric PSD matrix (within the tolerance).
+    rtol : float, default=PSD_FACTOR_RTOL
+        Eigenvalues below ``rtol · max(s)`` are dropped.
+    rank : int or None, default=None
+        Keep at most this many eigenpairs.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, r)
+        The factor.
+    """
     s, V = psd_eigh(K, rtol=rtol, rank=rank)
     if s.size == 0:
         return np.zeros((np.shape(K)[0], 1))

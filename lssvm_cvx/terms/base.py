@@ -48,7 +48,24 @@ PSD_RTOL = 1e-10
 def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.ndarray:
     """Return ``P`` as a float ``(n, n)`` array, or raise :class:`TermError` naming the term
     when it has the wrong shape, is not finite, not symmetric or not PSD (within
-    ``rtol · n · max|P|``)."""
+    ``rtol · n · max|P|``).
+
+    Parameters
+    ----------
+    P : array-like of shape (n, n)
+        The matrix a term's ``quadratic`` returned.
+    n : int
+        Number of training points.
+    name : str
+        The term's name, used in the error messages.
+    rtol : float, default=PSD_RTOL
+        Relative tolerance of the symmetry and PSD checks.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, n)
+        The symmetrised matrix ``(P + P')/2``.
+    """
     try:
         P = np.asarray(P, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -73,12 +90,22 @@ def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.
 class Context:
     """What a term may use: the training Gram ``K`` (``N × N``), inputs ``X`` (``None`` for a
     precomputed Gram) and the ``kernel``.  :meth:`cached` memoises expensive derived matrices
-    (a kNN graph, a factor) for the lifetime of one formulation."""
+    (a kNN graph, a factor) for the lifetime of one formulation.
+
+    Parameters
+    ----------
+    K : numpy.ndarray of shape (N, N)
+        The training Gram.
+    X : numpy.ndarray of shape (N, d) or None, default=None
+        The training inputs (``None`` under a precomputed Gram).
+    kernel : Kernel or None, default=None
+        The kernel that produced ``K``.
+    """
 
     K: np.ndarray
     X: np.ndarray | None = None
     kernel: Any = None
-    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False, init=False)
 
     @property
     def n(self) -> int:
@@ -86,13 +113,37 @@ class Context:
         return self.K.shape[0]
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """``compute()`` once per key for this context."""
+        """``compute()`` once per key for this context.
+
+        Parameters
+        ----------
+        key : hashable
+            The cache key.
+        compute : callable
+            Called without arguments the first time ``key`` is asked for.
+
+        Returns
+        -------
+        object
+            The cached value.
+        """
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
 
     def require_inputs(self, term: str) -> np.ndarray:
-        """``X``, or :class:`TermError` for a term that needs inputs under a precomputed Gram."""
+        """``X``, or :class:`TermError` for a term that needs inputs under a precomputed Gram.
+
+        Parameters
+        ----------
+        term : str
+            The name of the asking term (for the error message).
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, d)
+            The training inputs.
+        """
         if self.X is None:
             raise TermError(f"term {term!r} needs the training inputs X (not a precomputed Gram)")
         return self.X
@@ -110,17 +161,54 @@ class Term(BaseEstimator):
 
     # --- the two ways to define a term ------------------------------------------------------
     def quadratic(self, ctx: Context) -> np.ndarray:
-        """The PSD ``N × N`` matrix ``P`` of a quadratic term ``½ α'Pα``."""
+        """The PSD ``N × N`` matrix ``P`` of a quadratic term ``½ α'Pα``.
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, N)
+            The matrix ``P``.
+        """
         raise NotImplementedError
 
     def expr(self, alpha: cp.Variable, ctx: Context) -> cp.Expression:
-        """Convex cvxpy expression of the term in the variable ``alpha``."""
+        """Convex cvxpy expression of the term in the variable ``alpha``.
+
+        Parameters
+        ----------
+        alpha : cvxpy.Variable of shape (N,)
+            The expansion coefficients.
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        cvxpy.Expression
+            A scalar, convex, DPP-compatible expression.
+        """
         if not self.is_quadratic:
             raise NotSupportedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
         return 0.5 * cp.sum_squares(self.factor(ctx).T @ alpha)
 
     def value(self, alpha: np.ndarray, ctx: Context) -> float:
-        """NumPy twin of :meth:`expr` at a coefficient vector ``alpha``."""
+        """NumPy twin of :meth:`expr` at a coefficient vector ``alpha``.
+
+        Parameters
+        ----------
+        alpha : numpy.ndarray of shape (N,)
+            The expansion coefficients.
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        float
+            The value of the term.
+        """
         if not self.is_quadratic:
             raise NotSupportedError(f"{type(self).__name__} defines expr() but not value()")
         P = self.matrix(ctx)
@@ -130,7 +218,20 @@ class Term(BaseEstimator):
     def epigraph(self, alpha: cp.Variable, ctx: Context
                  ) -> tuple[cp.Expression, dict[str, cp.Constraint], dict[str, cp.Variable]]:
         """``(objective piece, named constraints, named auxiliary variables)``; the default is
-        ``(expr, {}, {})``.  Override to write a non-smooth term with smooth pieces."""
+        ``(expr, {}, {})``.  Override to write a non-smooth term with smooth pieces.
+
+        Parameters
+        ----------
+        alpha : cvxpy.Variable of shape (N,)
+            The expansion coefficients.
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        tuple
+            ``(cvxpy.Expression, dict[str, cvxpy.Constraint], dict[str, cvxpy.Variable])``.
+        """
         return self.expr(alpha, ctx), {}, {}
 
     # --- provided -----------------------------------------------------------------------------
@@ -140,11 +241,35 @@ class Term(BaseEstimator):
         return type(self).quadratic is not Term.quadratic
 
     def matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
-        """The checked, symmetrised ``P`` of a quadratic term (memoised in ``ctx``)."""
+        """The checked, symmetrised ``P`` of a quadratic term (memoised in ``ctx``).
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+        name : str or None, default=None
+            The term's name in error messages (default: the class name).
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, N)
+            The matrix ``P``.
+        """
         label = name or type(self).__name__
         return ctx.cached(("matrix", id(self)), lambda: check_quadratic(
             self.quadratic(ctx), ctx.n, name=label))
 
     def factor(self, ctx: Context) -> np.ndarray:
-        """``L`` with ``L L' = P`` (:func:`psd_factor`, memoised in ``ctx``)."""
+        """``L`` with ``L L' = P`` (:func:`psd_factor`, memoised in ``ctx``).
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, r)
+            The factor.
+        """
         return ctx.cached(("factor", id(self)), lambda: psd_factor(self.matrix(ctx)))

@@ -50,7 +50,13 @@ class Ridge(Term):
 
 
 class Quadratic(Term):
-    """``½ α'Pα`` for a given PSD matrix ``P`` (an array, or a callable ``ctx -> P``)."""
+    """``½ α'Pα`` for a given PSD matrix ``P`` (an array, or a callable ``ctx -> P``).
+
+    Parameters
+    ----------
+    P : array-like of shape (N, N) or callable, default=None
+        The PSD matrix, or a function of the :class:`Context` returning it.
+    """
 
     def __init__(self, P: Any = None):
         self.P = P
@@ -68,6 +74,22 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None 
     ``W_ij = 1`` (or ``exp(-||x_i - x_j||²/σ²)`` with ``sigma2``) when ``j`` is among the
     ``n_neighbors`` nearest neighbours of ``i`` or ``i`` among those of ``j``;
     ``normalized=True`` gives ``I - D^{-½} W D^{-½}``.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of shape (N, d)
+        The inputs.
+    n_neighbors : int, default=10
+        Number of neighbours ``k`` (``1 ≤ k < N``).
+    sigma2 : float or None, default=None
+        Width of the heat-kernel weights (``None``: unit weights).
+    normalized : bool, default=False
+        Return the normalised Laplacian.
+
+    Returns
+    -------
+    numpy.ndarray of shape (N, N)
+        The Laplacian.
     """
     from sklearn.neighbors import kneighbors_graph
 
@@ -89,7 +111,17 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None 
 
 class GraphLaplacian(Term):
     """Smoothness on a k-nearest-neighbour graph: ``½ f'Lf = ½ Σ_{i~j} W_ij (f_i - f_j)²/2``,
-    ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term)."""
+    ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term).
+
+    Parameters
+    ----------
+    n_neighbors : int, default=10
+        Number of neighbours of the graph (see :func:`knn_laplacian`).
+    sigma2 : float or None, default=None
+        Width of the heat-kernel edge weights (``None``: unit weights).
+    normalized : bool, default=False
+        Use the normalised Laplacian.
+    """
 
     def __init__(self, n_neighbors: int = 10, sigma2: float | None = None,
                  normalized: bool = False):
@@ -98,7 +130,18 @@ class GraphLaplacian(Term):
         self.normalized = normalized
 
     def laplacian(self, ctx: Context) -> np.ndarray:
-        """The graph Laplacian ``L`` of the training inputs."""
+        """The graph Laplacian ``L`` of the training inputs.
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, N)
+            The Laplacian (memoised in ``ctx``).
+        """
         X = ctx.require_inputs("GraphLaplacian")
         return ctx.cached(("laplacian", self.n_neighbors, self.sigma2, self.normalized),
                           lambda: knn_laplacian(X, self.n_neighbors, sigma2=self.sigma2,
@@ -117,6 +160,11 @@ class GradientNorm(Term):
     The kernel must be :class:`~lssvm_cvx.kernels.RBF` ``exp(-||x - z||²/σ²)``: the note's
     width is ``γ = 1/σ²`` (``form="exact"``) or ``γ = p/σ²`` with ``p`` input columns
     (``form="normalized"``, whose kernel is ``exp(-(γ/p)||x - z||²)``).
+
+    Parameters
+    ----------
+    form : {"normalized", "exact"}, default="normalized"
+        The note's normalised form or the exact integral.
     """
 
     def __init__(self, form: str = "normalized"):

@@ -39,13 +39,30 @@ class L1(Term):
 
 class TotalVariation(Term):
     """``Σ_{i~j} |f_i - f_j|`` over the edges of the symmetrised kNN graph of the inputs, with
-    ``f = Kα`` at the training points (``||D K α||₁``, ``D`` the edge-incidence matrix)."""
+    ``f = Kα`` at the training points (``||D K α||₁``, ``D`` the edge-incidence matrix).
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+        Number of neighbours of the kNN graph.
+    """
 
     def __init__(self, n_neighbors: int = 5):
         self.n_neighbors = n_neighbors
 
     def incidence(self, ctx: Context) -> np.ndarray:
-        """``D K`` (edges × N)."""
+        """``D K`` (edges × N).
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        numpy.ndarray of shape (E, N)
+            The edge incidence matrix times the Gram (memoised in ``ctx``).
+        """
         X = ctx.require_inputs("TotalVariation")
 
         def compute() -> np.ndarray:
@@ -74,7 +91,18 @@ class GroupL1(Term):
     :class:`~lssvm_cvx.kernels.Componentwise` kernel, whose Grams sum to ``K``)."""
 
     def factors(self, ctx: Context) -> list[np.ndarray]:
-        """One factor ``L_p`` (``L_p L_p' = K_p``) per component."""
+        """One factor ``L_p`` (``L_p L_p' = K_p``) per component.
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            The factors, one per component.
+        """
         X = ctx.require_inputs("GroupL1")
         if not hasattr(ctx.kernel, "components"):
             raise TermError(f"GroupL1 needs a Componentwise kernel, got {ctx.kernel!r}")
