@@ -91,6 +91,10 @@ def _checked_score(score: Any) -> Any:
             raise input_error(exc, X) from exc
 
     checked._checks_input = True  # type: ignore[attr-defined]
+    # scikit-learn's docstring links labels of its own documentation; state ours
+    checked.__doc__ = ("Score of the predictions on ``X`` against ``y`` (R² for regressors, "
+                       "accuracy for classifiers, as in scikit-learn); bad ``X``/``y`` raise "
+                       ":class:`~lssvm_cvx.exceptions.InputError`.")
     return checked
 
 

@@ -154,7 +154,9 @@ class RegularizedLSSVM(Formulation):
         if self._ctx is None:
             if self._K_given is not None:
                 K = self._K_given
-                if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] < 2 or not np.all(np.isfinite(K)):
+                square = K.ndim == 2 and K.shape[0] == K.shape[1] and K.shape[0] >= 2
+                # a Gram handed over by an estimator (gram_owned) was computed from checked X
+                if not square or (not self.gram_owned and not np.all(np.isfinite(K))):
                     raise InputError(f"K must be a finite square matrix with >= 2 rows, got shape {K.shape}")
                 X = None if self.X is None else as_matrix(self.X, min_samples=2)
             else:
