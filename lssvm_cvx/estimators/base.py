@@ -94,7 +94,13 @@ def _checked_score(score: Any) -> Any:
     # scikit-learn's docstring links labels of its own documentation; state ours
     checked.__doc__ = ("Score of the predictions on ``X`` against ``y`` (R² for regressors, "
                        "accuracy for classifiers, as in scikit-learn); bad ``X``/``y`` raise "
-                       ":class:`~lssvm_cvx.exceptions.InputError`.")
+                       ":class:`~lssvm_cvx.exceptions.InputError`.\n\n"
+                       "Parameters\n----------\n"
+                       "X : array-like of shape (n, d)\n    Inputs.\n"
+                       "y : array-like of shape (n,)\n    True targets or labels.\n"
+                       "sample_weight : array-like of shape (n,) or None, default=None\n"
+                       "    Weights of the samples.\n\n"
+                       "Returns\n-------\nfloat\n    The score.\n")
     return checked
 
 
