@@ -373,10 +373,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
                 if X.shape[0] != y.shape[0]:
                     raise InputError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
                 self.n_features_in_ = int(X.shape[1])
-                mean, sq = dask.compute(y.mean(), (y * y).mean())
-                if not (np.isfinite(mean) and np.isfinite(sq)):
+                mean, sd = dask.compute(y.mean(), y.std())
+                if not (np.isfinite(mean) and np.isfinite(sd)):
                     raise InputError("y contains NaN or inf")
-                sd = float(np.sqrt(max(float(sq) - float(mean) ** 2, 0.0)))
+                sd = float(sd)
             else:
                 X, y = self._validate_fit(X, y, y_numeric=True)
                 mean, sd = y.mean(), float(y.std())

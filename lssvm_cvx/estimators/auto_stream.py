@@ -56,6 +56,10 @@ def check_dask_target(X: Any, y: Any) -> Any:
     if not is_dask(X):
         raise InputError("give X and y both as dask arrays or both in memory")
     y = da.asarray(y)
+    for name, a in (("X", X), ("y", y)):
+        if any(np.isnan(c) for c in a.chunks[0]):
+            raise InputError(f"the dask array {name} has unknown chunk sizes; call "
+                             f"{name}.compute_chunk_sizes() first")
     if y.ndim != 1:
         raise InputError(f"y must be 1-D, got shape {y.shape}")
     return y.astype(np.float64)
@@ -73,12 +77,11 @@ def input_stats(X: Any) -> dict[str, Any]:
         if X.ndim != 2:
             raise InputError(f"X must be 2-D, got {X.ndim} dimensions")
         X = X.astype(np.float64)
-        mean, sq, lo, hi, n = dask.compute(X.mean(axis=0), (X * X).mean(axis=0), X.min(axis=0),
-                                           X.max(axis=0), X.shape[0])
-        cov = dask.compute(da.cov(X, rowvar=False) if X.shape[1] > 1 else X.var(axis=0)[None])[0]
-        if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(sq))):
+        mean, std, lo, hi, cov = dask.compute(
+            X.mean(axis=0), X.std(axis=0), X.min(axis=0), X.max(axis=0),
+            da.cov(X, rowvar=False) if X.shape[1] > 1 else X.var(axis=0)[None])
+        if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(std))):
             raise InputError("X contains NaN or inf")
-        std = np.sqrt(np.maximum(sq - mean**2, 0.0))
         scale = np.where(std > 0, std, 1.0)
         span = (hi - lo) / scale
         top = np.maximum(np.maximum(np.abs(hi - mean), np.abs(lo - mean)) / scale, 1.0)
