@@ -108,7 +108,7 @@ def run(ctx: Context) -> BenchResult:
         methods = ["ours", "sklearn", "neo"]
     except ImportError:
         methods = ["ours", "sklearn"]
-    names = {"ours": "AutoLSSVMRegressor (streamed Nyström 500)",
+    names = {"ours": "AutoLSSVMRegressor (default: exact dual <= 1000 rows, streamed Nyström 500 above)",
              "sklearn": "sklearn Nystroem(500)+RidgeCV", "neo": "neo-ls-svm NeoLSSVM"}
     rows = []
     for n in sizes:
