@@ -145,7 +145,7 @@ def run(ctx: Context) -> BenchResult:
                             "eigh and the screened search interleaved, medians; the exhaustive grid "
                             "(17 γ × 9 σ², one eigh per σ²) once."))
     L = loo[0]
-    res.check("LOO selection time / one eigh (N = %d)" % L["N"], L["screen / eigh"], 3.0)
+    res.check(f"LOO selection time / one eigh (N = {L['N']})", L["screen / eigh"], 3.0)
     if "grid RMSE" in L:
         res.check("screened test RMSE / exhaustive-grid test RMSE", L["screened RMSE"] / L["grid RMSE"], 1.05)
     big = df[df.N == max(sizes)].set_index("method")

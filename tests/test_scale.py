@@ -9,8 +9,8 @@ import pytest
 
 from lssvm_cvx import AutoLSSVMRegressor, LSSVMRegressor
 from lssvm_cvx.exceptions import InputError
-from lssvm_cvx.selection.lssvm import gamma_sweep
 from lssvm_cvx.kernels import RBF
+from lssvm_cvx.selection.lssvm import gamma_sweep
 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")

@@ -42,8 +42,7 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.penalized import CHUNK_ELEMS
 from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
-from ..terms.gradient_basis import (Basis, basis_transform, nystroem_penalties, rff_gradient_gram,
-                                    rff_params)
+from ..terms.gradient_basis import Basis, basis_transform, nystroem_penalties, rff_gradient_gram, rff_params
 
 __all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "streamed_problem",
            "take_standardized", "check_dask_target"]
@@ -114,11 +113,13 @@ def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_sta
 
 def take_standardized(source: Any, rows: np.ndarray, mean: np.ndarray, scale: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``rows`` of ``source``: standardised inputs and float targets."""
     Xr, Yr = source.take(rows)
     return (np.asarray(Xr, dtype=np.float64) - mean) / scale, np.asarray(Yr, dtype=np.float64)
 
 
 def make_source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
+    """A chunked data source over ``X``, ``Y`` (dask arrays or in-memory arrays)."""
     if is_dask(X):
         return DaskSource(X.astype(np.float64), Y, progress=progress)
     return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
@@ -134,7 +135,8 @@ def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, ma
         shift = basis_transform(kind, params, centres).mean(axis=0)
     elif kind == "rff":
         if X_mem is None:
-            raise HyperparameterError("approximation='rff' needs X in memory; use 'nystroem' with dask arrays")
+            raise HyperparameterError(
+                "approximation='rff' needs X in memory; use 'nystroem' with dask arrays")
         params = rff_params(gamma, p=p, d=X_mem.shape[1], n_components=n_components, random_state=seed)
         G = _rff_gram(X_mem, mean, scale, params)
         R = None

@@ -220,7 +220,8 @@ class StreamingPenalizedLS(PenalizedLS):
         self.rho_g, self.rho_i = trC / trG / n, trC / trR / n
         self.single = False
 
-    def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centred design, targets and their centred copy on the LOO rows inside a block."""
         lo, hi = np.searchsorted(self.loo_rows, [off, off + xb.shape[0]])
         sel = self.loo_rows[lo:hi] - off

@@ -158,7 +158,7 @@ class GammaSweep:
         return float(self.scores[self.best_index])
 
 
-def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float], *,
+def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.ndarray, *,
                 criterion: str = "loo", folds: Sequence[Sequence[int]] | None = None,
                 score: str = "mse", method: str = "auto", bias: bool = True,
                 weights: np.ndarray | None = None) -> GammaSweep:

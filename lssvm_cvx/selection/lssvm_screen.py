@@ -83,8 +83,8 @@ class ScreenedSearch(SearchResult):
         return d
 
 
-def screened_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float],
-                          sigma2s: Sequence[float], *, kernel: Callable[[float], Kernel] = RBF,
+def screened_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.ndarray,
+                          sigma2s: Sequence[float] | np.ndarray, *, kernel: Callable[[float], Kernel] = RBF,
                           score: str = "mse", rank: int = SCREEN_RANK, shortlist: int = 2,
                           gamma_window: int = 1, random_state: Any = 0) -> ScreenedSearch:
     """Low-rank screen of the (γ, σ²) grid, exact LOO on the short list (module docstring)."""
@@ -93,7 +93,8 @@ def screened_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float],
     if gammas.size == 0 or sigma2s.size == 0:
         raise HyperparameterError("the γ and σ² grids must be non-empty")
     for name, v in (("rank", rank), ("shortlist", shortlist), ("gamma_window", gamma_window)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < (0 if name == "gamma_window" else 1):
+        low = 0 if name == "gamma_window" else 1
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
             raise HyperparameterError(f"{name} must be a positive integer, got {v!r}")
     order = np.argsort(gammas)
     gammas = gammas[order]
