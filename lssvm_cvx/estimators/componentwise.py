@@ -142,6 +142,11 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         k = self._componentwise_kernel(1.0).kernel
         return any(isinstance(b, RBF) for b in (k if isinstance(k, (list, tuple)) else [k]))
 
+    def _folds(self, n: int) -> Any:
+        """``cv`` folds, at most one per point pair (small data sets)."""
+        cv = self.cv
+        return min(int(cv), max(2, n // 2)) if isinstance(cv, (int, np.integer)) else cv
+
     def _select_hyperparameters(self, X: np.ndarray, Y: np.ndarray) -> None:
         """σ² (and γ) by exact k-fold CV of the componentwise LS-SVM (closed form, all γ
         from one eigendecomposition per σ²); λ / ξ by k-fold CV of the penalty itself."""
@@ -151,7 +156,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         if (s2 is None and self._has_rbf()) or needs_gamma:
             s2s = default_sigma2_grid(X) if s2 is None else np.array([float(s2)])
             gs = GAMMA_GRID if g is None else np.array([float(g)])
-            folds = make_folds(len(Y), self.cv, _seed(self.random_state))
+            folds = make_folds(len(Y), self._folds(len(Y)), _seed(self.random_state))
             res = select_gamma_sigma2(X, Y, gs, s2s, kernel=self._componentwise_kernel,
                                       criterion="kfold", folds=folds)
             s2, g = float(res.best_sigma2), float(res.best_gamma)
@@ -182,7 +187,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 return est.predict(Xb), {"n_selected": int(est.selected_components_.size),
                                          "converged": est.converged_}
 
-            path = cv_path(X, Y, grid, fit_predict, folds=self.cv, rule=self.cv_rule,
+            path = cv_path(X, Y, grid, fit_predict, folds=self._folds(len(Y)), rule=self.cv_rule,
                            seed=_seed(self.random_state))
             value = path.best
             self.cv_results_[name] = path.to_dict()
@@ -209,12 +214,12 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self._check_params()
         for attr in ("sigma2_", "gamma_"):
             self.__dict__.pop(attr, None)
+        min_c = 1 if self.penalty is None else 2
+        X = check_component_inputs(X, self._componentwise_kernel(), min_components=min_c)
         self._select_hyperparameters(X, Y)
         cw = self._componentwise_kernel(self.sigma2_)
         self.converged_ = True
         self.n_iter_ = 0
-        min_c = 1 if self.penalty is None else 2
-        X = check_component_inputs(X, cw, min_components=min_c)
         comps = component_kernels(cw, X.shape[1])
         P = len(comps)
         self.kernel_ = cw
