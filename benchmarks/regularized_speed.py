@@ -95,7 +95,9 @@ def run(ctx: Context) -> BenchResult:
     last = rows[-1]
     res.check(f"composed fit / baseline at N={last['N']}", last["composed / baseline"], 1.2, unit="×")
     n = 300 if ctx.quick else 1000
-    solvers = ["CLARABEL", "OSQP", "SCS"]
+    # OSQP is left out of this timing: on the composed LS-SVM at N = 1000 it runs into its
+    # iteration limit and stops "optimal_inaccurate" (see lssvm-cvx sweep for its profile)
+    solvers = ["CLARABEL", "SCS"]
     srows = [_solver_ratio(ctx, n, name, solvers, ctx.reps(5, 2)) for name in ("rkhs", "rkhs+graph")]
     res.tables.append(Table("Closed form vs cvxpy solvers", pd.DataFrame(srows),
                             "Solver times include cvxpy compilation (a fresh problem); the Gram is "

@@ -53,7 +53,7 @@ def test_compose_tutorial_runs_and_its_claims_hold(monkeypatch, tmp_path):
 
     import numpy as np
 
-    from lssvm_cvx.formulations.regularized_system import AugmentedSystem
+    from lssvm_cvx.linalg.quadratic import AugmentedSystem
 
     text = README.read_text(encoding="utf-8")
     code = re.search(r"## Compose a new regularizer\n.*?```python\n(.*?)```", text, re.S).group(1)

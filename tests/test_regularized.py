@@ -15,7 +15,7 @@ import pytest
 
 from lssvm_cvx.exceptions import HyperparameterError, NotSupportedError, TermError
 from lssvm_cvx.formulations import LSSVM, RegularizedLSSVM, WeightedLSSVM
-from lssvm_cvx.formulations.regularized_system import AugmentedSystem
+from lssvm_cvx.linalg.quadratic import AugmentedSystem
 from lssvm_cvx.kernels import RBF, Linear
 from lssvm_cvx.losses import Absolute, Hinge, Huber, Squared, SquaredHinge, make_loss
 from lssvm_cvx.solvers import available_solvers
@@ -251,7 +251,7 @@ def test_singular_gram_alpha_not_identifiable_but_fitted_values_are():
 def test_generalized_eigen_path_matches_exact_solves(key, kfold):
     """A well-conditioned problem (ridge term: the pencil is definite) takes the one-
     decomposition path; it must agree with the exact system at every weight."""
-    from lssvm_cvx.formulations import regularized_system as rs
+    from lssvm_cvx.linalg import quadratic as rs
 
     X, y = _data(n=30, d=2)
     terms = {"ridge": (Ridge(), 0.05), "graph": (GraphLaplacian(5), 0.1)}

@@ -41,10 +41,10 @@ from ..terms.gradient_basis import MARGINS, basis_transform, choose_centres
 from ..linalg.penalized import PenalizedLS
 from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
-from ..exceptions import ConditioningWarning, HyperparameterError, InputError
+from ..exceptions import ConditioningWarning, HyperparameterError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
+from .base import SaveMixin, check_fitted, encode_labels, input_error
 from .search_results import search_results
-from .base import check_fitted, encode_labels
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -69,7 +69,7 @@ def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
     return np.partition(A, k - 1, axis=axis).take(k - 1, axis=axis)
 
 
-class _AutoBase(BaseEstimator):
+class _AutoBase(SaveMixin, BaseEstimator):
     """Shared fit machinery: validation, standardisation, basis, search, solve."""
 
     _task = "regression"
@@ -110,14 +110,14 @@ class _AutoBase(BaseEstimator):
     def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
         try:
             return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kw)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X, min_samples=2) from exc
 
     def _validate_predict(self, X: Any) -> np.ndarray:
         try:
             return validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X) from exc
 
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
         if self.margin not in MARGINS:

@@ -28,7 +28,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 from ..exceptions import HyperparameterError
 from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
-from ..selection.multiobjective import finish_selection, select_model
+from ..selection.multiobjective import Selection, finish_selection, select_model
 from .search_results import search_results
 from .base import KernelMixin, check_fitted
 
@@ -37,6 +37,7 @@ __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
 
 class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
     _model: str = "krr"
+    _saved_records = (Selection,)
 
     def _check(self) -> None:
         if self.method is not None and self.method not in METHODS:

@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.folds import heldout_folds
 from ..formulations.regularized import RegularizedLSSVM, check_terms
+from ..linalg.scores import loo_score
 from ..losses import make_loss
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
 from .lssvm import default_sigma2_grid
@@ -108,13 +109,13 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             raise InputError(f"cannot split the data into {cv} folds: {exc}") from exc
 
     def _score(self, R: np.ndarray, Y: np.ndarray) -> float:
-        """Held-out score, larger is better: ``-MSE`` (regression) or accuracy."""
-        if not self._classification:
-            return -float(np.mean(R**2))
-        F = Y - R
-        if F.ndim == 1:
-            return float(np.mean(np.sign(F) == Y))
-        return float(np.mean(np.argmax(F, axis=1) == np.argmax(Y, axis=1)))
+        """Held-out score, larger is better: ``-MSE`` (regression) or the accuracy ``1 - error``
+        (classification), from the package's one score vocabulary
+        (:func:`lssvm_cvx.linalg.scores.loo_score`)."""
+        n = Y.shape[0]
+        crit = "error" if self._classification else "mse"
+        value = float(loo_score(R.reshape(n, -1, 1), Y.reshape(n, -1), crit)[0])
+        return 1.0 - value if self._classification else -value
 
     def _fit_all(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any) -> None:
         if self.selection not in SELECTIONS:

@@ -61,8 +61,8 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..checks import as_matrix, as_targets, check_gamma, check_same_features
-from ..exceptions import InputError, LabelError
+from ..checks import as_matrix, as_targets, binary_labels, check_gamma, check_same_features
+from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
@@ -88,6 +88,14 @@ __all__ = [
 AREG_REF = "areg-fusion-pelckmans-2006"
 
 # ------------------------------------------------------------------------------ data handling
+def _vector(value: Any, name: str) -> np.ndarray:
+    """``value`` as a 1-D float array, or :class:`InputError` naming ``name``."""
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} must be a vector of numbers: {exc}") from None
+
+
 def default_width(base: float, n: int, d: int) -> float:
     """RBF width of the random instances: ``base`` at ``n ≤ 50`` points, shrunk as
     ``(50/n)^{2/d}`` beyond (the typical spacing of ``n`` points in ``d`` dimensions scales as
@@ -142,7 +150,7 @@ class ClassifierHooks:
             y = np.asarray(self.y)
             if y.ndim != 1 or y.shape[0] != self.n:
                 raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = _binary(y)
+            self._ypm, self.classes = binary_labels(y)
         return self._ypm
 
     def _border(self) -> np.ndarray:
@@ -159,25 +167,6 @@ class ClassifierHooks:
 
     def _factor_rows(self) -> np.ndarray:
         return self._targets()[:, None] * self.gram_factor()
-
-
-def _binary(y: np.ndarray, classes: np.ndarray | None = None, name: str = "y"
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Labels to ±1.  Without ``classes`` there must be exactly two distinct labels; with
-    ``classes`` (the training classes) every label must be one of them."""
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise InputError(f"{name} contains NaN or inf")
-    if classes is None:
-        classes, inv = np.unique(y, return_inverse=True)
-        if classes.size != 2:
-            raise LabelError(f"{name} has {classes.size} distinct label(s) {classes.tolist()[:5]}; "
-                             "the AReg classifier (paper Appendix A) needs exactly two classes")
-        return np.where(inv == 1, 1.0, -1.0), classes
-    bad = ~np.isin(y, classes)
-    if bad.any():
-        raise LabelError(f"{name} has labels {np.unique(y[bad]).tolist()[:5]} outside the two "
-                         f"training classes {classes.tolist()}")
-    return np.where(y == classes[1], 1.0, -1.0), classes
 
 
 class ValidationData(ARegData):
@@ -245,7 +234,7 @@ class ValidationClassifierHooks(ClassifierHooks):
             yv = np.asarray(self.y_val)
             if yv.ndim != 1 or yv.shape[0] != self.n_val:
                 raise InputError(f"y_val must be 1-D with {self.n_val} entries, got shape {yv.shape}")
-            self._yvpm, _ = _binary(yv, self.classes, name="y_val")
+            self._yvpm, _ = binary_labels(yv, self.classes, name="y_val")
         return self._yvpm
 
     def _val_border(self) -> np.ndarray:
@@ -309,7 +298,7 @@ class AReg(ARegData):
     def _c(self) -> np.ndarray:
         if self.c is None:
             return np.zeros(self.n)
-        c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        c = _vector(self.c, "c")
         if c.shape != (self.n,):
             raise InputError(f"c must have {self.n} entries (one per training point), got {c.shape}")
         if not np.all(np.isfinite(c)):

@@ -63,9 +63,9 @@ def check_node_gammas(gammas: Any) -> np.ndarray:
         raise HyperparameterError(f"gammas must be numbers > 0, got {gammas!r}") from None
     if g.size < 2:
         raise HyperparameterError(
-            f"a Tikhonov ensemble needs m >= 2 nodes (paper §4.1), got m = {g.size}")
+            f"gammas: a Tikhonov ensemble needs m >= 2 nodes (paper §4.1), got m = {g.size}")
     if not np.all(np.isfinite(g)) or np.any(g <= 0):
-        raise HyperparameterError(f"every node gamma must be finite and > 0, got {g.tolist()}")
+        raise HyperparameterError(f"gammas: every node gamma must be finite and > 0, got {g.tolist()}")
     return g
 
 

@@ -239,7 +239,10 @@ class Formulation(ABC):
         :func:`kkt_residuals`)."""
         built = self.problem
         self._set_parameters(built)
-        values = {**self.values_from_solution(solution)}
+        try:
+            values = {**self.values_from_solution(solution)}
+        except KeyError as exc:
+            raise InputError(f"solution has no value for variable {exc}") from None
         return kkt_residuals(built, values, solution.duals or None)
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:

@@ -398,7 +398,10 @@ class ComponentwiseAReg(Components, Formulation):
     def _c(self) -> np.ndarray:
         if self.c is None:
             return np.zeros(self.n)
-        c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        try:
+            c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"c must be a vector of numbers: {exc}") from None
         if c.shape != (self.n,) or not np.all(np.isfinite(c)):
             raise InputError(f"c must be a finite vector of {self.n} entries, got shape {c.shape}")
         return c

@@ -59,6 +59,7 @@ __all__ = [
     "L2SVM_PAPER",
     "L2SVMPrimal",
     "L2SVMDual",
+    "enclosing_ball_problem",
     "EnclosingBall",
     "active_set_solution",
     "asymptotic_alpha",
@@ -355,6 +356,19 @@ class L2SVMDual(_L2SVMBase):
                         duals={"nonneg": mu, "balance": np.asarray(a0)}, extras={"E": E})
 
 
+def enclosing_ball_problem(d: np.ndarray, quad: Any) -> BuiltProblem:
+    """The enclosing-ball QP of Theorem 1 (the one builder, also used along the ℓ2-SVM path):
+    ``min quad(β) + (λ/2)||β||² - d'β - λ/2`` s.t. ``β ≥ 0`` ("nonneg"), ``1'β = 1``
+    ("simplex"), with ``quad(β) = β'Kβ`` (any DPP cvxpy form of it) and ``d = diag(K)``;
+    ``λ`` is the Parameter ``lam``.  ``R²(λ)`` is minus the optimal value."""
+    m = d.size
+    lam = cp.Parameter(nonneg=True, name="lam")
+    beta = cp.Variable(m, name="beta")
+    objective = cp.Minimize(quad(beta) + lam / 2 * cp.sum_squares(beta) - d @ beta - lam / 2)
+    constraints = {"nonneg": beta >= 0, "simplex": cp.sum(beta) == 1}
+    return BuiltProblem(objective, constraints, vars={"beta": beta}, params={"lam": lam})
+
+
 class EnclosingBall(_L2SVMBase):
     """Squared radius of the smallest ball enclosing ``{Φ_λ(x_i)}`` in the RKHS of
     ``κ_λ = κ + (λ/2) δ`` (Theorem 1 applied to the ℓ2-SVM, §3.1)::
@@ -383,14 +397,11 @@ class EnclosingBall(_L2SVMBase):
         return np.ones(self.n)
 
     def _build(self) -> BuiltProblem:
-        d = np.diag(self.Omega).copy()
-        m = d.size
-        lam = cp.Parameter(nonneg=True, name="lam")
-        beta = cp.Variable(m, name="beta")
-        quad = cp.sum_squares(self.factor().T @ beta) if self.form == "factor" else self._quadratic(beta, self.Omega)
-        objective = cp.Minimize(quad + lam / 2 * cp.sum_squares(beta) - d @ beta - lam / 2)
-        constraints = {"nonneg": beta >= 0, "simplex": cp.sum(beta) == 1}
-        return BuiltProblem(objective, constraints, vars={"beta": beta}, params={"lam": lam})
+        if self.form == "factor":
+            F = self.factor()
+            return enclosing_ball_problem(np.diag(self.Omega).copy(), lambda b: cp.sum_squares(F.T @ b))
+        return enclosing_ball_problem(np.diag(self.Omega).copy(),
+                                      lambda b: self._quadratic(b, self.Omega))
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         beta = built.vars["beta"].value

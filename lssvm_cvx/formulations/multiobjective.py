@@ -60,6 +60,7 @@ import scipy.linalg as sla
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError
 from ..kernels.base import sq_dists
+from ..linalg import Cholesky
 from ..terms.roughness import PolynomialRoughness, RBFRoughness, Roughness
 
 __all__ = [
@@ -100,7 +101,7 @@ def check_r(r: Any) -> float:
 
 def check_lam(lam: Any) -> float:
     if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(lam) or lam <= 0:
-        raise HyperparameterError(f"lambda must be a finite number > 0, got {lam!r}")
+        raise HyperparameterError(f"lam (lambda) must be a finite number > 0, got {lam!r}")
     return float(lam)
 
 
@@ -228,7 +229,8 @@ class KRRObjectives(_Objectives):
         K, y, n = rough.K, self.y, self.n
         H = K.copy()
         H[np.diag_indices_from(H)] += lam
-        c = sla.cho_factor(H, lower=True, check_finite=False)
+        ch = Cholesky.factor(H, name="K + lam I")  # warns (ConditioningWarning) when ill-conditioned
+        c = (ch.c, ch.lower)
         alpha = sla.cho_solve(c, y, check_finite=False)
         r = y - K @ alpha  # = λα
         E_f = float(r @ r / (2 * n))

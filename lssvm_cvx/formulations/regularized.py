@@ -7,7 +7,7 @@ coefficients of ``f(x) = Σ_i α_i k(x_i, x) + b``::
   loss's and terms' auxiliary variables (``e`` for the squared loss), one nonnegative
   Parameter per weight named by its key, and ``sample_weight`` a Parameter too;
 * :meth:`RegularizedLSSVM.closed_form` — when the loss is :class:`~lssvm_cvx.losses.Squared`
-  and every term is quadratic (:mod:`.regularized_system`);
+  and every term is quadratic (:mod:`lssvm_cvx.linalg.quadratic`);
 * :meth:`RegularizedLSSVM.loo_residuals`, :meth:`~RegularizedLSSVM.kfold_residuals` — exact in
   closed form, by refits of the cached DPP problem otherwise (a point leaves the loss by
   setting its weight to 0: no recompilation);
@@ -34,7 +34,7 @@ from ..losses import Loss, make_loss
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
-from .regularized_system import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
+from ..linalg.quadratic import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
                                  rkhs_path)
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
@@ -376,9 +376,9 @@ class RegularizedLSSVM(Formulation):
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,
-        :func:`~.regularized_system.rkhs_path`); other quadratic problems one generalised
+        :func:`~lssvm_cvx.linalg.quadratic.rkhs_path`); other quadratic problems one generalised
         eigendecomposition when a pencil is safely definite
-        (:func:`~.regularized_system.generalized_path`), else one factorisation of the exact
+        (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation of the exact
         system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
         replaces the targets by several columns sharing the factorisations (one-vs-rest).
         """

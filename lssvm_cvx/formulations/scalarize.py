@@ -5,7 +5,7 @@ parameter.  Tracing a front and the ideal-point choice of ε* (eq. 27-28) are mo
 :mod:`lssvm_cvx.selection.pareto_nlp`.
 
 Convex objectives given as cvxpy expressions
--------------------------------------------
+--------------------------------------------
 :func:`weighted_sum`, :func:`epsilon_constraint` and :func:`modified_epsilon_constraint` take
 scalar cvxpy expressions and return an *unsolved* :class:`ParetoProblem` (a
 :class:`cvxpy.Problem`); solving it sets the expressions' variables.  ε is a

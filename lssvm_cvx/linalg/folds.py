@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 
 __all__ = ["check_folds", "make_folds", "heldout_folds"]
 
@@ -71,4 +71,11 @@ def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | 
         if L > n:
             raise InputError(f"L = {L} folds for only {n} points")
         folds = heldout_folds(L, n, random_state=seed)
-    return [np.sort(f) for f in check_folds(folds, n)]
+    elif isinstance(folds, (str, bytes)) or not hasattr(folds, "__iter__"):
+        raise HyperparameterError(f"folds must be a number of folds or a list of index arrays, got {folds!r}")
+    try:
+        return [np.sort(f) for f in check_folds(folds, n)]
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, LssvmCvxError):
+            raise
+        raise InputError(f"folds must hold integer index arrays: {exc}") from None

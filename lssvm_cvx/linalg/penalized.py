@@ -2,6 +2,7 @@
 penalties, with exact leave-one-out by the hat matrix and one-weight paths from one
 (generalised) eigendecomposition.
 
+The normalised problem (§1.3)
 -----------------------------
 Every path (dual, Nyström, random Fourier features) is a penalised least-squares problem in a
 design ``Φ`` (``N × m``: the Gram ``K(X, X)`` in the dual, ``K(X, Z)`` for ``m`` Nyström

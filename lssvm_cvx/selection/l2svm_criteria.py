@@ -39,24 +39,21 @@ class BallOnHessian:
     def __init__(self, hess: Hessian):
         import cvxpy as cp
 
+        from ..formulations.l2svm import enclosing_ball_problem
         from ..solvers import solve_problem
 
         self._solve_problem = solve_problem
-        self.lam = cp.Parameter(nonneg=True, name="lam")
         if hess.factor is not None:
             F = hess.factor.R
-            d = np.einsum("ij,ij->i", F, F)
-            self.m = F.shape[0]
-            self.beta = cp.Variable(self.m, name="beta")
-            quad = cp.sum_squares(F.T @ self.beta)
+            self.problem = enclosing_ball_problem(np.einsum("ij,ij->i", F, F),
+                                                  lambda b: cp.sum_squares(F.T @ b))
         else:
             K = hess.gram()
-            d = np.diag(K).copy()
-            self.m = K.shape[0]
-            self.beta = cp.Variable(self.m, name="beta")
-            quad = cp.quad_form(self.beta, cp.psd_wrap((K + K.T) / 2))
-        obj = cp.Minimize(quad + self.lam / 2 * cp.sum_squares(self.beta) - d @ self.beta - self.lam / 2)
-        self.problem = cp.Problem(obj, [self.beta >= 0, cp.sum(self.beta) == 1])
+            Ks = cp.psd_wrap((K + K.T) / 2)
+            self.problem = enclosing_ball_problem(np.diag(K).copy(), lambda b: cp.quad_form(b, Ks))
+        self.lam = self.problem.params["lam"]
+        self.beta = self.problem.vars["beta"]
+        self.m = self.beta.size
 
     def radius2(self, lam: float, solver: str = "CLARABEL") -> float:
         self.lam.value = lam

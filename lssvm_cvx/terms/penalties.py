@@ -5,14 +5,14 @@ non-convexity (GNC) driver.
 Every penalty is a function ``ℓ(s)`` of a non-negative scalar ``s`` (in the chapter ``s`` is the
 L1 norm ``||Ŷ^d||_1`` of the training outputs of component ``d``, eq. 24-25):
 
-=====================  =============================================  =====================
-class                  ``ℓ(s)``                                         reference
-=====================  =============================================  =====================
-:class:`L1`            ``λ s``                                          eq. (20); LASSO
-:class:`STP`           ``λ a s / (1 + a s)``                            eq. (24), Nikolova
-:class:`HardThreshold` ``λ² - (s - λ)² 1{s < λ}``                       §3.3, Antoniadis (1997)
-:class:`SCAD`          Fan & Li (2001), ``a = 3.7``                     §3.3 ("SCAD-like")
-=====================  =============================================  =====================
+========================  ==========================================  =====================================
+class                     ``ℓ(s)``                                    reference
+========================  ==========================================  =====================================
+:class:`L1`               ``λ s``                                     eq. (20); LASSO
+:class:`STP`              ``λ a s / (1 + a s)``                       eq. (24), Nikolova
+:class:`HardThreshold`    ``λ² - (s - λ)² 1{s < λ}``                  §3.3, Antoniadis (1997)
+:class:`SCAD`             Fan & Li (2001), ``a = 3.7``                §3.3 ("SCAD-like")
+========================  ==========================================  =====================================
 
 All four are non-decreasing and concave on ``[0, ∞)``, so ``s ↦ ℓ(√v)`` is concave in
 ``v = s²``.  That is what makes the reweighting of eq. (41)-(43) a *majorizer*: the quadratic
@@ -168,8 +168,11 @@ class HardThreshold(Penalty):
 
 
 class SCAD(Penalty):
-    """Smoothly clipped absolute deviation (Fan 1997; Fan & Li 2001), the "SCAD-like" penalty
-    the chapter compares eq. (24) with::
+    """Smoothly clipped absolute deviation (Fan 1997; Fan & Li 2001).
+
+    The "SCAD-like" penalty the chapter compares eq. (24) with:
+
+    .. code-block:: text
 
         ℓ(s) = λ s                              s ≤ λ
                (2aλs - s² - λ²) / (2(a - 1))    λ < s ≤ aλ

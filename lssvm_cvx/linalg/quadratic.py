@@ -20,7 +20,7 @@ singular exactly when some ``(α, b) ≠ 0`` has ``Pα = 0`` and ``Kα + b1 = 0`
 identifiable; the fitted values still are — e.g. an RBF Gram that is numerically singular
 under a term ``K M K`` on the fitted values).  We factorise it by LU with partial pivoting
 (``dgetrf``: faster here than the symmetric-indefinite ``dsytrf``); when ``dgecon`` estimates a reciprocal condition below
-:data:`lssvm_cvx.linalg.COND_WARN` we add the ridge ``δ I`` to the α block (``δ =``
+:data:`lssvm_cvx.linalg.cholesky.COND_WARN` we add the ridge ``δ I`` to the α block (``δ =``
 :data:`JITTER` ``· max|A|``), which picks the small-norm α among the equivalent ones and moves
 the fitted values by ``O(δ)`` (checked against CLARABEL in the tests), and fall back to a
 pseudo-inverse with a :class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that is still
@@ -42,6 +42,8 @@ first row and (A) reduces to the weighted LS-SVM system ``(K + c S^{-1}) α + b1
 ``1'α = 0`` (AReg paper eq. 75 with ``γ_i = s_i / c``): one Cholesky of order N, and the
 leave-one-out residuals ``α_i / C_ii`` of the bordered inverse (Cawley & Talbot).  Both are
 checked against brute-force refits in ``tests/test_regularized.py``.
+
+Used by :class:`lssvm_cvx.formulations.RegularizedLSSVM` (the composition of a loss and terms).
 """
 
 from __future__ import annotations
@@ -53,7 +55,11 @@ import numpy as np
 from scipy.linalg import lapack
 
 from ..exceptions import ConditioningWarning, InputError
-from ..linalg import COND_WARN, BorderedSystem, SpectralBordered, lssvm_system
+import scipy.linalg as sla
+
+from .bordered import BorderedSystem, lssvm_system
+from .cholesky import COND_WARN, Cholesky
+from .spectral import SpectralBordered
 
 __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
            "JITTER"]
@@ -252,16 +258,12 @@ def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: n
     the condition of ``K``; the pencils are refused (``None``) rather than used when they are
     not safely definite, and the caller then factorises the exact system (A) per weight.
     """
-    from ..linalg import Cholesky
-
     n = K.shape[0]
     sbar = s / s.sum()
     Kc = K - np.outer(np.ones(n), sbar @ K)
     M = Kc.T @ (s[:, None] * Kc) + P_fixed
     M = (M + M.T) / 2
     Pk = (P_key + P_key.T) / 2
-    import scipy.linalg as sla
-
     mode = None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConditioningWarning)
