@@ -100,6 +100,12 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.random_state = random_state
 
     # --- configuration -------------------------------------------------------------------
+    def _make_kernel(self, sigma2: float | None = None) -> Kernel:
+        # sigma2=None means "chosen by CV": the kernel form is checked at a placeholder width
+        if sigma2 is None and self.sigma2 is None:
+            sigma2 = getattr(self, "sigma2_", 1.0)
+        return super()._make_kernel(sigma2)
+
     def _componentwise_kernel(self, sigma2: float | None = None) -> Componentwise:
         s2 = getattr(self, "sigma2_", self.sigma2) if sigma2 is None else sigma2
         s2 = 1.0 if s2 is None else s2
