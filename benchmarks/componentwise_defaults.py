@@ -111,7 +111,6 @@ def error_scale(seed: int) -> dict:
             mse = float(np.mean((p - ft) ** 2))
             row[(noise, "MSE", label)] = mse
             row[(noise, "MSE / var(y)", label)] = mse / vy
-            row[(noise, "MSE in std(y) units²·10", label)] = 10 * mse / vy
     return row
 
 
