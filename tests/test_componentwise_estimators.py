@@ -17,7 +17,7 @@ from lssvm_cvx.kernels import RBF, Componentwise
 @parametrize_with_checks([
     ComponentwiseLSSVMRegressor(),
     ComponentwiseLSSVMClassifier(),
-    ComponentwiseLSSVMRegressor(penalty="stp"),
+    ComponentwiseLSSVMRegressor(penalty="stp", sigma2=1.0, lam=1.0),
     ComponentwiseLSSVMClassifier(penalty="stp", lam=0.05, gnc_start="l1"),
     ComponentwiseLSSVMRegressor(penalty="fusion_eta", random_state=0),
 ])
@@ -27,7 +27,7 @@ def test_sklearn_contract(estimator, check):
 
 @pytest.mark.slow
 @parametrize_with_checks([
-    ComponentwiseLSSVMRegressor(penalty="l1"),
+    ComponentwiseLSSVMRegressor(penalty="l1", sigma2=1.0, xi=1.0),
     ComponentwiseLSSVMRegressor(penalty="fusion_areg", xi=10.0, random_state=0),
 ])
 def test_sklearn_contract_qp_penalties(estimator, check):
@@ -115,7 +115,7 @@ def test_bad_inputs(additive):
     ds = additive
     X, y = ds.X, ds.y
     with pytest.raises(InputError, match="1 feature"):
-        ComponentwiseLSSVMRegressor(penalty="stp").fit(X[:, :1], y)
+        ComponentwiseLSSVMRegressor(penalty="stp", lam=1.0).fit(X[:, :1], y)
     ComponentwiseLSSVMRegressor().fit(X[:, :1], y)          # one column is fine without selection
     Xc = X.copy()
     Xc[:, 5] = 1.0
