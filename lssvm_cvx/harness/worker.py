@@ -1,15 +1,19 @@
 """Run one backend bounded in time: in a worker process that is killed when it overruns.
 
 A solver that ignores its own time option (or never returns) cannot hang the harness: the
-backend runs in a forked child (``multiprocessing``, ``fork`` start method where available,
-so the formulation is not pickled), the parent waits at most ``time_limit`` seconds for the
-result on a pipe and kills the child otherwise.  Everything the child prints (HiGHS' banner,
+backend runs in a child process, the parent waits at most ``time_limit`` seconds for the
+result on a pipe and kills the child otherwise.  Children come from a ``forkserver`` (a clean
+process that has imported cvxpy once), not from ``fork`` of the caller: a caller that has
+solved in-process holds solver thread pools (Clarabel's, OpenBLAS') whose locks a forked
+child would inherit held, and it deadlocks.  The formulation travels pickled (cloudpickle,
+by value for classes defined outside the package, e.g. in a test or a script).  Everything the child prints (HiGHS' banner,
 verbose logs) goes to a file that comes back as the row's ``log``: nothing reaches the
 parent's stdout.  Ctrl-C in the parent kills the child and propagates.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing as mp
 import os
@@ -103,10 +107,17 @@ def _run(formulation: Any, backend: str, options: dict | None, setting: str,
                    build + sol.compile_time, sol.solve_time)
 
 
-def _child(conn: Any, formulation: Any, backend: str, options: dict | None, setting: str,
-           time_limit: float | None) -> None:
+def _child(conn: Any, payload: bytes) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     try:
+        try:
+            import pickle
+
+            formulation, backend, options, setting, time_limit = pickle.loads(payload)
+        except Exception as exc:
+            conn.send(Outcome("?", ERROR, error=f"the worker could not load the formulation: "
+                                                f"{type(exc).__name__}: {exc}"))
+            return
         out = _run(formulation, backend, options, setting, time_limit)
         try:
             conn.send(out)
@@ -120,9 +131,73 @@ def _child(conn: Any, formulation: Any, backend: str, options: dict | None, sett
         os._exit(0)  # no atexit handlers / buffered output of the parent's copy
 
 
+_PRELOAD = ["numpy", "scipy.linalg", "cvxpy", "lssvm_cvx.formulations", "lssvm_cvx.harness.worker"]
+
+
 def _context() -> Any:
     methods = mp.get_all_start_methods()
-    return mp.get_context("fork" if "fork" in methods else "spawn")
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(_PRELOAD)
+        return ctx
+    return mp.get_context("spawn")
+
+
+def _payload(formulation: Any, *rest: Any) -> bytes:
+    """cloudpickle of (formulation without its cached cvxpy problem, *rest); classes from
+    modules outside the package (tests, scripts, ``__main__``) are pickled by value."""
+    import copy
+    import sys
+
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - older joblib vendored it
+        from joblib.externals import cloudpickle
+
+    f = copy.copy(formulation)
+    if hasattr(f, "_built"):
+        f._built = None
+    mods = []
+    for klass in type(f).__mro__:
+        m = klass.__module__
+        if m.split(".")[0] not in ("lssvm_cvx", "problems", "benchmarks", "builtins", "abc") \
+                and m in sys.modules and m not in mods:
+            mods.append(m)
+    for m in mods:
+        try:
+            cloudpickle.register_pickle_by_value(sys.modules[m])
+        except Exception:
+            pass
+    try:
+        return cloudpickle.dumps((f, *rest))
+    finally:
+        for m in mods:
+            try:
+                cloudpickle.unregister_pickle_by_value(sys.modules[m])
+            except Exception:
+                pass
+
+
+@contextlib.contextmanager
+def _main_hidden() -> Any:
+    """Start workers without re-running the caller's ``__main__`` in them (spawn/forkserver
+    children import the main script to find pickled objects; ours travel by value, and a
+    script without an ``if __name__ == "__main__"`` guard would otherwise run again)."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__")
+             if main is not None and k in main.__dict__}
+    try:
+        for k in saved:
+            if k == "__spec__":
+                main.__dict__[k] = None
+            else:
+                del main.__dict__[k]
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
 
 
 def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
@@ -136,12 +211,19 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
     """
     if not isolate or time_limit is None:
         return _run(formulation, backend, options, setting, time_limit)
+    try:
+        payload = _payload(formulation, backend, options, setting, 0.9 * time_limit)
+    except Exception as exc:  # not picklable: run here, unbounded, and say so
+        out = _run(formulation, backend, options, setting, time_limit)
+        out.log = (f"[harness] not bounded by the time limit: the formulation cannot be "
+                   f"pickled for a worker ({type(exc).__name__}: {exc})\n") + out.log
+        return out
     ctx = _context()
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, formulation, backend, options, setting,
-                                            0.9 * time_limit), daemon=True)
+    proc = ctx.Process(target=_child, args=(send, payload), daemon=True)
     t0 = time.perf_counter()
-    proc.start()
+    with _main_hidden():
+        proc.start()
     send.close()
     try:
         if recv.poll(time_limit):
