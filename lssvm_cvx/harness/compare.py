@@ -119,7 +119,7 @@ def _judge(row: Row, out: Outcome, ref: Outcome | None, is_ref: bool, tol: Toler
     fit_ok = fit_dev is not None and min(fit_dev) <= tol.rel
     feasible = not (math.isfinite(p) and p > tol.feas)
     stationary = not (math.isfinite(s) and s > tol.kkt)
-    if bad and gap_ok and feasible and stationary:
+    if bad and gap_ok and feasible and stationary and (fit_dev is None or fit_ok):
         # a feasible point with the optimal objective (and no stationarity violation) is an
         # optimal point: the quantities that still differ have a non-singleton optimal set
         # (singular Gram, flat non-smooth objective) or are too ill-conditioned to pin at

@@ -113,7 +113,11 @@ def _child(conn: Any, payload: bytes) -> None:
         try:
             import pickle
 
-            formulation, backend, options, setting, time_limit = pickle.loads(payload)
+            formulation, backend, options, setting, time_limit, blas = pickle.loads(payload)
+            if blas:  # the caller's BLAS thread limit (threadpoolctl) holds here too
+                from threadpoolctl import threadpool_limits
+
+                threadpool_limits(limits=blas, user_api="blas")
         except Exception as exc:
             conn.send(Outcome("?", ERROR, error=f"the worker could not load the formulation: "
                                                 f"{type(exc).__name__}: {exc}"))
@@ -141,6 +145,16 @@ def _context() -> Any:
         ctx.set_forkserver_preload(_PRELOAD)
         return ctx
     return mp.get_context("spawn")
+
+
+def _blas_threads() -> int | None:
+    try:
+        from threadpoolctl import threadpool_info
+
+        n = [d["num_threads"] for d in threadpool_info() if d.get("user_api") == "blas"]
+        return min(n) if n else None
+    except Exception:  # pragma: no cover
+        return None
 
 
 def _payload(formulation: Any, *rest: Any) -> bytes:
@@ -212,7 +226,8 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
     if not isolate or time_limit is None:
         return _run(formulation, backend, options, setting, time_limit)
     try:
-        payload = _payload(formulation, backend, options, setting, 0.9 * time_limit)
+        payload = _payload(formulation, backend, options, setting, 0.9 * time_limit,
+                           _blas_threads())
     except Exception as exc:  # not picklable: run here, unbounded, and say so
         out = _run(formulation, backend, options, setting, time_limit)
         out.log = (f"[harness] not bounded by the time limit: the formulation cannot be "
