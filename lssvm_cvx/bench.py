@@ -84,7 +84,16 @@ def current_commit() -> str | None:
                                text=True, timeout=10).stdout.strip()
     except Exception:
         return None
-    return head + ("+dirty" if dirty else "")
+    if not dirty:
+        return head
+    import hashlib
+
+    h = hashlib.sha256()  # uncommitted changes: key on the sources themselves
+    for sub in ("lssvm_cvx", "benchmarks", "problems"):
+        for f in sorted((root / sub).rglob("*.py")):
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
+    return f"{head}+dirty.{h.hexdigest()[:12]}"
 
 
 @dataclass
@@ -422,8 +431,8 @@ def run_cli(args: Any) -> int:
     todo, skipped = [], []
     for b in selected:
         prev = _previous(out, b.name)
-        if (args.resume and prev and commit and "+dirty" not in commit
-                and prev.get("commit") == commit and prev.get("mode") == mode):
+        if (args.resume and prev and commit and prev.get("commit") == commit
+                and prev.get("mode") == mode):
             skipped.append((b, prev))
         else:
             todo.append(b)

@@ -241,3 +241,34 @@ def test_every_known_solver_has_three_profiles():
         assert set(spec.profiles) == set(PROFILE_NAMES)
         hi, de, lo = (spec.profiles[p].tol for p in PROFILE_NAMES)
         assert hi.rel <= de.rel <= lo.rel
+
+
+class InterruptingLSSVM(LSSVM):
+    """CLARABEL presses Ctrl-C on the caller (deterministically, mid-run) and hangs."""
+
+    def solve(self, solver="closed_form", **kw):
+        if solver.upper() == "CLARABEL":
+            import signal
+
+            os.kill(self.caller, signal.SIGINT)
+            time.sleep(60)
+        return super().solve(solver, **kw)
+
+
+def test_ctrl_c_keeps_the_rows_that_finished():
+    f = InterruptingLSSVM.random_instance(30)
+    f.caller = os.getpid()
+    t0 = time.perf_counter()
+    rep = compare(f, ["OSQP", "CLARABEL", "SCS"], time_limit=30)
+    assert time.perf_counter() - t0 < 25  # the hanging worker was killed, not waited for
+    assert rep.interrupted
+    assert rep["OSQP"].agrees and rep["closed_form"].agrees
+    assert rep["CLARABEL"].status == "interrupted" and rep["SCS"].status == "interrupted"
+    assert "interrupted" in rep.to_markdown()
+
+
+def test_known_limit_reason_is_in_the_report():
+    f = get_formulation("pareto_krr_sum").random_instance()
+    rep = compare(f, ["CLARABEL"], time_limit=None)
+    if not rep.all_agree:
+        assert "known limit of pareto_krr_sum" in rep.to_markdown()

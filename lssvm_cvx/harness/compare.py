@@ -285,4 +285,9 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
             report.notes.append(f"{r.backend}: {why}")
     if ref is None:
         report.notes.append(f"no reference: {ref_reason}")
+    from .conformance import KNOWN_LIMITS
+
+    if formulation.name in KNOWN_LIMITS and not report.all_agree:
+        report.notes.append(f"known limit of {formulation.name}: "
+                            f"{KNOWN_LIMITS[formulation.name]['reason']}")
     return report
