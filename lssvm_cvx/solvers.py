@@ -286,8 +286,9 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
 
     Returns a dict with ``status``, ``compile_time`` (cvxpy canonicalization, which is the
     application of parameter values after the first DPP compile), ``solve_time`` (the rest of
-    the wall time: solver plus unpacking), ``solver_time`` (the solver's own report where
-    available), ``iterations``, ``value``, ``options`` (what was passed), ``log`` (everything
+    the wall time: solver plus unpacking), ``solver_time`` and ``solver_setup_time`` (the
+    solver's own reports where available; SCS and OSQP count their factorization as setup),
+    ``iterations``, ``value``, ``options`` (what was passed), ``log`` (everything
     the solver printed: captured, never shown) and ``error`` (the solver's message on
     failure).  ``time_limit`` (seconds) is passed to solvers that have a time-limit option.
     A failed solve raises :class:`SolverError` with the solver's status unless
@@ -328,6 +329,7 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
         "compile_time": compile_time,
         "solve_time": max(wall - compile_time, 0.0),
         "solver_time": getattr(stats, "solve_time", None),
+        "solver_setup_time": getattr(stats, "setup_time", None),
         "iterations": getattr(stats, "num_iters", None),
         "value": problem.value if status in (OPTIMAL, OPTIMAL_INACCURATE) else None,
         "options": opts,

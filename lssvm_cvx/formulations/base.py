@@ -291,6 +291,7 @@ class Formulation(ABC):
             compile_time=info["compile_time"],
             solve_time=info["solve_time"],
             extras={"solver_time": info["solver_time"], "iterations": info["iterations"],
+                    "solver_setup_time": info.get("solver_setup_time"),
                     "options": info["options"], "log": info["log"], "error": info["error"],
                     "setting": setting},
         )
