@@ -169,12 +169,13 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
                     for fut in as_completed(futs):
                         report(futs[fut], fut.result())
             elif jobs > 1:
-                import multiprocessing as mp
                 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-                methods = mp.get_all_start_methods()
-                ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-                with ProcessPoolExecutor(jobs, mp_context=ctx) as ex:
+                from .worker import _context
+
+                # forkserver, not fork: a forked copy of a caller that has solved in-process
+                # inherits held solver-thread locks (see lssvm_cvx.harness.worker)
+                with ProcessPoolExecutor(jobs, mp_context=_context()) as ex:
                     futs = {ex.submit(run_cell, f, n, k, solvers, setting, time_limit): (f, n, k)
                             for f, n, k in cells}
                     try:
