@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from lssvm_cvx.formulations.areg import AReg
-from lssvm_cvx.formulations.areg_cv import ARegCV, ARegFastCV, make_folds
+from lssvm_cvx.formulations.areg_cv import ARegCV, make_folds
+from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.formulations.areg_ensemble import (ARegEnsemble, TikhonovNodes, criterion_search,
                                                   simplex_lstsq)
 from lssvm_cvx.linalg import SpectralBordered, lssvm_system

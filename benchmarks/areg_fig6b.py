@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.areg_ensemble import TikhonovNodes, simplex_lstsq
 from lssvm_cvx.kernels import RBF

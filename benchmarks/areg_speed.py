@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.formulations.areg_fusion import ARegFusion
-from lssvm_cvx.formulations.areg_cv import ARegFastCV
+from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.formulations.areg_ensemble import ARegEnsemble
 from lssvm_cvx.kernels import RBF
 

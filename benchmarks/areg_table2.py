@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.stats import ranksums
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.areg_cv import make_folds
 from lssvm_cvx.kernels import RBF, Linear

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.areg_cv import make_folds
 from lssvm_cvx.formulations.areg_ensemble import TikhonovNodes, criterion_search, simplex_lstsq

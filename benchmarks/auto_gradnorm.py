@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import integrate
 
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.kernels.gradient_norm import gradient_norm_gram, gradient_norm_integrand
+from lssvm_cvx.terms.gradient_norm import gradient_norm_gram, gradient_norm_integrand
 
 
 def _quad_1d(X, alpha, g):

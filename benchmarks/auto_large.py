@@ -70,7 +70,7 @@ def _measure(make, X, y, Xt, yt) -> dict:
            "maxrss after [MB]": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
            "test RMSE": float(np.sqrt(np.mean((p - yt) ** 2)))}
     if isinstance(m, AutoLSSVMRegressor):
-        row.update({"basis": m.approximation_, "m": m.n_basis_, "γ": m.gamma_, "μ": m.mu_, "ν": m.nu_})
+        row.update({"basis": m.approximation_, "m": m.n_basis_, "γ": m.kernel_gamma_, "μ": m.mu_, "ν": m.nu_})
         if N_EXACT_CHECK >= len(y):
             iv = m.predict_interval(Xt[:2000], coverage=0.9)
             row["interval width"] = float(np.mean(iv[:, 1] - iv[:, 0]))

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 
@@ -108,11 +108,11 @@ def _one_job(name: str, split: int) -> list[dict]:
     NeoLSSVM = _neo()
     if reg:
         models = {"Auto LS-SVM": AutoLSSVMRegressor, "Auto LS-SVM, untuned γ=μ=ν=1":
-                  lambda: AutoLSSVMRegressor(gamma=1.0, mu=1.0, nu=1.0),
+                  lambda: AutoLSSVMRegressor(kernel_gamma=1.0, mu=1.0, nu=1.0),
                   "KernelRidge grid": _krr, "SVR grid": _svr}
     else:
         models = {"Auto LS-SVM": AutoLSSVMClassifier, "Auto LS-SVM, untuned γ=μ=ν=1":
-                  lambda: AutoLSSVMClassifier(gamma=1.0, mu=1.0, nu=1.0), "SVC grid": _svc}
+                  lambda: AutoLSSVMClassifier(kernel_gamma=1.0, mu=1.0, nu=1.0), "SVC grid": _svc}
     if NeoLSSVM is not None:
         models["neo-ls-svm"] = NeoLSSVM
     rows = []
@@ -143,7 +143,7 @@ def _one_job(name: str, split: int) -> list[dict]:
                 row["log-loss"] = float(-np.mean(np.log(P[np.arange(len(yt)), yi])))
                 row["Brier"] = float(np.mean((P[:, 1] - (yi == 1)) ** 2)) if P.shape[1] == 2 else np.nan
         if isinstance(m, (AutoLSSVMRegressor, AutoLSSVMClassifier)):
-            row.update({"γ": m.gamma_, "μ": m.mu_, "ν": m.nu_, "basis": m.approximation_})
+            row.update({"γ": m.kernel_gamma_, "μ": m.mu_, "ν": m.nu_, "basis": m.approximation_})
         rows.append(row)
     return rows
 

@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.formulations.componentwise import ComponentwiseAReg, ComponentwiseLSSVM
 from lssvm_cvx.formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1

@@ -12,10 +12,11 @@ import time
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import ComponentwiseLSSVMClassifier
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP, gnc
+from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP
+from lssvm_cvx.selection.gnc import gnc
 from lssvm_cvx.kernels import RBF, Componentwise
 from lssvm_cvx.model_selection import select_gamma_sigma2
 

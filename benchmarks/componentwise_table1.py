@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.componentwise import ComponentwiseLSSVM
-from lssvm_cvx.formulations.componentwise_eta import ComponentwiseEta, eta_fusion
-from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP, gnc
+from lssvm_cvx.formulations.componentwise_eta import ComponentwiseEta
+from lssvm_cvx.selection.eta_als import eta_fusion
+from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP
+from lssvm_cvx.selection.gnc import gnc
 from lssvm_cvx.formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.model_selection import select_gamma_sigma2

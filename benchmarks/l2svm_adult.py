@@ -21,11 +21,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import PolynomialFeatures
 from sklearn.svm import LinearSVC
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.kernels import Polynomial
-from lssvm_cvx.l2svm_path import expand, regularization_path
-from lssvm_cvx.lowrank import nystrom_factor
+from lssvm_cvx.selection.l2svm_path import expand, regularization_path
+from lssvm_cvx.kernels.factors import nystrom_factor
 
 from .l2svm_common import PAPER, one_thread, pm1
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-import problems
-from lssvm_cvx.l2svm_path import Hessian, solve_fixed
+from lssvm_cvx import problems
+from lssvm_cvx.formulations.l2svm_active_set import Hessian, solve_fixed
 
 PAPER = "l2svm-regularization-path-bonidal-2013"
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.l2svm_path import regularization_path
+from lssvm_cvx.selection.l2svm_path import regularization_path
 
 from .l2svm_common import PAPER, one_thread, raetsch_split, sigma2_heuristic
 

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 import scipy.linalg as sla
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import L2SVMClassifier
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.kernels import RBF
-from problems.synthetic import GAUSSIAN_MIXTURE, gaussian_mixture_log_densities
+from lssvm_cvx.problems.synthetic import GAUSSIAN_MIXTURE, gaussian_mixture_log_densities
 
 from .l2svm_common import PAPER, mean_sd, one_thread, sigma2_heuristic, standardize
 

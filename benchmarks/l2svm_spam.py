@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import L2SVMClassifier
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 

@@ -18,12 +18,12 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.l2svm import L2SVMDual, dual_objective
 from lssvm_cvx.kernels import RBF, Linear
-from lssvm_cvx.l2svm_path import regularization_path
-from lssvm_cvx.lowrank import nystrom_factor
+from lssvm_cvx.selection.l2svm_path import regularization_path
+from lssvm_cvx.kernels.factors import nystrom_factor
 
 from .l2svm_common import PAPER, gaussian_sigma2, one_thread, pm1, standardize
 

@@ -9,7 +9,7 @@ import pandas as pd
 import scipy.linalg as sla
 from sklearn.metrics.pairwise import rbf_kernel
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 

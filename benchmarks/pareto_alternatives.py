@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
+from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.multiobjective import select_model
+from lssvm_cvx.selection.multiobjective import select_model
 
 PAPER_V = pd.DataFrame([
     ["HOUSING", "2.89 (0.77)", "3.06 (0.78)", "3.30 (0.85)", "3.71 (0.87)", "4.75 (0.89)", "4.66 (1.75)", "4.04 (0.88)", "9.46 (5.73)", "6.48 (3.85)", "8.45 (1.72)", "5.56 (6.77)", "4.97 (3.98)"],

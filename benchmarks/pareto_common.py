@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-import problems
+from lssvm_cvx import problems
 
 DATASETS = ("boston", "auto_mpg", "servo", "wdbc")
 NOT_AVAILABLE = ("slump", "price", "diabetes (C-peptide)", "puma-8nm", "puma-8nh", "puma-8fm",

@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchmarks.pareto_common import load
+from lssvm_cvx.benchmarks.pareto_common import load
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.multiobjective import KRRObjectives, select_model
+from lssvm_cvx.formulations.multiobjective import KRRObjectives
+from lssvm_cvx.selection.multiobjective import select_model
 
 
 @register("pareto_fig1", "Multiobjective paper Fig. 1: E_f vs E_c on Boston (KRR, RBF) and the front",

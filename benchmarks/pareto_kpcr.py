@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
+from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.multiobjective import select_model
+from lssvm_cvx.selection.multiobjective import select_model
 
 PAPER = pd.DataFrame([
     ["HOUSING", "4.04 (0.88)", "4.56 (0.67)", "9.14 (1.10)", "11.99 (6.89)", "8.45 (1.72)", "9.12 (2.30)", "6.05 (0.95)", "9.37 (1.77)"],

@@ -16,10 +16,10 @@ import time
 import pandas as pd
 
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.multiobjective import alpha_front, select_model
+from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 from lssvm_cvx.kernels import RBF
 
-from benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
+from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 
 PAPER = pd.DataFrame([
     ["HOUSING", "2.89 (0.77)", "3.01 (0.78)", "3.25 (0.84)", "4.01 (1.01)", "3.71 (0.87)", "4.38 (0.99)", "4.24 (1.03)", "8.67 (6.78)"],

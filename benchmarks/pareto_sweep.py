@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchmarks.pareto_common import load
+from lssvm_cvx.benchmarks.pareto_common import load
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
-from lssvm_cvx.formulations.multiobjective import ParetoAlphaKRR
+from lssvm_cvx.formulations.alpha_krr import ParetoAlphaKRR
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.pareto import trace_front
 from lssvm_cvx.solvers import solve_problem

@@ -14,9 +14,9 @@ from sklearn.gaussian_process.kernels import ConstantKernel, WhiteKernel
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.svm import SVR
 
-from benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
+from lssvm_cvx.benchmarks.pareto_common import DATASETS, errors, mean_table, protocol_note, run_task, summarise, tasks
 from lssvm_cvx.bench import BenchResult, Context, Table, register
-from lssvm_cvx.formulations.multiobjective import select_model
+from lssvm_cvx.selection.multiobjective import select_model
 
 PAPER = pd.DataFrame([
     ["HOUSING", "2.89 (0.77)", "3.45 (1.04)", "5.66 (1.88)", "3.05 (0.82)"],

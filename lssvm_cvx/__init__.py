@@ -1,7 +1,10 @@
 """lssvm_cvx — model-selection formulations for Least Squares Support Vector Machines as
 readable, verified convex programs.
 
-Submodules: :mod:`~lssvm_cvx.kernels`, :mod:`~lssvm_cvx.formulations` (one module per paper),
+Submodules: :mod:`~lssvm_cvx.kernels`, :mod:`~lssvm_cvx.terms` and :mod:`~lssvm_cvx.losses`
+(the composition core: any loss with weighted penalties on the expansion coefficients, in
+:class:`~lssvm_cvx.formulations.RegularizedLSSVM` and :class:`RegularizedLSSVMRegressor`),
+:mod:`~lssvm_cvx.formulations` (one module per paper),
 :mod:`~lssvm_cvx.validate` (solver-comparison harness), :mod:`~lssvm_cvx.model_selection`
 (closed-form LOO / k-fold / GCV), :mod:`~lssvm_cvx.pareto` (multiobjective scalarisations),
 :mod:`~lssvm_cvx.estimators` (scikit-learn estimators), :mod:`~lssvm_cvx.io` (save/load
@@ -34,11 +37,13 @@ _LAZY: dict[str, str] = {
     "ParetoKernelPCR": "lssvm_cvx.estimators.pareto",
     "AutoLSSVMRegressor": "lssvm_cvx.estimators.auto",
     "AutoLSSVMClassifier": "lssvm_cvx.estimators.auto",
+    "RegularizedLSSVMRegressor": "lssvm_cvx.estimators.regularized",
+    "RegularizedLSSVMClassifier": "lssvm_cvx.estimators.regularized",
     "load": "lssvm_cvx.io",
     "compare": "lssvm_cvx.validate",
     "get_formulation": "lssvm_cvx.formulations",
 }
-_SUBMODULES = ("kernels", "formulations", "validate", "model_selection", "pareto", "estimators",
+_SUBMODULES = ("kernels", "terms", "losses", "formulations", "validate", "model_selection", "pareto", "estimators",
                "io", "exceptions", "linalg", "solvers", "solution")
 
 

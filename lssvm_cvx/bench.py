@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import HyperparameterError
+from .harness.files import atomic_write, current_commit
 
 __all__ = [
     "Table",
@@ -47,53 +48,6 @@ __all__ = [
     "current_commit",
     "run_cli",
 ]
-
-
-def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
-    """Call ``write(tmp_path)`` then atomically rename the temporary file to ``path``; the
-    file gets the usual permissions (``0666 & ~umask``, i.e. 0644), not mkstemp's 0600."""
-    import tempfile
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def current_commit() -> str | None:
-    """The git commit of the source tree (with ``+dirty`` when the package sources differ
-    from it), or ``None`` outside a git checkout."""
-    import subprocess
-
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
-                                "lssvm_cvx", "benchmarks", "problems"], capture_output=True,
-                               text=True, timeout=10).stdout.strip()
-    except Exception:
-        return None
-    if not dirty:
-        return head
-    import hashlib
-
-    h = hashlib.sha256()  # uncommitted changes: key on the sources themselves
-    for sub in ("lssvm_cvx", "benchmarks", "problems"):
-        for f in sorted((root / sub).rglob("*.py")):
-            h.update(str(f.relative_to(root)).encode())
-            h.update(f.read_bytes())
-    return f"{head}+dirty.{h.hexdigest()[:12]}"
 
 
 @dataclass
@@ -152,18 +106,18 @@ def register(name: str, title: str, *, paper: str | None = None, description: st
 
 def discover() -> dict[str, Benchmark]:
     """Import every module of the ``benchmarks`` package (each registers its benchmarks)."""
-    import benchmarks
+    from lssvm_cvx import benchmarks
 
     for info in pkgutil.iter_modules(benchmarks.__path__):
         if not info.name.startswith("_"):
-            importlib.import_module(f"benchmarks.{info.name}")
+            importlib.import_module(f"lssvm_cvx.benchmarks.{info.name}")
     return REGISTRY
 
 
 def default_out_dir(quick: bool) -> Path:
     """``benchmarks/results`` beside the ``benchmarks`` package (``.../quick`` for --quick, so a
     quick run never overwrites the committed full results)."""
-    import benchmarks
+    from lssvm_cvx import benchmarks
 
     base = Path(benchmarks.__file__).resolve().parent / "results"
     return base / "quick" if quick else base
@@ -369,8 +323,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
     payload = {
         "name": result.name, "title": result.title, "command": ctx.command, "date": when,
         "mode": "quick" if ctx.quick else "full", "elapsed_s": elapsed, "machine": machine,
-        "commit": current_commit(),
-        "checks": result.checks, "meta": result.meta, "notes": result.notes,
+        "checks": result.checks, "meta": {**result.meta, "commit": current_commit()}, "notes": result.notes,
         "figures": fig_files,
         "tables": [{"name": t.name, "caption": t.caption,
                     "rows": t.frame.to_dict(orient="records"),
@@ -423,6 +376,8 @@ def run_cli(args: Any) -> int:
     names = [n.strip() for n in args.only.split(",")] if args.only else None
     selected = select(names)
     out = Path(args.out) if args.out else default_out_dir(args.quick)
+    if out.exists() and not out.is_dir():
+        raise HyperparameterError(f"--out must be a directory; {out} is a file")
     ctx = Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
                   progress=False,
                   command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
@@ -431,7 +386,7 @@ def run_cli(args: Any) -> int:
     todo, skipped = [], []
     for b in selected:
         prev = _previous(out, b.name)
-        if (args.resume and prev and commit and prev.get("commit") == commit
+        if (args.resume and prev and commit and (prev.get("meta") or {}).get("commit") == commit
                 and prev.get("mode") == mode):
             skipped.append((b, prev))
         else:

@@ -70,12 +70,22 @@ def _positive_float(text: str) -> float:
     return v
 
 
+def _non_negative_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {v}")
+    return v
+
+
 def _sizes(text: str) -> list[int]:
     return [_problem_size(t.strip()) for t in text.split(",") if t.strip()]
 
 
 def _names(text: str | None) -> list[str] | None:
-    return [t.strip() for t in text.split(",") if t.strip()] if text else None
+    return [t.strip() for t in text.split(",") if t.strip()] if text is not None else None
 
 
 def _formulation_name(name: str, known: list[str]) -> str:
@@ -89,6 +99,8 @@ def _formulation_name(name: str, known: list[str]) -> str:
 def _solver_names(names: list[str] | None) -> list[str] | None:
     if names is None:
         return None
+    if not names:
+        raise UsageError("--solvers names no solver")
     from .solvers import check_solver
 
     out = []
@@ -104,7 +116,7 @@ def _solver_names(names: list[str] | None) -> list[str] | None:
 def _cmd_formulations(args: argparse.Namespace) -> int:
     import json
 
-    from ._catalogue import catalogue, refresh
+    from .catalogue import catalogue, refresh
 
     cat = refresh(write_shipped=True)["formulations"] if args.refresh else catalogue()
     if args.show:
@@ -151,7 +163,7 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
 def _cmd_compare(args: argparse.Namespace) -> int:
     import json
 
-    from ._catalogue import catalogue
+    from .catalogue import catalogue
 
     name = args.name
     try:
@@ -181,7 +193,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ._catalogue import catalogue
+    from .catalogue import catalogue
 
     known = sorted(catalogue())
     only = _names(args.only)
@@ -222,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help="formulation name, e.g. lssvm (see `lssvm-cvx formulations`)")
     p.add_argument("--n", type=_problem_size, default=300, help="problem size (default 300)")
     p.add_argument("--solvers", help="comma-separated cvxpy solvers (default CLARABEL,OSQP,ECOS,SCS)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_non_negative_int, default=0)
     p.add_argument("--profile", choices=["high", "default", "low"], default="high",
                    help="solver settings and judging tolerances (default high)")
     p.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
@@ -260,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output directory (default benchmarks/results[/quick])")
     p.add_argument("--jobs", type=_positive_int, default=1, help="parallel repetitions (joblib)")
     p.add_argument("--scheduler", help="Dask scheduler address for the repetitions")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_non_negative_int, default=0)
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     p.add_argument("--resume", action="store_true",
                    help="skip benchmarks whose results in --out match the current commit")

@@ -13,7 +13,8 @@ Hierarchy::
     │   ├── LabelError                     labels: one class, more than two where binary
     │   ├── HyperparameterError            gamma <= 0, sigma2 <= 0, unknown option, ...
     │   ├── NotPSDError                    a kernel matrix that is not PSD within tolerance
-    │   └── TermError                      a term or loss that breaks the composition contract
+    │   ├── TermError                      a term or loss that breaks the composition contract
+    │   └── SavedFileError                 a model/results file that is missing, corrupt, tampered, too new
     ├── SolverError (RuntimeError)         a solver failed or was inaccurate (carries status)
     ├── SolverNotAvailableError            a named solver is not installed
     └── NotSupportedError (NotImplementedError)  e.g. closed form of a QP with inequalities
@@ -32,6 +33,7 @@ __all__ = [
     "HyperparameterError",
     "NotPSDError",
     "TermError",
+    "SavedFileError",
     "SolverError",
     "SolverNotAvailableError",
     "NotSupportedError",
@@ -67,6 +69,18 @@ class TermError(InputError):
     """A term or loss of a composed formulation breaks its contract: a ``quadratic`` matrix that
     is not symmetric PSD or has the wrong shape, a cvxpy expression that is not convex (DCP) or
     not DPP.  The message names the term."""
+
+
+class SavedFileError(InputError):
+    """A saved model or benchmark-results file that cannot be used: missing, unreadable, empty,
+    truncated, corrupt, tampered with, or written by a newer format.  ``path`` and ``field``
+    (the header entry or fitted attribute at fault, or ``"file"``) are in the message."""
+
+    def __init__(self, message: str, *, path: object = None, field: str | None = None):
+        where = ": ".join(str(x) for x in (path, field) if x is not None)
+        super().__init__(f"{where}: {message}" if where else message)
+        self.path = path
+        self.field = field
 
 
 class SolverError(LssvmCvxError, RuntimeError):

@@ -8,15 +8,15 @@ Every loss carries optional per-point weights ``s_i ≥ 0`` and has
   nonnegative cvxpy Parameter (DPP: refits with one weight set to 0 reuse the compilation);
 * :meth:`Loss.value` — its NumPy twin.
 
-==================  ===================================  ==============  =====================
-loss                ``L(y, f)``                          task            reference
-==================  ===================================  ==============  =====================
-:class:`Squared`    ``½ Σ s_i (y_i - f_i)²``             both            LS-SVM, AReg eq. (1)
-:class:`SquaredHinge` ``½ Σ s_i max(0, 1 - y_i f_i)²``   classification  ℓ2-SVM, Bonidal eq. 1
-:class:`Hinge`      ``Σ s_i max(0, 1 - y_i f_i)``        classification  the SVM
-:class:`Huber`      ``Σ s_i huber(y_i - f_i; M)``        regression      robust regression
-:class:`Absolute`   ``Σ s_i |y_i - f_i|``                regression      least absolute dev.
-==================  ===================================  ==============  =====================
+======================  ===================================  ==============  =====================
+loss                    ``L(y, f)``                          task            reference
+======================  ===================================  ==============  =====================
+:class:`Squared`        ``½ Σ s_i (y_i - f_i)²``             both            LS-SVM, AReg eq. (1)
+:class:`SquaredHinge`   ``½ Σ s_i max(0, 1 - y_i f_i)²``     classification  ℓ2-SVM, Bonidal eq. 1
+:class:`Hinge`          ``Σ s_i max(0, 1 - y_i f_i)``        classification  the SVM
+:class:`Huber`          ``Σ s_i huber(y_i - f_i; M)``        regression      robust regression
+:class:`Absolute`       ``Σ s_i |y_i - f_i|``                regression      least absolute dev.
+======================  ===================================  ==============  =====================
 
 ``huber(r; M) = r²`` for ``|r| ≤ M`` and ``2M|r| - M²`` otherwise (cvxpy's definition).
 Classification losses take labels coded ``±1``; :class:`Squared` serves both (the LS-SVM

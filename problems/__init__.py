@@ -1,6 +1,6 @@
 """The problem catalogue: data generators and loaders for the papers' data sets.
 
->>> import problems
+>>> from lssvm_cvx import problems
 >>> ds = problems.get_problem("sinc", seed=1)
 >>> ds.X.shape, ds.X_test.shape
 ((50, 1), (500, 1))
@@ -24,7 +24,7 @@ __all__ = ["Dataset", "random_split", "kfold_indices", "as_rng", "get_problem", 
            "register"]
 
 _REGISTRY: dict[str, tuple[Callable[..., Dataset], str]] = {}
-_MODULES = ("synthetic", "datasets")
+_MODULES = ("synthetic", "datasets", "classification")
 _loaded = False
 
 

@@ -1,6 +1,6 @@
 """The data container shared by every problem, and the split helpers.
 
-Only numpy is imported here, so ``import problems`` stays cheap.
+Only numpy is imported here, so ``import lssvm_cvx.problems`` stays cheap.
 """
 from __future__ import annotations
 

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.formulations.areg import AReg
-from lssvm_cvx.formulations.areg_cv import (ARegClassifierCV, ARegCV, ARegFastCV, fast_cv_matrices,
-                                            make_folds, omega_cv)
+from lssvm_cvx.formulations.areg_cv import (ARegClassifierCV, ARegCV, fast_cv_matrices, make_folds,
+                                            omega_cv)
+from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.kernels import RBF, Linear
 
 

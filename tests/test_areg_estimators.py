@@ -9,13 +9,14 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AdditiveRegularizationClassifier, AdditiveRegularizationRegressor, load
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, NotFittedError
 from lssvm_cvx.formulations import LSSVM
 from lssvm_cvx.formulations.areg import AReg
 from lssvm_cvx.formulations.areg_fusion import ARegFusion
-from lssvm_cvx.formulations.areg_cv import ARegCV, ARegFastCV
+from lssvm_cvx.formulations.areg_cv import ARegCV
+from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.formulations.areg_ensemble import ARegEnsemble, TikhonovNodes
 from lssvm_cvx.kernels import RBF
 

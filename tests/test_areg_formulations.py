@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError
 from lssvm_cvx.formulations import LSSVM, WeightedLSSVM, get_formulation
 from lssvm_cvx.formulations.areg import (AReg, ARegClassification, recover_tikhonov_gamma,

@@ -9,9 +9,10 @@ import pytest
 from sklearn.datasets import load_iris, make_friedman1
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor, load
-from lssvm_cvx.auto_tuning import PenalizedLS, basis_transform, exact_basis
+from lssvm_cvx.linalg.penalized import PenalizedLS
+from lssvm_cvx.terms.gradient_basis import basis_transform, exact_basis
 from lssvm_cvx.exceptions import (HyperparameterError, InputError, LabelError, LssvmCvxError,
                                   NotFittedError)
 
@@ -26,7 +27,7 @@ def _refit_without(est, X, y, i):
     fit term (basis and penalty normalisers from all rows, as the closed form assumes)."""
     Xs = (X - est.x_mean_) / est.x_scale_
     ys = (y - est.y_mean_) / est.y_scale_
-    B = exact_basis(Xs, est.gamma_, p=est.p_, c=est.c_, margin=est.margin)
+    B = exact_basis(Xs, est.kernel_gamma_, p=est.p_, c=est.c_, margin=est.margin)
     full = PenalizedLS(B.Phi, ys, B.G, B.R)
     n = len(y)
     pen = (est.mu_ * full.rho_g) * full.G + (est.nu_ * full.rho_i) * (np.eye(n) if B.R is None else B.R)
@@ -125,8 +126,8 @@ def test_large_n_paths(approximation):
 
 def test_fixed_hyperparameters_skip_the_search():
     ds = problems.get_problem("sinc_auto", seed=0)
-    est = AutoLSSVMRegressor(gamma=3.0, mu=1.0, nu=0.1).fit(ds.X, ds.y)
-    assert (est.gamma_, est.mu_, est.nu_) == (3.0, 1.0, 0.1)
+    est = AutoLSSVMRegressor(kernel_gamma=3.0, mu=1.0, nu=0.1).fit(ds.X, ds.y)
+    assert (est.kernel_gamma_, est.mu_, est.nu_) == (3.0, 1.0, 0.1)
     assert est.search_["n_decompositions"] == 0
 
 
@@ -178,8 +179,8 @@ def test_bad_input_battery(Est, target):
     with pytest.raises(NotFittedError):
         Est().predict(X0)
     for kw, match in [({"approximation": "svd"}, "approximation"), ({"n_components": 0}, "n_components"),
-                      ({"gamma": -1.0}, "gamma"), ({"mu": -1.0}, "mu"), ({"nu": 0.0}, "nu"),
-                      ({"criterion": "r2"}, "criterion"), ({"gamma_grid": [0.0, 1.0]}, "grid")]:
+                      ({"kernel_gamma": -1.0}, "kernel_gamma"), ({"mu": -1.0}, "mu"), ({"nu": 0.0}, "nu"),
+                      ({"criterion": "r2"}, "criterion"), ({"kernel_gamma_grid": [0.0, 1.0]}, "grid")]:
         with pytest.raises(HyperparameterError, match=match):
             Est(**kw).fit(X0, target)
     assert issubclass(InputError, LssvmCvxError)
@@ -196,3 +197,16 @@ def test_classifier_label_errors_and_interval_errors():
             est.predict_interval(X0, coverage=cov)
     with pytest.raises(NotFittedError):
         AutoLSSVMRegressor().predict_interval(X0)
+
+
+def test_old_gamma_spelling_warns_and_means_kernel_gamma():
+    """``gamma`` was the kernel width here and the regularization everywhere else: renamed
+    ``kernel_gamma``; the old spelling works for one release with a FutureWarning."""
+    ds = problems.get_problem("sinc", seed=0)
+    new = AutoLSSVMRegressor(kernel_gamma=3.0, mu=1.0, nu=0.1).fit(ds.X, ds.y)
+    with pytest.warns(FutureWarning, match="renamed 'kernel_gamma'"):
+        old = AutoLSSVMRegressor(gamma=3.0, mu=1.0, nu=0.1).fit(ds.X, ds.y)
+    np.testing.assert_array_equal(old.predict(ds.X), new.predict(ds.X))
+    assert old.gamma_ == old.kernel_gamma_ == 3.0
+    with pytest.raises(HyperparameterError, match="kernel_gamma only"):
+        AutoLSSVMRegressor(kernel_gamma=3.0, gamma=2.0).fit(ds.X, ds.y)

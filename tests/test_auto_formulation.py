@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm_cvx.auto_tuning import PenalizedLS
+from lssvm_cvx.linalg.penalized import PenalizedLS
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, NotPSDError
 from lssvm_cvx.formulations import get_formulation
 from lssvm_cvx.formulations.auto import AutoLSSVM, AutoLSSVMClassification
-from lssvm_cvx.kernels.gradient_norm import gradient_norm_gram, model_kernel
+from lssvm_cvx.terms.gradient_norm import gradient_norm_gram, model_kernel
 from lssvm_cvx.validate import compare
 
 
@@ -87,7 +87,7 @@ def test_dpp_resolve_tracks_parameters():
 @pytest.mark.parametrize("margin", ["alpha", "rkhs"])
 def test_from_normalized_equals_normalised_problem(margin, rng):
     """The formulation with from_normalized weights solves the normalised problem (N1) of
-    lssvm_cvx.auto_tuning: same α, b."""
+    lssvm_cvx.linalg.penalized: same α, b."""
     X = rng.normal(size=(40, 2))
     y = X[:, 0] ** 2 + 0.1 * rng.normal(size=40)
     f = AutoLSSVM.from_normalized(X, y, gamma=2.0, mu=3.0, nu=0.5, margin=margin)

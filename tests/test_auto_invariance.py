@@ -21,12 +21,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import AutoLSSVMRegressor
 
 
 def _hp(m):
-    return (m.gamma_, m.mu_, m.nu_)
+    return (m.kernel_gamma_, m.mu_, m.nu_)
 
 
 def _rel(p, q):
@@ -72,7 +72,7 @@ def test_duplicating_one_of_many_columns_changes_little(name):
     m0 = AutoLSSVMRegressor().fit(ds.X, ds.y)
     Xd = np.hstack([ds.X, ds.X[:, :1]])
     m1 = AutoLSSVMRegressor().fit(Xd, ds.y)
-    assert m1.gamma_ == m0.gamma_
+    assert m1.kernel_gamma_ == m0.kernel_gamma_
     assert abs(np.log10(m1.nu_ / m0.nu_)) <= 0.5 + 1e-9  # ν: at most one grid step
     assert _rel(m1.predict(Xd), m0.predict(ds.X)) < 0.06
 
@@ -85,7 +85,7 @@ def test_hyperparameters_transfer_to_fewer_rows(name, frac, max_ratio):
     idx = np.random.default_rng(0).permutation(len(ds.y))[:int(frac * len(ds.y))]
     X, y = ds.X[idx], ds.y[idx]
     own = AutoLSSVMRegressor().fit(X, y)
-    moved = AutoLSSVMRegressor(gamma=full.gamma_, mu=full.mu_, nu=full.nu_).fit(X, y)
+    moved = AutoLSSVMRegressor(kernel_gamma=full.kernel_gamma_, mu=full.mu_, nu=full.nu_).fit(X, y)
     ratio = np.mean(moved.loo_residuals_ ** 2) / np.mean(own.loo_residuals_ ** 2)
     assert ratio < max_ratio
 
@@ -100,6 +100,6 @@ def test_our_scaling_transfers_better_than_per_observation_scaling(name):
     X, y = ds.X[idx], ds.y[idx]
 
     def loo(**kw):
-        return np.mean(AutoLSSVMRegressor(gamma=full.gamma_, **kw).fit(X, y).loo_residuals_ ** 2)
+        return np.mean(AutoLSSVMRegressor(kernel_gamma=full.kernel_gamma_, **kw).fit(X, y).loo_residuals_ ** 2)
 
     assert loo(mu=full.mu_, nu=full.nu_) < loo(mu=full.mu_ / 4, nu=full.nu_ / 4)

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-import lssvm_cvx.auto_tuning as at
-from lssvm_cvx.auto_tuning import (PenalizedLS, auto_search, brute_force_loo, choose_centres,
-                                   exact_basis, nystroem_basis, rff_basis)
+import lssvm_cvx.selection.auto as at
+from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
+from lssvm_cvx.selection.auto import auto_search
+from lssvm_cvx.terms.gradient_basis import choose_centres, exact_basis, nystroem_basis, rff_basis
 from lssvm_cvx.exceptions import HyperparameterError
-from lssvm_cvx.kernels.gradient_norm import exact_diagonal
+from lssvm_cvx.terms.gradient_norm import exact_diagonal
 
 
 def _data(rng, n=40, d=2):
@@ -87,7 +88,9 @@ def test_chunking_gives_the_same_numbers(rng, monkeypatch):
     B = exact_basis(X, 1.0, p=2, c=2)
     full = PenalizedLS(B.Phi, y, B.G)
     ref = (full.mu_path([0.5, 5.0], 1.0).scores, full.loo_residuals(0.5, 1.0))
-    monkeypatch.setattr(at, "_CHUNK_ELEMS", 7 * 60)  # 7-row chunks
+    import lssvm_cvx.linalg.penalized as pen
+
+    monkeypatch.setattr(pen, "CHUNK_ELEMS", 7 * 60)  # 7-row chunks
     small = PenalizedLS(B.Phi, y, B.G)
     np.testing.assert_allclose(small.mu_path([0.5, 5.0], 1.0).scores, ref[0], rtol=1e-10)
     np.testing.assert_allclose(small.loo_residuals(0.5, 1.0), ref[1], rtol=1e-10, atol=1e-13)

@@ -102,7 +102,7 @@ def test_cli_is_fast_and_has_version():
     import subprocess
     import sys
 
-    from lssvm_cvx._catalogue import catalogue
+    from lssvm_cvx.catalogue import catalogue
 
     catalogue()  # a stale shipped catalogue is rebuilt once into the user's cache
     for argv in (["--help"], ["formulations"], ["--version"]):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import ComponentwiseLSSVMClassifier, ComponentwiseLSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError, InputError, LabelError, NotFittedError
 from lssvm_cvx.formulations.componentwise import ComponentwiseLSSVMClassification

@@ -5,14 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations.componentwise import ComponentwiseLSSVM
-from lssvm_cvx.formulations.componentwise_eta import (
-    ComponentwiseEta,
-    eta_fusion,
-    printed_fusion_objective,
-)
+from lssvm_cvx.formulations.componentwise_eta import ComponentwiseEta, printed_fusion_objective
+from lssvm_cvx.selection.eta_als import eta_fusion
 from lssvm_cvx.kernels import RBF, Componentwise
 from lssvm_cvx.validate import compare
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError
-from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP, gnc
+from lssvm_cvx.formulations.componentwise_gnc import ComponentwiseSTP
+from lssvm_cvx.selection.gnc import gnc
 from lssvm_cvx.formulations.componentwise_sparse import ComponentwiseL1
 from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.validate import compare

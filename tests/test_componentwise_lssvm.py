@@ -5,17 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMRegressor
 from lssvm_cvx.exceptions import InputError
 from lssvm_cvx.formulations import LSSVM, LSSVMClassification
-from lssvm_cvx.formulations.componentwise import (
-    ComponentBasis,
-    ComponentwiseAReg,
-    ComponentwiseLSSVM,
-    ComponentwiseLSSVMClassification,
-    component_kernels,
-)
+from lssvm_cvx.formulations.componentwise_basis import ComponentBasis
+from lssvm_cvx.formulations.componentwise import (ComponentwiseAReg, ComponentwiseLSSVM,
+                                                  ComponentwiseLSSVMClassification,
+                                                  component_kernels)
 from lssvm_cvx.kernels import RBF, Componentwise, Linear, Polynomial
 from lssvm_cvx.linalg import lssvm_system
 from lssvm_cvx.validate import compare

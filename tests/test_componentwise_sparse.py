@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import Lasso
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import get_formulation
 from lssvm_cvx.formulations.componentwise_sparse import (

@@ -183,7 +183,7 @@ def test_no_warning_on_well_conditioned_fit():
 
 @pytest.mark.parametrize("value", [True, "2.0", np.array([2.0]), 0.0, -1.0, np.inf, np.nan, None])
 def test_check_positive_rejects_non_scalars_and_non_positive(value):
-    from lssvm_cvx._validation import check_positive
+    from lssvm_cvx.checks import check_positive
 
     with pytest.raises(HyperparameterError, match="sigma2"):
         check_positive(value, "sigma2")

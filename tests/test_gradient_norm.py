@@ -10,9 +10,9 @@ import pytest
 from scipy import integrate
 
 from lssvm_cvx.exceptions import HyperparameterError, InputError
-from lssvm_cvx.kernels.gradient_norm import (affine_dim, exact_diagonal, gradient_norm_gram,
-                                             gradient_norm_integrand, model_kernel,
-                                             n_informative_columns, rbf_model_gradient)
+from lssvm_cvx.terms.gradient_norm import (affine_dim, exact_diagonal, gradient_norm_gram,
+                                           gradient_norm_integrand, model_kernel,
+                                           n_informative_columns, rbf_model_gradient)
 
 
 @pytest.fixture(autouse=True)

@@ -9,9 +9,8 @@ from sklearn.base import clone
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
 from lssvm_cvx.exceptions import HyperparameterError, InputError, NotPSDError
-from lssvm_cvx.kernels import (RBF, CallableKernel, Componentwise, Linear, Polynomial,
-                               Precomputed, Sum, check_psd, kernel_from_dict, make_kernel,
-                               sq_dists)
+from lssvm_cvx.kernels import (RBF, CallableKernel, Componentwise, Linear, Polynomial, Precomputed,
+                               Sum, check_psd, kernel_from_dict, make_kernel, sq_dists)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, LabelError, NotPSDError
 from lssvm_cvx.formulations import get_formulation
 from lssvm_cvx.formulations.l2svm import (EnclosingBall, L2SVMDual, L2SVMPrimal, active_set_solution,

@@ -9,7 +9,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lssvm_cvx
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import L2SVMClassifier
 from lssvm_cvx.exceptions import HyperparameterError, LabelError, NotPSDError
 from lssvm_cvx.formulations.l2svm import L2SVMDual

@@ -9,14 +9,16 @@ import numpy as np
 import pytest
 from sklearn.preprocessing import StandardScaler
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, LabelError
 from lssvm_cvx.formulations.l2svm import (EnclosingBall, L2SVMDual, asymptotic_alpha, b_infinity,
                                           dual_objective)
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.l2svm_path import (Hessian, correct_active_set, evaluate, expand,
-                                  regularization_path, solve_fixed, span_loo, span_loo_outputs)
-from lssvm_cvx.lowrank import eigen_factor, nystrom_factor
+from lssvm_cvx.formulations.l2svm_active_set import (Hessian, correct_active_set, evaluate,
+                                                     solve_fixed)
+from lssvm_cvx.selection.l2svm_path import expand, regularization_path
+from lssvm_cvx.selection.l2svm_criteria import span_loo, span_loo_outputs
+from lssvm_cvx.kernels.factors import eigen_factor, nystrom_factor
 
 
 def banana(n, seed):
@@ -254,7 +256,7 @@ def test_eigen_factor_path_equals_dense_path(prob, exact_path):
 
 def test_newton_line_search_from_scratch(prob):
     """Chapelle's primal Newton method (the fallback of the inner loop) reaches the QP optimum."""
-    from lssvm_cvx.l2svm_path import _newton
+    from lssvm_cvx.formulations.l2svm_active_set import _newton
 
     X, y, k, K = prob
     hess = Hessian(y, K=K)
@@ -324,7 +326,7 @@ def test_exact_path_larger_problem_against_clarabel():
 
 def test_failed_inner_loop_shortens_the_step(prob, monkeypatch):
     """If the inner loop fails at λ^{l+1}, the path retries at the geometric midpoint."""
-    import lssvm_cvx.l2svm_path as mod
+    import lssvm_cvx.selection.l2svm_path as mod
     from lssvm_cvx.exceptions import SolverError
 
     X, y, k, K = prob

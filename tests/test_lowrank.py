@@ -11,8 +11,9 @@ import scipy.linalg as sla
 from lssvm_cvx.exceptions import HyperparameterError, NotPSDError
 from lssvm_cvx.kernels import RBF, Linear, Polynomial
 from lssvm_cvx.linalg import BorderedSystem, Cholesky
-from lssvm_cvx.lowrank import (SMWSystem, eigen_factor, icf_factor, make_factor, numerical_rank_threshold,
-                               nystrom_factor, truncate)
+from lssvm_cvx.linalg.smw import SMWSystem
+from lssvm_cvx.kernels.factors import (eigen_factor, icf_factor, make_factor,
+                                       numerical_rank_threshold, nystrom_factor, truncate)
 
 
 @pytest.fixture(scope="module")

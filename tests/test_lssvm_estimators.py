@@ -11,7 +11,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lssvm_cvx
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx import LSSVMClassifier, LSSVMRegressor
 from lssvm_cvx.kernels import RBF, Polynomial
 from lssvm_cvx.model_selection import loo_residuals

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import problems
+from lssvm_cvx import problems
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import LSSVM, LSSVMClassification, WeightedLSSVM
 from lssvm_cvx.kernels import RBF

@@ -211,7 +211,7 @@ def test_bad_expressions():
 
 
 def test_figure_of_fig3(tmp_path):
-    from benchmarks.pareto_toy import figure_fig3
+    from lssvm_cvx.benchmarks.pareto_toy import figure_fig3
 
     fig, summary = figure_fig3(n_eps=8)
     out = tmp_path / "fig3.png"

@@ -13,16 +13,9 @@ from sklearn.linear_model import LinearRegression
 
 from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.formulations import FORMULATIONS, get_formulation
-from lssvm_cvx.formulations.multiobjective import (
-    EpsAlphaKRR,
-    KPCRObjectives,
-    KRRObjectives,
-    ParetoAlphaKRR,
-    WeightedSumAlphaKRR,
-    alpha_front,
-    kpcr_components,
-    select_model,
-)
+from lssvm_cvx.formulations.alpha_krr import EpsAlphaKRR, ParetoAlphaKRR, WeightedSumAlphaKRR
+from lssvm_cvx.formulations.multiobjective import KPCRObjectives, KRRObjectives, kpcr_components
+from lssvm_cvx.selection.multiobjective import alpha_front, select_model
 from lssvm_cvx.kernels import RBF, Polynomial
 from lssvm_cvx.validate import compare
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lssvm_cvx.exceptions import HyperparameterError
-from lssvm_cvx.penalties import L1, SCAD, STP, HardThreshold, Penalty, make_penalty
+from lssvm_cvx.terms.penalties import L1, SCAD, STP, HardThreshold, Penalty, make_penalty
 
 PENALTIES = [L1(0.7), STP(0.7, 3.7), STP(2.0, 0.5), HardThreshold(0.7), SCAD(0.7, 3.7)]
 IDS = ["l1", "stp", "stp-a0.5", "hard", "scad"]

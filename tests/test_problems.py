@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-import problems
-from problems import Dataset, get_problem, kfold_indices, list_problems, random_split
-from problems import synthetic as syn
+from lssvm_cvx import problems
+from lssvm_cvx.problems import Dataset, get_problem, kfold_indices, list_problems, random_split
+from lssvm_cvx.problems import synthetic as syn
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT / "problems" / "data"
@@ -42,8 +42,8 @@ def counts(y) -> dict:
 
 # ------------------------------------------------------------------------- registry
 def test_import_is_cheap():
-    code = ("import sys, problems; assert 'pandas' not in sys.modules, 'pandas imported'; "
-            "assert 'problems.datasets' not in sys.modules and 'problems.synthetic' not in sys.modules")
+    code = ("import sys, lssvm_cvx.problems; assert 'pandas' not in sys.modules, 'pandas imported'; "
+            "assert 'lssvm_cvx.problems.datasets' not in sys.modules and 'lssvm_cvx.problems.synthetic' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 

@@ -14,15 +14,8 @@ from scipy.integrate import quad
 
 from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.kernels import RBF, Polynomial
-from lssvm_cvx.kernels.roughness import (
-    fit_error,
-    fourier_l2_norm,
-    fourier_roughness,
-    l2_complexity,
-    poly_roughness,
-    rbf_roughness,
-    roughness,
-)
+from lssvm_cvx.terms.roughness import (fit_error, fourier_l2_norm, fourier_roughness,
+                                       l2_complexity, poly_roughness, rbf_roughness, roughness)
 
 H = 1e-3
 

@@ -31,15 +31,16 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+from sklearn.model_selection import train_test_split
 
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.areg import recover_tikhonov_gamma
 from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
-from ..formulations.areg_cv import (ARegClassifierCV, ARegClassifierFastCV, ARegCV,
-                                    ARegFastCV, make_folds)
+from ..formulations.areg_cv import ARegClassifierCV, ARegCV
+from ..formulations.areg_fast_cv import ARegClassifierFastCV, ARegFastCV
 from ..formulations.areg_ensemble import (CRITERIA, ARegClassifierEnsemble, ARegEnsemble,
                                           TikhonovNodes, check_node_gammas)
+from ..linalg.folds import heldout_folds, make_folds
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS"]
@@ -98,13 +99,11 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
             if L < 2:
                 raise InputError(f"{n} samples are too few for cross-validation "
                                  "(each fold must leave at least 2 training points)")
-            splitter = (StratifiedKFold if self._classifier else KFold)(
-                L, shuffle=True, random_state=self.random_state)
             try:
-                tests = [te for _, te in splitter.split(np.zeros((n, 1)), y)]
-            except ValueError:
-                tests = [te for _, te in KFold(L, shuffle=True, random_state=self.random_state)
-                         .split(np.zeros((n, 1)))]
+                tests = heldout_folds(L, n, y=y, stratified=self._classifier,
+                                      random_state=self.random_state)
+            except ValueError:  # too few samples per class to stratify
+                tests = heldout_folds(L, n, random_state=self.random_state)
             return make_folds(n, tests)
         try:
             tests = [te for _, te in cv.split(np.zeros((n, 1)), y)]

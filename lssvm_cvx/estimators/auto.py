@@ -21,8 +21,8 @@ What ``fit`` does (no parameter needs setting):
    residuals, which give the prediction intervals (jackknife+, Barber et al. 2021) and the
    probability calibration (temperature scaling of the LOO decision values).
 
-Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`): ``gamma``
-is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
+Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`):
+``kernel_gamma`` (formerly ``gamma``) is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
 gradient-norm term relative to the data-fit curvature, ``nu`` that of the L2 (margin) term; the
 equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
 """
@@ -30,35 +30,25 @@ equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
 from __future__ import annotations
 
 import warnings
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ..auto_tuning import (CRITERIA, MARGINS, PenalizedLS, auto_search, basis_transform,
-                           choose_centres)
-from ..auto_tuning import exact_basis, nystroem_basis, rff_basis
-from ..exceptions import ConditioningWarning, HyperparameterError, InputError
-from ..kernels.gradient_norm import affine_dim, n_informative_columns
-from .base import check_fitted, encode_labels
+from ..selection.auto import CRITERIA, auto_search
+from ..terms.gradient_basis import MARGINS, basis_transform, choose_centres
+from ..linalg.penalized import PenalizedLS
+from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
+from ..linalg.threads import small_system_blas
+from ..exceptions import ConditioningWarning, HyperparameterError
+from ..terms.gradient_norm import affine_dim, n_informative_columns
+from .base import SaveMixin, check_fitted, encode_labels, input_error
+from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
 _APPROX = ("auto", "exact", "nystroem", "rff")
-_SMALL = 600  # bases up to this size run with one BLAS thread (faster on small matrices)
-
-
-def _blas_context(m: int):
-    if m > _SMALL:
-        return nullcontext()
-    try:
-        from threadpoolctl import threadpool_limits
-
-        return threadpool_limits(limits=1, user_api="blas")
-    except Exception:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return nullcontext()
 
 
 def _opt_positive(value: Any, name: str, *, allow_zero: bool = False) -> float | None:
@@ -79,18 +69,21 @@ def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
     return np.partition(A, k - 1, axis=axis).take(k - 1, axis=axis)
 
 
-class _AutoBase(BaseEstimator):
+class _AutoBase(SaveMixin, BaseEstimator):
     """Shared fit machinery: validation, standardisation, basis, search, solve."""
 
     _task = "regression"
     #: extra keyword arguments of :func:`~lssvm_cvx.auto_tuning.auto_search` (for experiments)
     _search_options: dict[str, Any] = {}
 
-    def __init__(self, gamma: float | None = None, mu: float | None = None, nu: float | None = None,
-                 *, margin: str = "rkhs", approximation: str = "auto", n_components: int = 500,
-                 max_exact: int = 1000,
-                 gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
-                 criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0):
+    def __init__(self, kernel_gamma: float | None = None, mu: float | None = None,
+                 nu: float | None = None, *, margin: str = "rkhs", approximation: str = "auto",
+                 n_components: int = 500, max_exact: int = 1000,
+                 kernel_gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
+                 criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0,
+                 gamma: Any = "deprecated", gamma_grid: Any = "deprecated"):
+        self.kernel_gamma = kernel_gamma
+        self.kernel_gamma_grid = kernel_gamma_grid
         self.gamma = gamma
         self.mu = mu
         self.nu = nu
@@ -117,14 +110,14 @@ class _AutoBase(BaseEstimator):
     def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
         try:
             return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kw)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X, min_samples=2) from exc
 
     def _validate_predict(self, X: Any) -> np.ndarray:
         try:
             return validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X) from exc
 
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
         if self.margin not in MARGINS:
@@ -141,8 +134,22 @@ class _AutoBase(BaseEstimator):
         kind = self.approximation
         if kind == "auto":
             kind = "exact" if n <= self.max_exact else "nystroem"
-        return (kind, _opt_positive(self.gamma, "gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
+        width = self._renamed("gamma", "kernel_gamma")
+        return (kind, _opt_positive(width, "kernel_gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
                 _opt_positive(self.nu, "nu"))
+
+    def _renamed(self, old: str, new: str) -> Any:
+        """The value of ``new``, or of its deprecated spelling ``old`` with a FutureWarning
+        (``gamma`` is the LS-SVM regularization everywhere else in the package)."""
+        old_value, value = getattr(self, old), getattr(self, new)
+        if isinstance(old_value, str) and old_value == "deprecated":
+            return value
+        if value is not None:
+            raise HyperparameterError(f"give {new} only ({old} is its deprecated spelling)")
+        warnings.warn(f"AutoLSSVM's {old!r} is renamed {new!r} (the kernel width γ of "
+                      f"exp(-(γ/p)||x - z||²)); {old!r} will be removed in the next release",
+                      FutureWarning, stacklevel=4)
+        return old_value
 
     def _criterion(self) -> str:
         return self.criterion if self.criterion is not None else (
@@ -182,9 +189,10 @@ class _AutoBase(BaseEstimator):
             pr.basis = B
             return pr
 
-        with _blas_context(m_est):
+        with small_system_blas(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
-                              gamma_grid=self.gamma_grid, mu_grid=self.mu_grid,
+                              gamma_grid=self._renamed("gamma_grid", "kernel_gamma_grid"),
+                              mu_grid=self.mu_grid,
                               nu_grid=self.nu_grid, criterion=self._criterion(),
                               n_subsample=self.n_subsample, random_state=seed,
                               **self._search_options)
@@ -202,10 +210,12 @@ class _AutoBase(BaseEstimator):
         self.basis_kind_ = basis.kind
         self.basis_params_ = dict(basis.params)
         self.phi_mean_ = pr.phi_mean
-        self.gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
+        self.kernel_gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
+        self.gamma_ = self.kernel_gamma_  # deprecated alias, removed with the ``gamma`` spelling
         self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
         self.loo_score_ = res.score
         self.search_ = res.to_dict()
+        self.cv_results_ = _cv_results(self.search_["history"], res.criterion)
         self.coef_ = fit.theta
         self.intercept_ = fit.b
         self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
@@ -216,12 +226,13 @@ class _AutoBase(BaseEstimator):
         self.basis_kind_ = "constant"
         self.basis_params_ = {}
         self.phi_mean_ = np.zeros(0)
-        self.gamma_ = self.mu_ = self.nu_ = float("nan")
+        self.kernel_gamma_ = self.gamma_ = self.mu_ = self.nu_ = float("nan")
         self.mu_paper_ = self.nu_paper_ = float("nan")
         n = Y2.shape[0]
         self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
         self.loo_score_ = float(np.mean(self.loo_std_ ** 2))
         self.search_ = {"history": []}
+        self.cv_results_ = _cv_results([], None)
         self.coef_ = np.zeros((0, Y2.shape[1]))
         self.intercept_ = Y2.mean(axis=0)
         self.jackknife_Q_ = None
@@ -238,7 +249,7 @@ class _AutoBase(BaseEstimator):
         """``Φ(x)θ + b`` in standardised target units, shape (n, T)."""
         check_fitted(self, "coef_")
         X = self._validate_predict(X)
-        with _blas_context(self.n_basis_):
+        with small_system_blas(self.n_basis_):
             Phi = self._design(X)
             return Phi @ self.coef_ + self.intercept_
 
@@ -248,8 +259,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
 
     Parameters
     ----------
-    gamma, mu, nu :
-        Normalised hyperparameters (module docstring); ``None`` (default) tunes them.
+    kernel_gamma, mu, nu :
+        Normalised hyperparameters (module docstring): ``kernel_gamma`` is the kernel width γ
+        of ``exp(-(γ/p)||x - z||²)`` (not the LS-SVM regularization ``gamma`` of the other
+        estimators); ``None`` (default) tunes them.
     margin :
         The L2 term: ``"rkhs"`` (default, ``α'Kα = ||w||²``, the LS-SVM margin) or ``"alpha"``
         (eq. 9's ``||α||²`` as printed).  In a development comparison on 10 sets (3 splits each)
@@ -263,8 +276,11 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         Nyström centres / random features for the approximate paths.
     max_exact :
         Largest training set solved exactly in the dual.
-    gamma_grid, mu_grid, nu_grid :
+    kernel_gamma_grid, mu_grid, nu_grid :
         Search grids (defaults in :mod:`lssvm_cvx.auto_tuning`).
+    gamma, gamma_grid :
+        Deprecated spellings of ``kernel_gamma`` and ``kernel_gamma_grid`` (FutureWarning; removed
+        in the next release).
     criterion :
         LOO criterion, ``"mse"`` (default) or ``"mae"``.
     n_subsample :
@@ -274,8 +290,9 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
 
     Attributes
     ----------
-    gamma_, mu_, nu_ : float
-        Selected (or given) normalised hyperparameters.
+    kernel_gamma_, mu_, nu_ : float
+        Selected (or given) normalised hyperparameters (``gamma_``: deprecated alias of
+        ``kernel_gamma_``).
     mu_paper_, nu_paper_ : float
         The equivalent raw weights of eq. (9) (targets standardised).
     loo_residuals_ : ndarray of shape (n_samples,)
@@ -284,6 +301,12 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         Its selection criterion (standardised units).
     search_ : dict
         The search record (every path evaluated).
+    cv_results_ : dict
+        The evaluated candidates in scikit-learn's layout, one per entry of
+        ``search_["history"]`` (the best point of each width, μ-path and ν-path stage):
+        ``params`` (``kernel_gamma``, ``mu``, ``nu``: the estimator's parameter names), ``param_*``, ``mean_test_score`` (minus the
+        LOO criterion, standardised units), ``rank_test_score``, ``stage`` and ``n_rows`` (rows
+        used: the width stage may subsample).
     approximation_ : str
         The basis used (``"exact"``, ``"nystroem"`` or ``"rff"``).
     """
@@ -331,7 +354,7 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         alpha = 1.0 - cov
         k_hi = int(np.ceil((1 - alpha) * (n + 1)))
         k_lo = int(np.floor(alpha * (n + 1)))
-        with _blas_context(self.n_basis_):
+        with small_system_blas(self.n_basis_):
             Phi = self._design(X)
             f = (Phi @ self.coef_ + self.intercept_)[:, 0]
             R = np.abs(r)
@@ -361,8 +384,8 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
 
     Parameters
     ----------
-    gamma, mu, nu, approximation, n_components, max_exact, gamma_grid, mu_grid, nu_grid,
-    n_subsample, random_state :
+    kernel_gamma, mu, nu, approximation, n_components, max_exact, kernel_gamma_grid, mu_grid, nu_grid,
+    n_subsample, random_state, gamma, gamma_grid :
         As in :class:`AutoLSSVMRegressor`.
     criterion :
         LOO criterion: ``"hinge2"`` (default: squared hinge ``max(0, 1 - y f^{(-i)})²`` of the
@@ -377,7 +400,7 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         The calibration factor ``a``.
     loo_decision_ : ndarray
         Exact LOO decision values (binary: (n,), else (n, n_classes)).
-    gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, approximation_ :
+    kernel_gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, cv_results_, approximation_ :
         As in :class:`AutoLSSVMRegressor`.
     """
 
@@ -439,3 +462,13 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         F = self.decision_function(X)
         Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
         return log_softmax(self.temperature_ * Z, axis=1)
+
+
+def _cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
+    """The search history as ``cv_results_`` (see :mod:`._search`)."""
+    params = [{"kernel_gamma": float(h["gamma"]), "mu": float(h["mu"]), "nu": float(h["nu"])}
+              for h in history]
+    return search_results(params, [float(h["score"]) for h in history],
+                          stage=np.asarray([str(h["stage"]) for h in history]),
+                          n_rows=np.asarray([int(h["rows"]) for h in history], dtype=np.int64),
+                          criterion=criterion)

@@ -17,17 +17,38 @@ lssvm_cvx                            scikit-learn equivalent
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_gamma, check_positive
-from ..exceptions import InputError, LabelError, NotFittedError
+from ..checks import check_gamma, check_positive, encode_labels, named_message
+from ..exceptions import InputError, LssvmCvxError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
-__all__ = ["KernelMixin", "BinaryClassifierMixin", "check_fitted", "encode_labels"]
+__all__ = [
+    "BinaryClassifierMixin",
+    "KernelMixin",
+    "SaveMixin",
+    "check_fitted",
+    "encode_labels",
+    "input_error",
+]
+
+
+def input_error(exc: BaseException, X: Any, *, min_samples: int = 1) -> InputError:
+    """scikit-learn's validation error as an :class:`InputError` whose message names the
+    argument at fault (``X``, ``y``, or both when their lengths differ)."""
+    msg = str(exc)
+    if "inconsistent numbers of samples" in msg:
+        return InputError(f"X and y: {msg}")
+    try:
+        check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name="X")
+    except (ValueError, TypeError):
+        return InputError(named_message("X", exc))
+    return InputError(named_message("y", exc))
 
 
 def check_fitted(est: Any, attributes: Any = None) -> None:
@@ -36,30 +57,6 @@ def check_fitted(est: Any, attributes: Any = None) -> None:
         check_is_fitted(est, attributes)
     except Exception as exc:  # sklearn's NotFittedError
         raise NotFittedError(str(exc)) from exc
-
-
-def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tuple[np.ndarray, np.ndarray]:
-    """Classes and the ±1 coding of classification targets ``y``.
-
-    Returns ``(classes, Y)``: ``Y`` is a vector (``classes[1]`` is +1) for two classes and an
-    (n, C) one-vs-rest ±1 matrix for more.  ``binary=True``: more than two classes raise
-    :class:`LabelError` with scikit-learn's wording ("Only binary classification is
-    supported"), naming ``model``.
-    """
-    try:
-        check_classification_targets(y)
-    except ValueError as exc:
-        raise LabelError(str(exc)) from exc
-    classes, yi = np.unique(y, return_inverse=True)
-    C = classes.size
-    if C < 2:
-        raise LabelError(f"y has only 1 class ({classes.tolist()}); a classifier needs two")
-    if binary and C != 2:
-        raise LabelError(f"Only binary classification is supported: y has {C} classes "
-                         f"{classes.tolist()[:5]}, and {model or 'this model'} needs exactly two")
-    if C == 2:
-        return classes, np.where(yi == 1, 1.0, -1.0)
-    return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
 
 
 class BinaryClassifierMixin:
@@ -72,7 +69,71 @@ class BinaryClassifierMixin:
         return tags
 
 
-class KernelMixin:
+def _checked_score(score: Any) -> Any:
+    @functools.wraps(score)
+    def checked(self: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
+        check_fitted(self)
+        yy = np.asarray(y)
+        try:
+            n = len(X)
+        except TypeError:
+            n = None
+        if yy.ndim == 0 or (n is not None and yy.shape[0] != n):
+            raise InputError(f"y has {yy.size if yy.ndim == 0 else yy.shape[0]} entries but X has "
+                             f"{n} rows")
+        if yy.dtype.kind in "fc" and not np.all(np.isfinite(yy)):
+            raise InputError("y contains NaN or inf")
+        try:
+            return score(self, X, y, sample_weight=sample_weight)
+        except LssvmCvxError:
+            raise
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X) from exc
+
+    checked._checks_input = True  # type: ignore[attr-defined]
+    # scikit-learn's docstring links labels of its own documentation; state ours
+    checked.__doc__ = ("Score of the predictions on ``X`` against ``y`` (R² for regressors, "
+                       "accuracy for classifiers, as in scikit-learn); bad ``X``/``y`` raise "
+                       ":class:`~lssvm_cvx.exceptions.InputError`.")
+    return checked
+
+
+class SaveMixin:
+    """``save(path)`` for a fitted estimator, and registration with :mod:`lssvm_cvx.io`.
+
+    Every public subclass defined inside :mod:`lssvm_cvx` registers itself with the loader
+    (:func:`lssvm_cvx.io.register_estimator`) under its class name when its module is imported;
+    subclasses defined elsewhere are not loadable until registered explicitly.  A class stores
+    dataclass records among its fitted attributes only if it lists them in ``_saved_records``.
+    The inherited scikit-learn ``score`` is wrapped so that bad ``X``/``y`` raise
+    :class:`InputError` naming the argument.
+    """
+
+    _saved_records: tuple[type, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        score = getattr(cls, "score", None)
+        if callable(score) and not getattr(score, "_checks_input", False):
+            cls.score = _checked_score(score)  # type: ignore[method-assign]
+        if cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_"):
+            from ..io import register_estimator
+
+            register_estimator(cls, records=tuple(cls._saved_records))
+
+    def save(self, path: Any) -> None:
+        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle), atomically.
+
+        Load it with :func:`lssvm_cvx.load`; see :mod:`lssvm_cvx.io` for the format and the
+        checks the loader makes.
+        """
+        from ..io import save
+
+        check_fitted(self)
+        save(self, path)
+
+
+class KernelMixin(SaveMixin):
     """Kernel handling for estimators with ``kernel``, ``sigma2``, ``degree``, ``t`` parameters."""
 
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
@@ -97,8 +158,8 @@ class KernelMixin:
     def _validate_fit(self, X: Any, y: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
         try:
             X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise input_error(exc, X, min_samples=2) from exc
         if self._precomputed:
             if X.shape[0] != X.shape[1]:
                 raise InputError(f"a precomputed kernel must be square at fit, got shape {X.shape}")
@@ -108,8 +169,8 @@ class KernelMixin:
     def _validate_predict(self, X: Any) -> np.ndarray:
         try:
             X = validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:
-            raise InputError(str(exc)) from exc
+        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
+            raise InputError(named_message("X", exc)) from exc
         return X
 
     def _gram(self, kernel: Kernel, X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
@@ -120,16 +181,6 @@ class KernelMixin:
 
     def _gamma(self) -> float:
         return check_gamma(self.gamma)
-
-    def save(self, path: str) -> None:
-        """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle).
-
-        Load it with :func:`lssvm_cvx.load`.
-        """
-        from ..io import save
-
-        check_fitted(self)
-        save(self, path)
 
 
 def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:

@@ -5,15 +5,16 @@ The model is additive, ``f(x) = Σ_d f^d(x^d) + b`` (eq. 1), one component per i
 (and per kernel when several are given, e.g. ``kernel=["rbf", "linear"]``).  ``penalty``
 chooses how it is fitted:
 
-============== ======================================================= ==================
-``penalty``    method                                                   hyperparameters
-============== ======================================================= ==================
-``None``       componentwise LS-SVM, dual system (7) / (16)             ``gamma``
-``"l1"``       L1 component regularization, QP (20)-(22)                ``xi``
-``"stp"``      smoothly thresholding penalty (25) by weighted GNC       ``lam``, ``a``
-``"fusion_areg"`` fusion with validation inputs, QP (30)                ``xi``
-``"fusion_eta"``  η-fusion (38) by alternating least squares            (``gamma`` starts η)
-============== ======================================================= ==================
+================== ================================================ ====================
+``penalty``        method                                           hyperparameters
+================== ================================================ ====================
+``None``           componentwise LS-SVM, dual system (7) / (16)     ``gamma``
+``"l1"``           L1 component regularization, QP (20)-(22)        ``xi``
+``"stp"``          smoothly thresholding penalty (25) by weighted   ``lam``, ``a``
+                   GNC
+``"fusion_areg"``  fusion with validation inputs, QP (30)           ``xi``
+``"fusion_eta"``   η-fusion (38) by alternating least squares       (``gamma`` starts η)
+================== ================================================ ====================
 
 The fusion penalties hold out ``validation_fraction`` of the training data (shuffled with
 ``random_state``) as the validation set of §4.
@@ -27,28 +28,24 @@ eq. (20), (25), (30) and (38) for classification are the regression problems on 
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
 from ..exceptions import HyperparameterError, InputError, SolverError
-from .._validation import check_positive
-from ..formulations.componentwise import (
-    ComponentwiseLSSVM,
-    ComponentwiseLSSVMClassification,
-    _gram,
-    as_componentwise,
-    check_component_inputs,
-    component_kernels,
-)
-from ..formulations.componentwise_eta import ComponentwiseEta, eta_fusion
-from ..formulations.componentwise_gnc import ComponentwiseSTP, gnc
+from ..checks import check_positive
+from ..formulations.componentwise import (ComponentwiseLSSVM, ComponentwiseLSSVMClassification,
+                                          component_columns_gram, as_componentwise,
+                                          check_component_inputs, component_kernels)
+from ..formulations.componentwise_eta import ComponentwiseEta
+from ..selection.eta_als import eta_fusion
+from ..formulations.componentwise_gnc import ComponentwiseSTP
+from ..selection.gnc import gnc
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise, Kernel, make_kernel
+from ..linalg.threads import small_system_blas
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
@@ -132,7 +129,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
     # --- fitting (regression machinery on targets Y) ------------------------------------------
     def _fit_targets(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
         # small dense systems run faster single-threaded on a loaded machine
-        with threadpool_limits(1, user_api="blas") if X.shape[0] < 800 else nullcontext():
+        with small_system_blas(X.shape[0]):
             self._fit_impl(X, Y, classification=classification)
 
     def _fit_impl(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
@@ -217,7 +214,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             nz = np.flatnonzero(a)
             if nz.size:
                 kd, cols = comps[d]
-                out[:, j] = _gram(kd, cols, X, self.X_fit_[nz]) @ a[nz]
+                out[:, j] = component_columns_gram(kd, cols, X, self.X_fit_[nz]) @ a[nz]
         return out
 
     def predict_components(self, X: Any, components: Any = None) -> np.ndarray:
@@ -400,7 +397,7 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     ----------""" + _DOC_ATTRS + """
     Examples
     --------
-    >>> import problems
+    >>> from lssvm_cvx import problems
     >>> from lssvm_cvx import ComponentwiseLSSVMRegressor
     >>> ds = problems.get_problem("additive10", seed=0)
     >>> est = ComponentwiseLSSVMRegressor(sigma2=1.0, penalty="stp", lam=1.0).fit(ds.X, ds.y)

@@ -16,10 +16,12 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._validation import check_gamma
+from ..checks import check_gamma
 from ..exceptions import HyperparameterError
-from ..l2svm_path import expand, regularization_path, solve_fixed
-from ..lowrank import make_factor
+from ..selection.l2svm_path import expand, regularization_path
+from ..formulations.l2svm_active_set import solve_fixed
+from ..kernels.factors import make_factor
+from .search_results import search_results
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["L2SVMClassifier"]
@@ -87,9 +89,17 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
     rank_ : int or None
         Rank of the Hessian approximation.
     path_ : dict or None
-        With ``path=True``: ``lambdas`` (the path points), ``criterion`` (its values there),
-        ``criterion_name``, ``m_E``, ``breakpoints`` and ``timing`` (seconds: ``factor``,
-        ``path``, ``span`` or ``radius_margin``, ``expansion``).
+        With ``path=True``: ``lambdas`` (the path points, decreasing), ``alpha`` (array of
+        shape ``(n_lambdas, n_samples)``: row ``k`` holds the multipliers ``α_i(λ_k)`` of
+        Problem 2, zero off the active set — the αᵢ(λ) path; one dense row per point, so
+        ``8 · n_lambdas · n_samples`` bytes), ``intercept`` (``α_0(λ_k)``), ``criterion`` (its
+        values at the path points), ``criterion_name``, ``m_E`` (``|E|`` at each point),
+        ``breakpoints`` and ``timing`` (seconds: ``factor``, ``path``, ``span`` or
+        ``radius_margin``, ``expansion``).
+    cv_results_ : dict or None
+        With ``path=True``: the path points as candidates in scikit-learn's layout
+        (``params`` = ``[{"lam": λ_k}, ...]``, ``param_lam``, ``mean_test_score`` = minus the
+        criterion, ``rank_test_score``) and ``criterion`` (its name).
     """
 
     def __init__(self, lam: float = 1.0, *, path: bool = False, criterion: str = "span",
@@ -159,15 +169,22 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
                                     breakpoints=self.breakpoints, X=None if pre else X, kernel=kernel)
             lam_sel, lams, vals = P.select(self.criterion)
             st = P.state_at(lam_sel)
+            alphas = np.zeros((len(P.lambdas), m))
+            for k, (E, a) in enumerate(zip(P.active_sets, P.alphas)):
+                alphas[k, E] = a
             self.path_ = {"lambdas": np.asarray(lams), "criterion": np.asarray(vals),
                           "criterion_name": self.criterion, "m_E": P.m_E(),
+                          "alpha": alphas, "intercept": np.asarray(P.alpha0, dtype=np.float64),
                           "breakpoints": np.asarray(P.breakpoints),
                           "timing": {k: float(v) for k, v in P.timing.items()}}
+            self.cv_results_ = search_results([{"lam": float(v)} for v in lams], vals,
+                                              criterion=self.criterion)
             self.lam_ = float(lam_sel)
         else:
             P = _FixedPath(ypm, K, factor, None if pre else X, kernel)
             st = solve_fixed(ypm, lam, hess=P.hess)
             self.path_ = None
+            self.cv_results_ = None
             self.lam_ = lam
         t0 = time.perf_counter()
         Z, coef, b = expand(P, st, expansion=self.expansion)
@@ -210,7 +227,7 @@ class _FixedPath:
     """The minimal path-like object :func:`~lssvm_cvx.l2svm_path.expand` needs for a fixed-λ fit."""
 
     def __init__(self, y, K, factor, X, kernel):
-        from ..l2svm_path import Hessian
+        from ..formulations.l2svm_active_set import Hessian
 
         self.y = y
         self.hess = Hessian(y, K=K, factor=factor)

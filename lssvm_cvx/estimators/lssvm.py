@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
+from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, select_gamma_sigma2
+from .search_results import search_results
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]
@@ -48,15 +49,11 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         if self.selection != "kfold":
             return None
         cv = self.cv
-        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-            if cv < 2:
-                raise HyperparameterError(f"cv must be >= 2, got {cv}")
-            splitter = (StratifiedKFold if classification else KFold)(
-                n_splits=int(cv), shuffle=True, random_state=self.random_state)
-        else:
-            splitter = check_cv(cv, y_split, classifier=classification)
+        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
+            raise HyperparameterError(f"cv must be >= 2, got {cv}")
         try:
-            tests = [test for _, test in splitter.split(np.zeros((len(y_split), 1)), y_split)]
+            tests = heldout_folds(cv, len(y_split), y=y_split, stratified=classification,
+                                  random_state=self.random_state)
         except ValueError as exc:
             raise InputError(f"cannot split the data into folds: {exc}") from exc
         position = np.cumsum(keep) - 1  # index among the kept points
@@ -78,7 +75,11 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
             make = lambda _s2: self._make_kernel()  # noqa: E731 - width-free kernels
         res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
                                   folds=folds, score=score, weights=weights)
-        results = res.to_dict()
+        # scikit-learn's layout (one entry per candidate, σ² outer, γ inner as in ``scores``)
+        # with the grid keys (gammas, sigma2s, scores, best_*) kept beside it
+        params = [({"sigma2": float(s2)} if rbf else {}) | {"gamma": float(g)}
+                  for s2 in res.sigma2s for g in res.gammas]
+        results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
         return res.best_gamma, (res.best_sigma2 if rbf else self.sigma2), results
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
@@ -147,7 +148,11 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     gamma_, sigma2_ : float
         The regularization constant and width used (selected ones when ``selection`` is set).
     cv_results_ : dict or None
-        Scores of the (σ², γ) grid when ``selection`` is set.
+        When ``selection`` is set, the (σ², γ) grid in scikit-learn's layout: ``params`` (one
+        dict per candidate, σ² outer, γ inner), ``param_sigma2``, ``param_gamma``,
+        ``mean_test_score`` (minus the criterion: higher is better) and ``rank_test_score``;
+        also ``gammas``, ``sigma2s``, ``scores`` (the criterion as a σ² × γ grid),
+        ``criterion`` and ``best_gamma``/``best_sigma2``/``best_score``.
     kernel_ : Kernel
         The kernel object used.
     X_fit_ : ndarray

@@ -27,7 +27,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from ..exceptions import HyperparameterError
-from ..formulations.multiobjective import METHODS, check_r, select_model, _check_lam
+from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
+from ..selection.multiobjective import Selection, finish_selection, select_model
+from .search_results import search_results
 from .base import KernelMixin, check_fitted
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
@@ -35,6 +37,7 @@ __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
 
 class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
     _model: str = "krr"
+    _saved_records = (Selection,)
 
     def _check(self) -> None:
         if self.method is not None and self.method not in METHODS:
@@ -78,6 +81,7 @@ class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
         self.E_c_ = sel.E_c
         self.front_ = sel.front
         self.scores_ = sel.scores
+        self.cv_results_ = _cv_results(sel.scores, self._model, kernel)
         self._set_selected(sel)
         return self
 
@@ -127,6 +131,12 @@ class ParetoKernelRidge(_ParetoBase):
     front_ :
         The traced front (``eps``, ``E_f``, ``E_c``, ``theta``, ``ideal``, ``index``) for the
         ε-constraint methods, else None.
+    cv_results_ :
+        For the methods that score a set of candidates (``"cv"``, ``"gcv"``: the (σ², λ) or
+        (degree, λ) grid; ``"sum"``, ``"product"``: the weights × degrees), the candidates in
+        scikit-learn's layout (``params``, ``param_*``, ``mean_test_score`` = minus the CV/GCV
+        criterion, ``rank_test_score``); None for the ε-constraint methods, whose selected
+        point is ``front_["index"]`` on the traced front and for ``method=None``.
     dual_coef_, intercept_ :
         ``f(z) = intercept_ + Σ_m dual_coef_m k(z_m, z)`` on the standardised scale.
     selection_ :
@@ -157,7 +167,7 @@ class ParetoKernelRidge(_ParetoBase):
 
     def _fixed(self, Z, t, kernel, common):
         return _fixed_fit(Z, t, kernel, "krr", common, sigma2=self.sigma2,
-                          lam=_check_lam(self.lam), degree=self.degree)
+                          lam=check_lam(self.lam), degree=self.degree)
 
     def _set_selected(self, sel) -> None:
         self.lambda_ = sel.lam
@@ -216,11 +226,33 @@ class ParetoKernelPCR(_ParetoBase):
 
 
 def _fixed_fit(Z, t, kernel, model, common, *, sigma2, degree, lam=None, r=None):
-    from ..formulations.multiobjective import _finish, _objectives
-
     yc = t - t.mean()
-    obj = _objectives(model, Z, yc, kernel, int(degree), common["t"], common["complexity"])
+    obj = make_objectives(model, Z, yc, kernel, int(degree), common["t"], common["complexity"])
     th = obj.theta(lam=lam, sigma2=sigma2) if model == "krr" else obj.theta(r=r, sigma2=sigma2)
     ev = obj.evaluate(th)
-    return _finish(model, kernel, "fixed", common["complexity"], Z, float(t.mean()), obj, ev,
+    return finish_selection(model, kernel, "fixed", common["complexity"], Z, float(t.mean()), obj, ev,
                    degree=int(degree), t=common["t"])
+
+
+def _cv_results(scores: Any, model: str, kernel: str) -> dict[str, Any] | None:
+    """``Selection.scores`` as ``cv_results_`` (see :mod:`._search`)."""
+    if not scores:
+        return None
+    value = "lam" if model == "krr" else "r"
+    if "grid" in scores:        # cv / gcv: kernels (σ², degree) × values (λ or r)
+        params, crit = [], []
+        for (s2, d), row in zip(scores["grid"], scores["scores"]):
+            head = {"sigma2": float(s2)} if kernel == "rbf" else {"degree": int(d)}
+            for v, c in zip(scores["values"], row):
+                params.append({**head, value: float(v)})
+                crit.append(c)
+        crit = np.where(np.isfinite(crit), crit, np.nan)
+        return search_results(params, crit)
+    if "cv_mse" in scores:      # sum / product: degrees × weights by k-fold CV
+        params, crit = [], []
+        for d, row in zip(scores["degrees"], scores["cv_mse"]):
+            for w, c in zip(scores["weights"], row):
+                params.append(({"degree": int(d)} if kernel != "rbf" else {}) | {"weight": float(w)})
+                crit.append(c)
+        return search_results(params, crit)
+    return None

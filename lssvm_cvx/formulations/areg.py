@@ -34,7 +34,7 @@ right-hand side (``y`` or ``1``) — exactly as :class:`~lssvm_cvx.formulations.
 and :class:`~lssvm_cvx.formulations.lssvm.LSSVMClassification` do.
 
 Paper slips handled here (each has a test in ``tests/test_areg_formulations.py``)
--------------------------------------------------------------------------------
+---------------------------------------------------------------------------------
 1. Algorithm 3.1 prints ``c = (Ωα + b - y) - α``.  The training equations of (15),
    ``(Ω + I)α + 1b + c = y``, give ``c = (y - Ωα - b) - α``: the sign of the residual part is
    flipped in print.  We use the latter (``test_fusion_matches_eq19_and_c_sign``).
@@ -53,7 +53,6 @@ Paper slips handled here (each has a test in ``tests/test_areg_formulations.py``
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -62,14 +61,15 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import as_matrix, as_targets, check_gamma, check_same_features
-from ..exceptions import (ConditioningWarning, HyperparameterError, InputError, LabelError,
-                          NotPSDError)
+from ..checks import as_matrix, as_targets, binary_labels, check_gamma, check_same_features
+from ..exceptions import InputError
 from ..kernels import RBF, Kernel
-from ..linalg import BorderedSystem, Cholesky, lssvm_system
+from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
+from ..linalg.bordered import bordered_solve
+from ..linalg.lstsq import constrained_lstsq, lsqr_lstsq, min_norm_lstsq
 from .base import BuiltProblem, Reference
-from .lssvm import AREG_PAPER, _KernelFormulation
+from .lssvm import AREG_PAPER, KernelFormulation
 
 __all__ = [
     "AREG_REF",
@@ -87,141 +87,15 @@ __all__ = [
 
 AREG_REF = "areg-fusion-pelckmans-2006"
 
-#: reciprocal condition of ``M'M`` above which the normal equations are solved by Cholesky
-#: (relative error ≲ eps/rcond ≈ 1e-8)
-CHOL_RCOND = 1e-8
-#: relative eigenvalue cutoff of :func:`min_norm_lstsq` (directions below it are treated as
-#: the null space, which selects the minimum-norm solution)
-EIG_RTOL = 1e-13
-#: default number of LSQR iterations of the early-stopped solves (Matlab's ``lsqr`` default)
-LSQR_ITER = 20
-
-
-# ------------------------------------------------------------------------------ linear algebra
-def bordered_solve(sys: BorderedSystem, r: np.ndarray, t: float | np.ndarray = 0.0
-                   ) -> tuple[np.ndarray, Any]:
-    """Solve ``[[0, a'], [a, H]] [β; μ] = [t; r]`` (non-zero top right-hand side allowed).
-
-    :meth:`BorderedSystem.solve` covers ``t = 0``; dual variables of the fused problems need
-    the general case.  With ``v = H^{-1} r``: ``β = (a'v - t)/(a'H^{-1}a)``, ``μ = v - H^{-1}a β``.
-    Returns ``(μ, β)``.
-    """
-    v = sys.chol.solve(r)
-    beta = (sys.a @ v - t) / sys.s
-    mu = v - (np.multiply.outer(sys.u, beta) if np.ndim(beta) else sys.u * beta)
-    return mu, beta
-
-
-def _cholesky_if_conditioned(G: np.ndarray, rcond: float) -> Cholesky | None:
-    """Cholesky factor of the SPD ``G`` if its reciprocal condition estimate exceeds
-    ``rcond``, else ``None`` (no warning: the caller falls back to a minimum-norm solve)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConditioningWarning)
-        try:
-            chol = Cholesky.factor(G, name="normal matrix", check_cond=True)
-        except NotPSDError:
-            return None
-    return chol if chol.rcond > rcond else None
-
-
-def min_norm_lstsq(A: np.ndarray, g: np.ndarray, *, eig_rtol: float = EIG_RTOL
-                   ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Minimum-norm least squares ``min ||A x - g||`` through the normal equations and one
-    ``eigh`` of ``A'A``: eigenvalues below ``eig_rtol × max`` (singular values of ``A`` below
-    ``sqrt(eig_rtol) × σ_max``, about ``3e-7 σ_max`` by default) are treated as zero.
-
-    Cheaper than LAPACK's rank-revealing least squares (``gelsy``/``gelsd``, BLAS-2 heavy) on
-    tall matrices, at the price of resolving only the directions that the normal equations can
-    represent in double precision; the dropped directions change ``A x`` by at most
-    ``sqrt(eig_rtol) σ_max |x_i|``.
-    """
-    G = A.T @ A
-    s, V = np.linalg.eigh(G)
-    keep = s > eig_rtol * max(float(s[-1]), 1e-300)
-    x = V[:, keep] @ ((V[:, keep].T @ (A.T @ g)) / s[keep])
-    return x, {"method": "eigh", "dropped": int((~keep).sum())}
-
-
-def lsqr_lstsq(A: np.ndarray, g: np.ndarray, *, iter_lim: int = LSQR_ITER,
-               tol: float = 1e-6) -> tuple[np.ndarray, dict[str, Any]]:
-    """``iter_lim`` steps of LSQR (conjugate gradients on the normal equations) from ``x = 0``.
-
-    The paper solves its fused least-squares problems this way ("via ordinary least squares
-    (52) can be solved in O(lN²) where 0 < l ≪ N is the number of iteration steps in the
-    conjugate gradient algorithm", Remarks 4.4 and 5.4).  Stopped early, the iteration is a
-    regularizer (iterates stay in the span of the first Krylov vectors); it is *not* the
-    optimum of the convex problem.  Defaults are those of Matlab's ``lsqr`` (``maxit =
-    min(n, 20)``, ``tol = 1e-6``); the paper does not state its settings.
-    """
-    from scipy.sparse.linalg import lsqr
-
-    it = int(iter_lim)
-    if it < 1:
-        raise HyperparameterError(f"iter_lim must be a positive integer, got {iter_lim!r}")
-    r = lsqr(A, g, atol=tol, btol=tol, iter_lim=it)
-    return r[0], {"method": "lsqr", "iterations": int(r[2]), "istop": int(r[1])}
-
-
-def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np.ndarray, *,
-                      rcond: float = CHOL_RCOND, info: dict | None = None,
-                      method: str = "exact", iter_lim: int = 20) -> tuple[np.ndarray, float]:
-    """``min_{α,b} ||M_α α + m_b b - g||²`` s.t. ``a'α = 0`` (minimum-norm when not unique).
-
-    Fast path — the paper's analytic solution (Algorithm 3.1, eq. 18-19): with
-    ``M = [M_α, m_b]`` (columns scaled to unit norm, which leaves the solution unchanged) and
-    ``d = (a; 0)``, the optimality conditions
-    ``M'M x - M'g = ρ d``, ``d'x = 0`` form the bordered system
-    ``[[0, d'], [d, M'M]] [-ρ; x] = [0; M'g]``, solved by one Cholesky factor of ``M'M`` and the
-    Schur complement (:class:`~lssvm_cvx.linalg.BorderedSystem`); this is
-    ``ρ = -d'M^†g / d'(M'M)^{-1}d`` of eq. (19).  It is used when LAPACK's reciprocal condition
-    estimate of ``M'M`` exceeds ``rcond`` (the normal equations lose ``cond(M'M)·eps`` relative
-    accuracy).
-
-    Otherwise (RBF Grams are often singular to working precision, and ``M'M`` squares their
-    condition number) the constraint is eliminated with the projector ``P = I - aa'/(a'a)``,
-    ``α = P z``, and the minimum-norm solution of the projected problem is computed by
-    :func:`min_norm_lstsq`.  Since ``M_α P a = 0``, the minimum-norm ``z`` has no component
-    along ``a``, so ``α = z`` satisfies the constraint.  The model ``M x`` is unique either way;
-    ``α`` is unique when ``M`` has full column rank (then both paths agree).
-
-    ``method="lsqr"`` runs :func:`lsqr_lstsq` on the projected problem instead (the paper's
-    early-stopped CG; its iterates stay orthogonal to ``a``).  ``info``, if given, receives
-    ``{"method": "cholesky" | "eigh" | "lsqr", ...}``.
-    """
-    if method not in ("exact", "lsqr"):
-        raise HyperparameterError(f"method must be 'exact' or 'lsqr', got {method!r}")
-    N = M_alpha.shape[1]
-    M = np.empty((M_alpha.shape[0], N + 1))
-    M[:, :N] = M_alpha
-    M[:, N] = m_b
-    chol = None
-    if method == "exact":
-        G = M.T @ M
-        # Jacobi scaling: the bias column has norm sqrt(N + n) against O(1) kernel columns
-        sc = 1.0 / np.sqrt(np.maximum(np.diagonal(G), 1e-300))
-        G *= sc[:, None]
-        G *= sc[None, :]
-        h = sc * (M.T @ g)
-        chol = _cholesky_if_conditioned(G, rcond)
-    rc = 0.0 if chol is None else chol.rcond
-    if chol is not None:
-        d = np.zeros(N + 1)
-        d[:N] = a
-        x, _ = BorderedSystem(chol, sc * d).solve(h)
-        x *= sc
-        if info is not None:
-            info.update(method="cholesky", rcond=float(rc))
-        return x[:N], float(x[N])
-    aa = float(a @ a)
-    M[:, :N] -= np.outer(M_alpha @ a, a / aa)
-    x, meta = min_norm_lstsq(M, g) if method == "exact" else lsqr_lstsq(M, g, iter_lim=iter_lim)
-    if info is not None:
-        info.update(meta, rcond=float(rc))
-    z = x[:N]
-    return z - a * (a @ z) / aa, float(x[N])
-
-
 # ------------------------------------------------------------------------------ data handling
+def _vector(value: Any, name: str) -> np.ndarray:
+    """``value`` as a 1-D float array, or :class:`InputError` naming ``name``."""
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} must be a vector of numbers: {exc}") from None
+
+
 def default_width(base: float, n: int, d: int) -> float:
     """RBF width of the random instances: ``base`` at ``n ≤ 50`` points, shrunk as
     ``(50/n)^{2/d}`` beyond (the typical spacing of ``n`` points in ``d`` dimensions scales as
@@ -230,7 +104,7 @@ def default_width(base: float, n: int, d: int) -> float:
     return float(base) * min(1.0, 50.0 / max(int(n), 1)) ** (2.0 / max(int(d), 1))
 
 
-class _ARegData(_KernelFormulation):
+class ARegData(KernelFormulation):
     """Training data plus the regression / classification hooks shared by every AReg form.
 
     Hooks: :meth:`_omega` (``Ω`` or ``Ω_y``), :meth:`_border` (``1`` or ``y``), :meth:`_rhs`
@@ -265,7 +139,7 @@ class _ARegData(_KernelFormulation):
         return self.kernel or RBF()
 
 
-class _ClassifierHooks:
+class ClassifierHooks:
     """Appendix A: labels mapped to ±1 (sorted order, first class -1), ``Ω_y``, border ``y``,
     right-hand side ``1``.  Mixed in before an AReg regression class."""
 
@@ -276,7 +150,7 @@ class _ClassifierHooks:
             y = np.asarray(self.y)
             if y.ndim != 1 or y.shape[0] != self.n:
                 raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = _binary(y)
+            self._ypm, self.classes = binary_labels(y)
         return self._ypm
 
     def _border(self) -> np.ndarray:
@@ -295,26 +169,7 @@ class _ClassifierHooks:
         return self._targets()[:, None] * self.gram_factor()
 
 
-def _binary(y: np.ndarray, classes: np.ndarray | None = None, name: str = "y"
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Labels to ±1.  Without ``classes`` there must be exactly two distinct labels; with
-    ``classes`` (the training classes) every label must be one of them."""
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise InputError(f"{name} contains NaN or inf")
-    if classes is None:
-        classes, inv = np.unique(y, return_inverse=True)
-        if classes.size != 2:
-            raise LabelError(f"{name} has {classes.size} distinct label(s) {classes.tolist()[:5]}; "
-                             "the AReg classifier (paper Appendix A) needs exactly two classes")
-        return np.where(inv == 1, 1.0, -1.0), classes
-    bad = ~np.isin(y, classes)
-    if bad.any():
-        raise LabelError(f"{name} has labels {np.unique(y[bad]).tolist()[:5]} outside the two "
-                         f"training classes {classes.tolist()}")
-    return np.where(y == classes[1], 1.0, -1.0), classes
-
-
-class _ValidationData(_ARegData):
+class ValidationData(ARegData):
     """Adds a validation set ``(X_val, y_val)`` (or a precomputed ``Omega_v``, ``n × N``)."""
 
     def __init__(self, X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Kernel | None = None,
@@ -369,7 +224,7 @@ class _ValidationData(_ARegData):
         self._val_rhs()
 
 
-class _ValidationClassifierHooks(_ClassifierHooks):
+class ValidationClassifierHooks(ClassifierHooks):
     """Validation side of Appendix A: ``Ω^v_y = diag(y^v) Ω^v diag(y)``, border ``y^v``,
     right-hand side ``1_n`` (eq. 61)."""
 
@@ -379,7 +234,7 @@ class _ValidationClassifierHooks(_ClassifierHooks):
             yv = np.asarray(self.y_val)
             if yv.ndim != 1 or yv.shape[0] != self.n_val:
                 raise InputError(f"y_val must be 1-D with {self.n_val} entries, got shape {yv.shape}")
-            self._yvpm, _ = _binary(yv, self.classes, name="y_val")
+            self._yvpm, _ = binary_labels(yv, self.classes, name="y_val")
         return self._yvpm
 
     def _val_border(self) -> np.ndarray:
@@ -395,7 +250,7 @@ class _ValidationClassifierHooks(_ClassifierHooks):
 
 
 # ------------------------------------------------------------------------------ item 1: training
-class AReg(_ARegData):
+class AReg(ARegData):
     """AReg LS-SVM regression for a fixed vector ``c`` (paper eq. 8-11).
 
     Primal (eq. 8) with ``w = Σ_i α_i φ(x_i)`` substituted (so ``w'w = α'Ωα``)::
@@ -443,7 +298,7 @@ class AReg(_ARegData):
     def _c(self) -> np.ndarray:
         if self.c is None:
             return np.zeros(self.n)
-        c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        c = _vector(self.c, "c")
         if c.shape != (self.n,):
             raise InputError(f"c must have {self.n} entries (one per training point), got {c.shape}")
         if not np.all(np.isfinite(c)):
@@ -491,14 +346,14 @@ class AReg(_ARegData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "AReg":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)
         return cls(ds.X, ds.y, c=c, kernel=RBF(sigma2))
 
 
-class ARegClassification(_ClassifierHooks, AReg):
+class ARegClassification(ClassifierHooks, AReg):
     """AReg LS-SVM classifier for a fixed ``c`` (Appendix A.2, eq. 59-60).
 
     Primal (59) with ``w = Σ_i α_i y_i φ(x_i)``::
@@ -516,7 +371,7 @@ class ARegClassification(_ClassifierHooks, AReg):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ARegClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)

@@ -62,7 +62,7 @@ explicit ``C_l`` per fold plus the ``LN × N`` solve — against a dense solve o
 ``((N+1)L + N)``-unknown KKT system of eq. (37) (tested to agree on small problems).
 
 Lemma 5.2 and the fast algorithm: which weight multiplies Ω_CV
--------------------------------------------------------------
+--------------------------------------------------------------
 In eq. (44) each training point's fitted value is averaged over the ``L - 1`` fold models
 that train on it: ``(1/(L-1)) Σ_{l: k ∈ T_l} w^{(l)'}φ(x_k)`` with ``w^{(l)} = Σ_{i∈T_l} α_i
 φ(x_i)`` (50b).  The pair ``(i, k)`` is trained on together in ``L - 2`` folds when ``i`` and
@@ -107,14 +107,13 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import HyperparameterError, InputError, NotSupportedError
 from ..kernels import RBF, Kernel
 from ..linalg import lssvm_system
-from ..model_selection import check_folds
+from ..linalg.folds import make_folds
 from ..solution import Solution
-from .areg import (AREG_REF, CHOL_RCOND, LSQR_ITER, _ARegData, _cholesky_if_conditioned,
-                   _ClassifierHooks, bordered_solve, constrained_lstsq, default_width,
-                   lsqr_lstsq, min_norm_lstsq)
+from ..linalg.bordered import bordered_solve
+from ..linalg.lstsq import LSQR_ITER, normal_lstsq
+from .areg import AREG_REF, ARegData, ClassifierHooks, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
 
@@ -124,30 +123,8 @@ __all__ = [
     "fast_cv_matrices",
     "ARegCV",
     "ARegClassifierCV",
-    "ARegFastCV",
-    "ARegClassifierFastCV",
-    "ARegStability",
+    "FoldData",
 ]
-
-
-def make_folds(n: int, folds: int | Sequence[Sequence[int]] | None, seed: int | None = 0
-               ) -> list[np.ndarray]:
-    """A validated partition of ``range(n)``: ``folds`` index sets, ``L`` shuffled folds
-    (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None`` for
-    leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving fewer
-    than 2 training points raise :class:`InputError`."""
-    if folds is None:
-        folds = [np.array([i]) for i in range(n)]
-    elif isinstance(folds, (int, np.integer)) and not isinstance(folds, bool):
-        L = int(folds)
-        if L < 2:
-            raise HyperparameterError(f"cross-validation needs L >= 2 folds, got {L}")
-        if L > n:
-            raise InputError(f"L = {L} folds for only {n} points")
-        from sklearn.model_selection import KFold
-
-        folds = [test for _, test in KFold(L, shuffle=True, random_state=seed).split(np.zeros(n))]
-    return [np.sort(f) for f in check_folds(folds, n)]
 
 
 def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
@@ -169,20 +146,7 @@ def fast_cv_matrices(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> tuple[np
     return A, D
 
 
-def _lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: int = LSQR_ITER
-           ) -> tuple[np.ndarray, dict[str, Any]]:
-    """``min ||G c - h||`` (minimum norm): Cholesky of ``G'G`` when its reciprocal condition
-    exceeds :data:`~lssvm_cvx.formulations.areg.CHOL_RCOND`, else :func:`min_norm_lstsq`;
-    ``method="lsqr"``: :func:`~lssvm_cvx.formulations.areg.lsqr_lstsq` (early-stopped CG)."""
-    if method == "lsqr":
-        return lsqr_lstsq(G, h, iter_lim=iter_lim)
-    chol = _cholesky_if_conditioned(G.T @ G, CHOL_RCOND)
-    if chol is not None:
-        return chol.solve(G.T @ h), {"method": "cholesky", "rcond": chol.rcond}
-    return min_norm_lstsq(G, h)
-
-
-class _FoldData(_ARegData):
+class FoldData(ARegData):
     """Training data with a partition into folds (``folds``: an int ``L`` or index sets)."""
 
     def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
@@ -217,7 +181,7 @@ class _FoldData(_ARegData):
 
 
 # ------------------------------------------------------------------------------ item 4: full CV
-class ARegCV(_FoldData):
+class ARegCV(FoldData):
     """Fusion of AReg training with L-fold cross-validation, one ``c`` for all folds
     (§5.1-5.2, eq. 29-34 and the stacked system (37) derived in the module docstring).
 
@@ -352,7 +316,7 @@ class ARegCV(_FoldData):
             h_rows += [C @ r[t], r[v] - K @ r[t]]
             parts.append((sys, v, t))
         G, h = np.vstack(G_rows), np.concatenate(h_rows)
-        c, info = _lstsq(G, -h, method, iter_lim)
+        c, info = normal_lstsq(G, -h, method, iter_lim)
         alphas, bs, e_v = [], [], np.empty(N)
         mus, betas = [], []
         for sys, v, t in parts:
@@ -391,14 +355,14 @@ class ARegCV(_FoldData):
         keeps the least-squares problem in ``c`` well conditioned (so solvers can be compared
         on ``c``; for wide kernels only the models are well determined): 0.1 at ``n ≤ 50``,
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond."""
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
         return cls(ds.X, ds.y, folds=folds, seed=seed, kernel=RBF(sigma2))
 
 
-class ARegClassifierCV(_ClassifierHooks, ARegCV):
+class ARegClassifierCV(ClassifierHooks, ARegCV):
     """:class:`ARegCV` for the classifier (Appendix A.6 for the full implementation, which the
     paper leaves to "a similar methodology"): ``Ω_y``, border ``y``, right-hand side ``1``."""
 
@@ -409,7 +373,7 @@ class ARegClassifierCV(_ClassifierHooks, ARegCV):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierCV":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
@@ -417,215 +381,3 @@ class ARegClassifierCV(_ClassifierHooks, ARegCV):
 
 
 # ------------------------------------------------------------------------------ item 5: fast CV
-class ARegFastCV(_FoldData):
-    """Fast cross-validation fusion (Lemma 5.2, eq. 45-48; Algorithm 5.1, eq. 52).
-
-    Builder (eq. 52 with the corrections of the module docstring; ``xi`` is a
-    :class:`cvxpy.Parameter`)::
-
-        min  ||ē||² + ξ ||ē - e^v||²
-        s.t. 1'α = 0                                                   ("bias")
-             [((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV] α + 1 b + ē = y         ("training", eq. 46)
-             ((L Ω_CV - Ω)/(L-1)) α + (ē - e^v) = 0                     ("cv", eq. 47 - 46)
-
-    ``ē`` are the fold-averaged training residuals and ``e^v`` the cross-validation residuals
-    (eq. 47); ``c = ē - α`` (eq. 50a).  Eliminating ``ē`` and ``e^v`` leaves least squares
-    in ``(α, b)`` under ``1'α = 0``, solved in closed form by :func:`constrained_lstsq`.
-    The model is the average of the ``L`` fold models, eq. (41):
-    ``f(x) = ((L-1)/L) Σ_i α_i K(x_i, x) + b`` (:meth:`model`; eq. 48 drops the factor, see
-    the module docstring).
-
-    Parameters
-    ----------
-    xi :
-        The weight ``ξ > 0`` of eq. (52) (the paper does not report the value it used).
-    """
-
-    name: ClassVar[str] = "areg_fast_cv"
-    reference = Reference(AREG_REF, AREG_PAPER, {"Omega_CV": "(45)", "dual system": "(46)",
-                                                  "validation": "(47)", "model": "(41)",
-                                                  "fusion": "(52)"})
-    has_closed_form = True
-    compare = ("alpha", "b", "e_bar", "e_v")
-
-    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] = 10,
-                 xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
-                 Omega: Any | None = None):
-        super().__init__(X, y, folds=folds, seed=seed, kernel=kernel, Omega=Omega)
-        self.xi = xi
-
-    def _xi(self) -> float:
-        try:
-            xi = float(self.xi)
-        except (TypeError, ValueError):
-            raise HyperparameterError(f"xi must be a number > 0, got {self.xi!r}") from None
-        if not np.isfinite(xi) or xi <= 0:
-            raise HyperparameterError(f"xi must be a finite number > 0, got {self.xi!r}")
-        return xi
-
-    def validate(self) -> None:
-        super().validate()
-        self._xi()
-
-    def parameter_values(self) -> dict[str, Any]:
-        return {"xi": self._xi()}
-
-    def matrices(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(A, D)`` of :func:`fast_cv_matrices` for this problem's Gram block (cached)."""
-        if getattr(self, "_AD", None) is None or self._AD[0] is not self.fold_sets:
-            self._AD = (self.fold_sets, *fast_cv_matrices(self._omega(), self.fold_sets))
-        return self._AD[1], self._AD[2]
-
-    def _constraints(self, alpha, b, e_bar, e_v) -> dict[str, cp.Constraint]:
-        A, D = self.matrices()
-        return {
-            "bias": self._border() @ alpha == 0,
-            "training": A @ alpha + self._border() * b + e_bar == self._rhs(),
-            "cv": D @ alpha + e_bar - e_v == 0,
-        }
-
-    def _build(self) -> BuiltProblem:
-        N = self.n
-        xi = cp.Parameter(nonneg=True, name="xi")
-        alpha, b = cp.Variable(N, name="alpha"), cp.Variable(name="b")
-        e_bar, e_v = cp.Variable(N, name="e_bar"), cp.Variable(N, name="e_v")
-        objective = cp.Minimize(cp.sum_squares(e_bar) + xi * cp.sum_squares(e_bar - e_v))
-        return BuiltProblem(objective, self._constraints(alpha, b, e_bar, e_v),
-                            vars={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
-                            params={"xi": xi})
-
-    def model(self, solution: Solution) -> tuple[np.ndarray, float]:
-        """Coefficients of the CV model (41), the average of the ``L`` fold models:
-        ``f(x) = Σ_i coef_i K(x_i, x) + b`` with ``coef = ((L-1)/L) α`` (for the classifier
-        ``f(x) = Σ_i coef_i y_i K(x_i, x) + b``)."""
-        L = len(self.fold_sets)
-        return (L - 1) / L * np.asarray(solution["alpha"]), float(np.asarray(solution["b"]))
-
-    def residuals(self, alpha: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
-        """``(ē, ē - e^v)`` implied by ``(α, b)``: ``ē = y - Aα - b``, ``ē - e^v = -Dα``."""
-        A, D = self.matrices()
-        return self._rhs() - A @ alpha - self._border() * b, -(D @ alpha)
-
-    def objective(self, values: Mapping[str, np.ndarray]) -> float:
-        """``||ē||² + ξ||ē - e^v||²`` with the residuals implied by ``(α, b)``."""
-        e_bar, d = self.residuals(np.asarray(values["alpha"]), float(np.asarray(values["b"])))
-        return float(e_bar @ e_bar + self._xi() * d @ d)
-
-    def _fused(self, method: str, iter_lim: int) -> tuple[np.ndarray, float, dict[str, Any]]:
-        A, D = self.matrices()
-        a, xi = self._border(), self._xi()
-        M = np.vstack([A, np.sqrt(xi) * D])
-        mb = np.concatenate([a, np.zeros(self.n)])
-        g = np.concatenate([self._rhs(), np.zeros(self.n)])
-        info: dict[str, Any] = {}
-        alpha, b = constrained_lstsq(M, mb, g, a, info=info, method=method, iter_lim=iter_lim)
-        return alpha, b, info
-
-    def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
-        """Eq. (52) by ``iter_lim`` LSQR (CG) steps — the paper's route (Remark 5.4): an
-        implicitly regularized solution, not the optimum of (52)."""
-        self.validate()
-        alpha, b, info = self._fused("lsqr", iter_lim)
-        e_bar, d = self.residuals(alpha, b)
-        sol = Solution(values={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_bar - d},
-                       backend=f"lsqr({iter_lim})", extras={"c": e_bar - alpha, "lstsq": info})
-        sol.objective = self.objective(sol.values)
-        return sol
-
-    def closed_form(self) -> Solution:
-        A, D = self.matrices()
-        a, xi = self._border(), self._xi()
-        alpha, b, info = self._fused("exact", 0)
-        e_bar, d = self.residuals(alpha, b)
-        e_v = e_bar - d
-        # multipliers: ν = -2ξd ("cv"), μ = -2ē ("training"), βa = 2Aē + 2ξDd ("bias")
-        grad = 2.0 * (A @ e_bar) + 2.0 * xi * (D @ d)
-        return Solution(values={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
-                        duals={"bias": float(a @ grad / (a @ a)), "training": -2.0 * e_bar,
-                               "cv": -2.0 * xi * d},
-                        extras={"c": e_bar - alpha, "lstsq": info})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegFastCV":
-        import problems
-
-        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
-
-
-class ARegClassifierFastCV(_ClassifierHooks, ARegFastCV):
-    """Fast CV fusion for the classifier (Appendix A.6, eq. 67-69): :class:`ARegFastCV` with
-    ``Ω_y``, ``Ω_CV,y`` (eq. 68), border ``y`` and right-hand side ``1_N`` (eq. 67 prints
-    ``1/N``, read as ``1_N``; its ``1/L`` weight and third row are corrected as in the module
-    docstring)."""
-
-    name: ClassVar[str] = "areg_classifier_fast_cv"
-    reference = Reference(AREG_REF, AREG_PAPER, {"system": "(67)", "Omega_CV,y": "(68)",
-                                                  "criterion": "(69)"})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
-                        sigma2: float | None = None, d: int = 3,
-                        **kwargs: Any) -> "ARegClassifierFastCV":
-        import problems
-
-        sigma2 = default_width(1.0, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
-
-
-class ARegStability(ARegFastCV):
-    """α-stable fast CV fusion (Remark 5.3, eq. 55-56)::
-
-        min ||ē||_2 + ξ ||ē - e^v||_∞   s.t. the constraints of (52)
-
-    ``ξ`` is a :class:`cvxpy.Parameter` (DPP).  The paper states the criterion in a
-    leave-one-out setting (``L = N``, the default ``folds=None``), where it bounds
-    ``max_i |ē_i - e^v_i|`` as in the definition of α-stability (eq. 55).  A second-order
-    cone program with a non-smooth objective: no closed form; solvers are compared with each
-    other.
-    """
-
-    name: ClassVar[str] = "areg_stability"
-    reference = Reference(AREG_REF, AREG_PAPER, {"stability": "(55)", "criterion": "(56)",
-                                                  "constraints": "(52)"})
-    has_closed_form = False
-
-    def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = None,
-                 xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
-                 Omega: Any | None = None):
-        super().__init__(X, y, folds=folds, xi=xi, seed=seed, kernel=kernel, Omega=Omega)
-
-    def _build(self) -> BuiltProblem:
-        N = self.n
-        xi = cp.Parameter(nonneg=True, name="xi")
-        alpha, b = cp.Variable(N, name="alpha"), cp.Variable(name="b")
-        e_bar, e_v = cp.Variable(N, name="e_bar"), cp.Variable(N, name="e_v")
-        objective = cp.Minimize(cp.norm(e_bar, 2) + xi * cp.norm(e_bar - e_v, "inf"))
-        return BuiltProblem(objective, self._constraints(alpha, b, e_bar, e_v),
-                            vars={"alpha": alpha, "b": b, "e_bar": e_bar, "e_v": e_v},
-                            params={"xi": xi})
-
-    def closed_form(self) -> Solution:
-        raise NotSupportedError("areg_stability (eq. 56) has no closed form; solve it with a "
-                                "conic solver (ECOS, SCS, CLARABEL)")
-
-    def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
-        raise NotSupportedError("eq. (56) is not a least-squares problem")
-
-    def objective(self, values: Mapping[str, np.ndarray]) -> float:
-        """Eq. (56): ``||ē||_2 + ξ||ē - e^v||_∞`` with the residuals implied by ``(α, b)``."""
-        e_bar, d = self.residuals(np.asarray(values["alpha"]), float(np.asarray(values["b"])))
-        return float(np.linalg.norm(e_bar) + self._xi() * np.abs(d).max())
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int | None = None,
-                        xi: float = 1.0, sigma2: float | None = None, d: int = 3,
-                        **kwargs: Any) -> "ARegStability":
-        import problems
-
-        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))

@@ -30,9 +30,10 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
-from ..model_selection import EIGH_BREAK_EVEN
+from ..linalg.spectral import use_eigh
 from ..solution import Solution
-from .areg import (AREG_REF, _ValidationClassifierHooks, _ValidationData, bordered_solve)
+from ..linalg.bordered import bordered_solve
+from .areg import AREG_REF, ValidationClassifierHooks, ValidationData
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
 
@@ -62,16 +63,16 @@ def check_node_gammas(gammas: Any) -> np.ndarray:
         raise HyperparameterError(f"gammas must be numbers > 0, got {gammas!r}") from None
     if g.size < 2:
         raise HyperparameterError(
-            f"a Tikhonov ensemble needs m >= 2 nodes (paper §4.1), got m = {g.size}")
+            f"gammas: a Tikhonov ensemble needs m >= 2 nodes (paper §4.1), got m = {g.size}")
     if not np.all(np.isfinite(g)) or np.any(g <= 0):
-        raise HyperparameterError(f"every node gamma must be finite and > 0, got {g.tolist()}")
+        raise HyperparameterError(f"gammas: every node gamma must be finite and > 0, got {g.tolist()}")
     return g
 
 
 class TikhonovNodes:
     """The ``m`` Tikhonov nodes of eq. (21) (first layer of Algorithm 4.1) and their systems.
 
-    Fewer than :data:`~lssvm_cvx.model_selection.EIGH_BREAK_EVEN` nodes: one Cholesky factor
+    Fewer than :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` nodes: one Cholesky factor
     of ``Ω + I/γ_k`` per node; more: one eigendecomposition of Ω shared by all
     (:class:`~lssvm_cvx.linalg.SpectralBordered`), the same rule as
     :func:`~lssvm_cvx.model_selection.gamma_sweep`.
@@ -80,7 +81,7 @@ class TikhonovNodes:
     def __init__(self, omega: np.ndarray, border: np.ndarray, rhs: np.ndarray, gammas: Any):
         self.gammas = check_node_gammas(gammas)
         self.border = border
-        if self.gammas.size >= EIGH_BREAK_EVEN:
+        if use_eigh(self.gammas.size):
             self._spec = SpectralBordered(omega, border)
             self._sys: list[BorderedSystem] | None = None
         else:
@@ -156,7 +157,7 @@ def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
     return best
 
 
-class ARegEnsemble(_ValidationData):
+class ARegEnsemble(ValidationData):
     """Fusion of AReg with validation over the convex hull of ``m`` Tikhonov nodes (§4).
 
     Builder: eq. (26) in the variables ``α^λ_k = λ_k α_k`` (columns of ``alpha_lam``),
@@ -343,7 +344,7 @@ class ARegEnsemble(_ValidationData):
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 400.0), sigma2: float = 1.0, d: int = 3,
                         **kwargs: Any) -> "ARegEnsemble":
-        import problems
+        from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
         ds = problems.get_problem("lssvm_regression", n=n + nv, d=d, seed=seed,
@@ -351,7 +352,7 @@ class ARegEnsemble(_ValidationData):
         return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], gammas=gammas, kernel=RBF(sigma2))
 
 
-class ARegClassifierEnsemble(_ValidationClassifierHooks, ARegEnsemble):
+class ARegClassifierEnsemble(ValidationClassifierHooks, ARegEnsemble):
     """Tikhonov-node ensemble of LS-SVM classifiers (Appendix A.4, eq. 63-64).
 
     Nodes: ``(Ω_y + I/γ_k)α_k + y b_k = 1``, ``y'α_k = 0`` (eq. 63); second layer:
@@ -392,7 +393,7 @@ class ARegClassifierEnsemble(_ValidationClassifierHooks, ARegEnsemble):
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         gammas: Any = (1.0, 20.0), sigma2: float = 1.0, d: int = 3,
                         **kwargs: Any) -> "ARegClassifierEnsemble":
-        import problems
+        from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
         ds = problems.get_problem("lssvm_classification", n=n + nv, d=d, seed=seed, **kwargs)

@@ -17,15 +17,15 @@ import numpy as np
 
 from ..kernels import RBF
 from ..solution import Solution
-from .areg import (AREG_REF, LSQR_ITER, _ValidationClassifierHooks, _ValidationData,
-                   constrained_lstsq, default_width)
+from ..linalg.lstsq import LSQR_ITER, constrained_lstsq
+from .areg import AREG_REF, ValidationClassifierHooks, ValidationData, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
 
 __all__ = ["ARegFusion", "ARegClassifierFusion"]
 
 
-class ARegFusion(_ValidationData):
+class ARegFusion(ValidationData):
     """Fusion of AReg training with a validation set (Lemma 3.2, eq. 15; Algorithm 3.1).
 
     Builder (eq. 15, the paper's variable names)::
@@ -147,7 +147,7 @@ class ARegFusion(_ValidationData):
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond) keeps ``M`` well conditioned
         so that the solvers can be compared on α and c (for wide kernels only the model is
         well-determined)."""
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
         nv = n if n_val is None else n_val
@@ -155,7 +155,7 @@ class ARegFusion(_ValidationData):
         return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], kernel=RBF(sigma2))
 
 
-class ARegClassifierFusion(_ValidationClassifierHooks, ARegFusion):
+class ARegClassifierFusion(ValidationClassifierHooks, ARegFusion):
     """Fusion of the AReg classifier with a validation set (Appendix A.3, eq. 62), solved with
     the least-squares criterion on the training errors ``e = α + c`` and the validation errors
     ``e^v`` (the paper's suggestion after eq. 62)::
@@ -174,7 +174,7 @@ class ARegClassifierFusion(_ValidationClassifierHooks, ARegFusion):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> "ARegClassifierFusion":
-        import problems
+        from lssvm_cvx import problems
 
         sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
         nv = n if n_val is None else n_val

@@ -48,10 +48,12 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets, binary_labels
-from ..auto_tuning import MARGIN_JITTER, MARGINS, normalizers
+from ..checks import as_matrix, as_targets, binary_labels
+from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
+from ..linalg.penalized import normalizers
 from ..exceptions import HyperparameterError, InputError, NotPSDError
-from ..kernels.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
+from ..terms.gradient_norm import (affine_dim, gradient_norm_gram, model_kernel,
+                                   n_informative_columns)
 from ..linalg import Cholesky
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
@@ -277,7 +279,7 @@ class AutoLSSVM(Formulation):
                         nu: float = 1.0, **kwargs: Any) -> "AutoLSSVM":
         """``n`` points of the note's sinc problem (``problems.get_problem("sinc_auto")``) with
         normalised (μ, ν) mapped to eq. (9) by :meth:`from_normalized`."""
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("sinc_auto", n_train=n, seed=seed)
         return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)
@@ -325,7 +327,7 @@ class AutoLSSVMClassification(AutoLSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 4.0, mu: float = 1.0,
                         nu: float = 1.0, **kwargs: Any) -> "AutoLSSVMClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed)
         return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)

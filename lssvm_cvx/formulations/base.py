@@ -34,12 +34,16 @@ __all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals", "kkt_rep
 
 @dataclass(frozen=True)
 class Reference:
-    """Where a formulation comes from: paper key (file in ``shared/papers``), citation and the
-    equations it implements (``{"primal": "(1)", "dual": "(2)"}``)."""
+    """Where a formulation comes from: paper key (file in ``shared/papers``), citation, the
+    equations it implements (``{"primal": "(1)", "dual": "(2)"}``) and, optionally, those
+    equations in LaTeX (same keys; shown on the formulation's documentation page, which
+    falls back to :data:`lssvm_cvx.formulations.equations.LATEX`, the table of the papers'
+    equations)."""
 
     paper: str
     citation: str
     equations: Mapping[str, str] = field(default_factory=dict)
+    latex: Mapping[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         eqs = ", ".join(f"{k} {v}" for k, v in self.equations.items())
@@ -335,7 +339,10 @@ class Formulation(ABC):
         """:meth:`kkt_residuals` and the reason when stationarity is NaN."""
         built = self.problem
         self._set_parameters(built)
-        values = {**self.values_from_solution(solution)}
+        try:
+            values = {**self.values_from_solution(solution)}
+        except KeyError as exc:
+            raise InputError(f"solution has no value for variable {exc}") from None
         return kkt_report(built, values, solution.duals or None)
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:

@@ -31,21 +31,18 @@ training Gram is ``Ω^d`` (``Ω^d_kl = K^d(x_k^d, x_l^d)``) and ``Ω = Σ_d Ω^d
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
 import scipy.linalg as sla
-from scipy.linalg import lapack
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg import BorderedSystem
 from ..solution import Solution
-from .._validation import check_positive
 from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM, LSSVMClassification
 
@@ -58,7 +55,6 @@ __all__ = [
     "ComponentwiseLSSVM",
     "ComponentwiseLSSVMClassification",
     "ComponentwiseAReg",
-    "ComponentBasis",
 ]
 
 CW_KEY = "componentwise-lssvm-pelckmans"
@@ -108,7 +104,7 @@ def component_kernels(cw: Componentwise, n_features: int) -> list[tuple[Kernel, 
     return [(bases[i // n_groups], labels[i][0]) for i in range(len(labels))]
 
 
-def _gram(kd: Kernel, cols: tuple[int, ...], X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
+def component_columns_gram(kd: Kernel, cols: tuple[int, ...], X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
     c = list(cols)
     return kd(X[:, c], None if Z is None else Z[:, c])
 
@@ -137,7 +133,7 @@ def check_component_inputs(X: Any, cw: Componentwise, *, min_components: int = 1
     return X
 
 
-class _Components:
+class Components:
     """Data handling shared by the formulations of this chapter: inputs, the componentwise
     kernel, and the per-component Grams (computed on demand, one at a time)."""
 
@@ -185,11 +181,11 @@ class _Components:
         if Z is None:
             if self._grams is not None:
                 return self._grams[int(d)]
-            return _gram(kd, cols, X)
+            return component_columns_gram(kd, cols, X)
         Z = as_matrix(Z, name="X_new")
         if Z.shape[1] != X.shape[1]:
             raise InputError(f"X_new has {Z.shape[1]} features, the training inputs {X.shape[1]}")
-        return _gram(kd, cols, Z, X)
+        return component_columns_gram(kd, cols, Z, X)
 
     def component_grams(self) -> list[np.ndarray]:
         """All ``Ω^d`` (cached; ``P N²`` floats — use :meth:`component_gram` for large N)."""
@@ -218,7 +214,7 @@ class _Components:
 
 
 # ----------------------------------------------------------------- componentwise LS-SVM
-class _ComponentwiseGamma(_Components):
+class _ComponentwiseGamma(Components):
     """Constructor shared by the componentwise LS-SVM regressor and classifier: the
     componentwise kernel and the regularization constant γ (the LS-SVM machinery does the rest)."""
 
@@ -309,7 +305,7 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "ComponentwiseLSSVM":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
@@ -355,7 +351,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "ComponentwiseLSSVMClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         ylab = np.where(ds.y > np.median(ds.y), 1.0, -1.0)
@@ -363,7 +359,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
 
 
 # ----------------------------------------------------------------- AReg substrate
-class ComponentwiseAReg(_Components, Formulation):
+class ComponentwiseAReg(Components, Formulation):
     """The componentwise LS-SVM substrate of additive regularization, eq. (18)-(19).
 
     Parameters
@@ -402,7 +398,10 @@ class ComponentwiseAReg(_Components, Formulation):
     def _c(self) -> np.ndarray:
         if self.c is None:
             return np.zeros(self.n)
-        c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        try:
+            c = np.asarray(self.c, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"c must be a vector of numbers: {exc}") from None
         if c.shape != (self.n,) or not np.all(np.isfinite(c)):
             raise InputError(f"c must be a finite vector of {self.n} entries, got shape {c.shape}")
         return c
@@ -454,185 +453,8 @@ class ComponentwiseAReg(_Components, Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ComponentwiseAReg":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 1).normal(0.0, 0.5, n)
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), c=c)
-
-
-# ----------------------------------------------------------------- component bases
-def _pivoted_cholesky(G: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(L, piv)`` with ``G ≈ L L'`` from LAPACK ``dpstrf`` (pivoted Cholesky of a PSD matrix),
-    stopped when the largest remaining diagonal is ``<= rtol * max diag(G)``.
-
-    The residual ``G - L L'`` is PSD with diagonal ``<= rtol * max diag`` (so every entry is
-    that small), and it vanishes on the pivot columns: ``G[:, piv] = L L[piv]'``.
-    """
-    scale = float(np.max(np.diag(G)))
-    if not np.isfinite(scale):
-        raise InputError("component Gram contains NaN or inf")
-    if scale <= 0:
-        return np.zeros((G.shape[0], 0)), np.zeros(0, dtype=int)
-    c, piv, rank, info = lapack.dpstrf(G, tol=rtol * scale, lower=1)
-    if info < 0:  # pragma: no cover - argument error inside LAPACK
-        raise InputError(f"dpstrf rejected argument {-info}")
-    p = piv - 1
-    Lp = np.tril(c)[:, :rank]
-    L = np.empty_like(Lp)
-    L[p] = Lp
-    return L, p[:rank]
-
-
-@dataclass
-class ComponentBasis:
-    """The component spaces and the coupling of eq. (20), in well-conditioned coordinates.
-
-    Why.  Eq. (20) couples all components through one dual vector: ``Ŷ^d = Ω^dα`` for a common
-    ``α`` with ``1'α = 0``.  One-dimensional RBF Grams have numerical rank ≈ 5-15 out of N, so
-    written literally (dense ``Ω^d`` in the constraints) the problem is badly conditioned: in
-    our tests CLARABEL fails and ECOS/OSQP return wrong statuses on the N = 100 additive
-    example.  This class rewrites the same constraints exactly (up to a stated truncation) in
-    coordinates every solver handles:
-
-    1. *Component spaces.*  ``Ω^d ≈ L_d L_d'`` by pivoted Cholesky to relative tolerance
-       ``rank_tol`` (residual entries ≤ ``rank_tol * max diag Ω^d``), and
-       ``L_d L_d' = V_d Λ_d V_d'`` (thin QR + SVD; ``V_d`` orthonormal, ``N × r_d``).  Then
-       ``Ŷ^d = Ω̃^dα = V_d z_d`` with ``z_d = Λ_d V_d'α``.
-    2. *Coupling.*  ``z = (z_1, …, z_P) = G α`` with ``G = [Λ_1V_1'; …; Λ_PV_P']`` and
-       ``α ⟂ 1``, so ``z ∈ B = range(G P)`` with ``P = I - 11'/N``.  An SVD ``GP = U S W'``
-       gives an orthonormal basis ``U_B`` of ``B`` (singular values ``> coupling_tol * s_max``)
-       and ``Z`` of its complement: eq. (20)'s "some α with ``1'α = 0`` and ``Ω^dα = Ŷ^d``" is
-       ``Z'z = 0``.  With ``R = Σ r_d > N`` the coupling is strong (``dim B ≤ N - 1``); with
-       ``R < N`` it leaves the components nearly free, constraining only the directions that
-       shift constants between components (constants lie almost in every RBF span).  The
-       eq. (20) dual vector is recovered as the minimum-norm ``α = (GP)^+ z``
-       (:meth:`alpha`).
-    3. *New points.*  Because ``Ω^d[:, piv] = L_d L_d[piv]'`` exactly, the training outputs
-       are the kernel expansion ``V_d z_d = K^d(X, X_piv) c_d`` with
-       ``c_d = L_d[piv]^{-T} F_d z_d`` (``V_d = L_d F_d``), and the component function is
-       ``f^d(x) = K^d(x, X_piv) c_d`` everywhere (:meth:`features`, :meth:`coef`): eq. (9)
-       with a per-component coefficient vector supported on the pivots.
-
-    Parameters
-    ----------
-    rank_tol :
-        Relative truncation of every ``Ω^d`` (default 1e-10).
-    coupling_tol :
-        Relative threshold on the singular values of ``GP`` (default: ``rank_tol``).
-    """
-
-    X: np.ndarray
-    kernels: list[tuple[Kernel, tuple[int, ...]]]
-    rank_tol: float
-    coupling_tol: float
-    piv: list[np.ndarray] = field(default_factory=list)
-    T: list[np.ndarray] = field(default_factory=list)
-    F: list[np.ndarray] = field(default_factory=list)
-    V: list[np.ndarray] = field(default_factory=list)
-    lam: list[np.ndarray] = field(default_factory=list)
-    offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=int))
-    UB: np.ndarray | None = None
-    Z: np.ndarray | None = None
-    _alpha_map: tuple | None = None
-
-    @classmethod
-    def build(cls, X: np.ndarray, kernels: Sequence[tuple[Kernel, tuple[int, ...]]], *,
-              rank_tol: float = 1e-10, coupling_tol: float | None = None,
-              grams: Sequence[np.ndarray] | None = None) -> "ComponentBasis":
-        """Factor every component (one Gram in memory at a time unless ``grams`` is given)."""
-        rank_tol = check_positive(rank_tol, "rank_tol")
-        coupling_tol = rank_tol if coupling_tol is None else check_positive(coupling_tol, "coupling_tol")
-        if rank_tol >= 1 or coupling_tol >= 1:
-            raise HyperparameterError("rank_tol and coupling_tol must be < 1")
-        self = cls(np.asarray(X, dtype=np.float64), list(kernels), rank_tol, coupling_tol)
-        N = self.X.shape[0]
-        for d, (kd, cols) in enumerate(self.kernels):
-            G = _gram(kd, cols, self.X) if grams is None else np.asarray(grams[d], dtype=np.float64)
-            L, piv = _pivoted_cholesky(G, rank_tol)
-            if L.shape[1] == 0:
-                raise InputError(f"component {d} (columns {cols}) has a zero Gram matrix")
-            Q, Rq = np.linalg.qr(L)
-            A, s, Bt = np.linalg.svd(Rq)
-            keep = s * s > rank_tol * s[0] ** 2
-            A, s, Bt = A[:, keep], s[keep], Bt[keep]
-            self.piv.append(piv)
-            self.T.append(L[piv])                      # lower triangular in pivot order
-            self.F.append(Bt.T / s)                    # V_d = L_d F_d
-            self.V.append(Q @ A)
-            self.lam.append(s * s)
-        self.offsets = np.concatenate([[0], np.cumsum([len(lv) for lv in self.lam])])
-        R = int(self.offsets[-1])
-        Gm = np.vstack([(V * lv).T for V, lv in zip(self.V, self.lam)])    # R × N
-        GP = Gm - Gm.mean(axis=1, keepdims=True)
-        U, sv, Wt = np.linalg.svd(GP, full_matrices=R > N)
-        q = int(np.sum(sv > coupling_tol * sv[0])) if sv.size else 0
-        self.UB, self.Z = U[:, :q], U[:, q:]
-        self._alpha_map = (Wt[:q].T, sv[:q])
-        return self
-
-    # --- sizes ------------------------------------------------------------------------
-    @property
-    def N(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def P(self) -> int:
-        return len(self.V)
-
-    @property
-    def R(self) -> int:
-        return int(self.offsets[-1])
-
-    @property
-    def ranks(self) -> list[int]:
-        return [len(lv) for lv in self.lam]
-
-    def blocks(self, z: np.ndarray) -> list[np.ndarray]:
-        """Split the stacked coordinates ``z`` into ``z_1, …, z_P``."""
-        o = self.offsets
-        return [z[o[d]:o[d + 1]] for d in range(self.P)]
-
-    # --- maps -------------------------------------------------------------------------
-    def V_block(self):
-        """``blockdiag(V_1, …, V_P)`` (sparse, ``NP × R``): ``vec(Ŷ) = V_block z``."""
-        import scipy.sparse as sp
-
-        return sp.block_diag(self.V, format="csr")
-
-    def V_stack(self) -> np.ndarray:
-        """``[V_1, …, V_P]`` (``N × R``): ``Σ_d Ŷ^d = V_stack z``."""
-        return np.hstack(self.V)
-
-    def outputs(self, z: np.ndarray) -> np.ndarray:
-        """Training outputs ``Ŷ`` (``N × P``), column ``d`` = ``V_d z_d``."""
-        return np.column_stack([V @ zd for V, zd in zip(self.V, self.blocks(np.asarray(z)))])
-
-    def features(self, X_new: Any) -> list[np.ndarray]:
-        """``E_d = K^d(X_new, X_piv) L_d[piv]^{-T} F_d`` so that ``f^d(X_new) = E_d z_d``
-        (``E_d = V_d`` on the training inputs)."""
-        Xn = as_matrix(X_new, name="X_new")
-        out = []
-        for (kd, cols), piv, T, F in zip(self.kernels, self.piv, self.T, self.F):
-            K = _gram(kd, cols, Xn, self.X[piv])
-            out.append(sla.solve_triangular(T, K.T, lower=True, trans=0).T @ F)
-        return out
-
-    def coef(self, z: np.ndarray) -> np.ndarray:
-        """Per-component dual coefficients ``A`` (``N × P``): ``f^d(x) = K^d(x, X) A[:, d]``,
-        supported on the pivots of component ``d``."""
-        A = np.zeros((self.N, self.P))
-        for d, zd in enumerate(self.blocks(np.asarray(z))):
-            c = sla.solve_triangular(self.T[d], self.F[d] @ zd, lower=True, trans=1)
-            A[self.piv[d], d] = c
-        return A
-
-    def alpha(self, z: np.ndarray) -> np.ndarray:
-        """The eq. (20) dual vector: the minimum-norm ``α`` with ``1'α = 0`` and
-        ``Ω̃^d α = V_d z_d`` for every ``d`` (exact when ``Z'z = 0``)."""
-        W, s = self._alpha_map
-        return W @ ((self.UB.T @ np.asarray(z)) / s)
-
-    def project(self, z: np.ndarray) -> np.ndarray:
-        """Orthogonal projection of ``z`` onto the coupling subspace ``B``."""
-        return self.UB @ (self.UB.T @ z)

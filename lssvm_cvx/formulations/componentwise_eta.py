@@ -24,7 +24,7 @@ the validation error of the model it tunes.  We optimize (38) itself; ``test_com
 shows the printed objective equals the η-model's validation error for ``η = γ1`` and differs
 for ``η = (2, 0, 0)``.
 
-Algorithm (:func:`eta_fusion`), alternating two least-squares problems:
+Algorithm (:func:`lssvm_cvx.selection.eta_als.eta_fusion`), alternating two least-squares problems:
 
 1. *Level 1:* given η, solve the linear system (34) for ``(α^η, b)`` (one Cholesky).
 2. *Level 2:* with the component shapes ``g_d = Ω^(v)d α^η`` fixed, fit
@@ -42,27 +42,23 @@ objective never increases.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import nullcontext
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
-from scipy.optimize import lsq_linear
-from threadpoolctl import threadpool_limits
 
-from .._validation import as_matrix, as_targets
-from ..exceptions import HyperparameterError, InputError
+from ..checks import as_targets
+from ..exceptions import HyperparameterError
 from ..kernels import RBF, Componentwise
 from ..linalg import lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
-from .componentwise import CW_KEY, CW_PAPER, _Components
+from .componentwise import CW_KEY, CW_PAPER, Components
 
-__all__ = ["ComponentwiseEta", "EtaFusionResult", "eta_fusion", "printed_fusion_objective"]
+__all__ = ["ComponentwiseEta", "printed_fusion_objective"]
 
 
-class ComponentwiseEta(_Components, Formulation):
+class ComponentwiseEta(Components, Formulation):
     """Componentwise regularized LS-SVM, eq. (31)-(36).
 
     Parameters
@@ -156,7 +152,7 @@ class ComponentwiseEta(_Components, Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ComponentwiseEta":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         eta = np.random.default_rng(seed + 1).uniform(0.5, 20.0, ds.X.shape[1])
@@ -173,117 +169,3 @@ def printed_fusion_objective(problem: ComponentwiseEta, X_val: Any, y_val: Any) 
     Kv = sum(problem.component_gram(d, X_val) for d in range(problem.n_components))
     r = Kv @ alpha + sol.scalar("b") - np.asarray(y_val, dtype=np.float64)
     return float(r @ r)
-
-
-@dataclass
-class EtaFusionResult:
-    """Output of :func:`eta_fusion`.
-
-    Attributes
-    ----------
-    eta :
-        The final ``η`` (zeros mark deselected components).
-    solution :
-        ``(α^η, b, e)`` of eq. (34) at the final ``η``.
-    history :
-        One record per iteration: ``iteration``, ``objective`` (validation SSE, eq. 38, never
-        increasing), ``step`` (the accepted step length ``t``), ``eta`` (a copy).
-    converged :
-        True when the relative-decrease rule stopped the loop (False: ``max_iter`` or no
-        descent step).
-    reason :
-        Why the loop stopped.
-    """
-
-    eta: np.ndarray
-    solution: Solution
-    history: list[dict[str, Any]]
-    converged: bool
-    reason: str
-    selected: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-
-    @property
-    def objectives(self) -> np.ndarray:
-        return np.array([h["objective"] for h in self.history])
-
-
-def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
-               eta0: Any = 1.0, max_iter: int = 200, tol: float = 1e-8,
-               max_backtrack: int = 30, selection_tol: float = 1e-6) -> EtaFusionResult:
-    """Fusion of the componentwise regularized LS-SVM with validation, eq. (38), by
-    alternating least squares (see the module docstring for the algorithm and stopping rule).
-
-    Parameters
-    ----------
-    X, y :
-        Training data (level 1).
-    X_val, y_val :
-        Validation data (level 2).
-    kernel :
-        Componentwise kernel.
-    eta0 :
-        Initial ``η`` (scalar or ``P`` values ≥ 0; ``γ`` gives the componentwise LS-SVM with
-        regularization constant γ as the starting model).
-    max_iter, tol, max_backtrack :
-        Stopping rule.
-    selection_tol :
-        Components with ``η_d ≤ selection_tol · max η`` are reported as deselected.
-    """
-    prob = ComponentwiseEta(X, y, kernel=kernel, eta=eta0)
-    prob.validate()
-    Xv = as_matrix(X_val, name="X_val")
-    yv = as_targets(y_val, Xv.shape[0], name="y_val")
-    if Xv.shape[1] != prob._inputs().shape[1]:
-        raise InputError(f"X_val has {Xv.shape[1]} features, X has {prob._inputs().shape[1]}")
-    if max_iter < 1 or tol < 0:
-        raise HyperparameterError("max_iter must be >= 1 and tol >= 0")
-    P, n = prob.n_components, prob.n
-    grams = prob.component_grams()
-    Kv = [prob.component_gram(d, Xv) for d in range(P)]
-    y_tr = prob._targets()
-
-    def level1(eta: np.ndarray) -> tuple[np.ndarray, float, float]:
-        Oe = np.zeros((n, n))
-        for d in np.flatnonzero(eta):
-            Oe += eta[d] * grams[d]
-        alpha, b = lssvm_system(Oe, 1.0, np.ones(n), copy=False, name="Omega_eta + I").solve(y_tr)
-        fv = sum(eta[d] * (Kv[d] @ alpha) for d in np.flatnonzero(eta)) + b
-        r = fv - yv
-        return alpha, b, float(r @ r)
-
-    # small dense systems: BLAS threads only add contention (see componentwise_gnc.gnc)
-    with threadpool_limits(1, user_api="blas") if n < 800 else nullcontext():
-        return _als(prob, level1, P, Kv, yv, max_iter, tol, max_backtrack, selection_tol)
-
-
-def _als(prob, level1, P, Kv, yv, max_iter, tol, max_backtrack, selection_tol) -> EtaFusionResult:
-    eta = prob._eta().copy()
-    alpha, b, E = level1(eta)
-    history = [{"iteration": 0, "objective": E, "step": 0.0, "eta": eta.copy()}]
-    converged, reason = False, "max_iter"
-    for it in range(1, max_iter + 1):
-        G = np.column_stack([Kv[d] @ alpha for d in range(P)] + [np.ones(len(yv))])
-        lb = np.r_[np.zeros(P), -np.inf]
-        target = lsq_linear(G, yv, bounds=(lb, np.full(P + 1, np.inf)), method="bvls").x[:P]
-        t, accepted = 1.0, None
-        for _ in range(max_backtrack + 1):
-            cand = np.maximum(eta + t * (target - eta), 0.0)
-            a_c, b_c, E_c = level1(cand)
-            if E_c < E:
-                accepted = (cand, a_c, b_c, E_c)
-                break
-            t *= 0.5
-        if accepted is None:
-            converged, reason = True, "no descent step (stationary for the ALS direction)"
-            break
-        decrease = (E - accepted[3]) / max(E, 1e-300)
-        eta, alpha, b, E = accepted
-        history.append({"iteration": it, "objective": E, "step": t, "eta": eta.copy()})
-        if decrease < tol:
-            converged, reason = True, f"relative decrease {decrease:.2e} < tol"
-            break
-    sol = Solution(values={"alpha": alpha, "b": b, "e": alpha.copy()}, backend="eta_fusion",
-                   objective=E, extras={"history": history})
-    top = float(eta.max()) if eta.size else 0.0
-    selected = np.flatnonzero(eta > selection_tol * top) if top > 0 else np.zeros(0, dtype=int)
-    return EtaFusionResult(eta, sol, history, converged, reason, selected)

@@ -2,7 +2,7 @@
 weighted graduated non-convexity algorithm (Algorithm 1 with eq. 41-43) — componentwise
 LS-SVM chapter, §3.3 and §5.1.
 
-Problem (25) with any penalty of :mod:`lssvm_cvx.penalties` (``ℓ = STP`` by default)::
+Problem (25) with any penalty of :mod:`lssvm_cvx.terms.penalties` (``ℓ = STP`` by default)::
 
     min  J(Ŷ, e) = ½ Σ_d ℓ(s_d) + ½ Σ_k e_k²,    s_d = ||Ŷ^d||_1
     s.t. the constraints of eq. (20)  (1'α = 0, Ωα + 1b + e = Y, Ω^dα = Ŷ^d).
@@ -16,10 +16,10 @@ Algorithm 1 deforms a least-squares cost into ``J``.  Here the deformed part is 
 
 ``ζ = 1`` being the L2 variant of §3.2 (Algorithm 1, step 1: the least-squares solution).
 The driver also offers the classical GNC start for a concave penalty, the tangent ``ℓ'(0) s_d``
-(``start="l1"``); see :func:`gnc` for how the two paths differ on the chapter's example.
+(``start="l1"``); see :func:`lssvm_cvx.selection.gnc.gnc` for how the two paths differ on the chapter's example.
 At a fixed ζ each step replaces ``J_ζ`` by the weighted least-squares cost
 ``½ Σ_{d,k} ν_{dk}² (Ŷ^d_k)² + ½||e||²`` with the weights of eq. (43) — value and slope of the
-penalty matched at the current point.  Applied to the composite ``ℓ(Σ_k |ŷ_k|)`` this gives
+penalty matched at the current point.  Applied to the composite ``ℓ(Σ_k |ŷ_k|)`` this gives::
 
     ν_{dk}² = (1 - ζ) ℓ'(s_d) / (2 |ŷ_{dk}|_ε) + ζ ρ,   |u|_ε = sqrt(u² + ε²),
 
@@ -33,40 +33,29 @@ stage (ζ = 0) when the relative projected gradient is below ``tol_stationarity`
 
 The formulation object :class:`ComponentwiseSTP` is the weighted least-squares step (its
 builder has the weights ``nu`` as a DPP parameter; its closed form is the step's linear
-system); :func:`gnc` is the driver loop.
+system); :func:`lssvm_cvx.selection.gnc.gnc` is the driver loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
 import scipy.linalg as sla
-from threadpoolctl import threadpool_limits
 
 from ..exceptions import HyperparameterError, NotSupportedError, SolverError
-from ..penalties import Penalty, make_penalty
+from ..terms.penalties import Penalty, make_penalty
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
-from .componentwise_sparse import _SparseComponents, selected_components
+from .componentwise_sparse import SparseComponents
 
-__all__ = ["ComponentwiseSTP", "GNCResult", "gnc", "DEFAULT_SCHEDULE", "STARTS"]
+__all__ = ["ComponentwiseSTP"]
 
-#: first (convex) stage of the deformation: "l2" = least squares (Algorithm 1), "l1" = the
-#: penalty's tangent at 0
-STARTS = ("l2", "l1")
-
-#: default ζ schedule of Algorithm 1 ("a strictly decreasing series 1, ζ(1), ζ(2), …, 0")
-DEFAULT_SCHEDULE: tuple[float, ...] = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.0)
-
-
-class ComponentwiseSTP(_SparseComponents):
+class ComponentwiseSTP(SparseComponents):
     """STP component selection, eq. (24)-(25); the weighted least-squares step of Algorithm 1.
 
     Parameters
@@ -233,7 +222,7 @@ class ComponentwiseSTP(_SparseComponents):
     def random_instance(cls, n: int = 50, *, seed: int = 0, lam: float = 1.0, sigma2: float = 1.0,
                         **kwargs: Any) -> "ComponentwiseSTP":
         """The additive example with random step weights ``nu`` (for the harness)."""
-        import problems
+        from lssvm_cvx import problems
 
         from ..kernels import RBF, Componentwise
 
@@ -313,158 +302,3 @@ def _spd_solve(H: np.ndarray, rhs: np.ndarray) -> np.ndarray:
             continue
     raise SolverError("weighted least-squares step: the system is singular", solver="closed_form",
                       status="singular")
-
-
-@dataclass
-class GNCResult:
-    """Output of :func:`gnc`.
-
-    Attributes
-    ----------
-    solution :
-        Final point as a :class:`~lssvm_cvx.solution.Solution` (``z``, ``yhat``, ``b``, ``e``,
-        ``alpha``); its ``objective`` is the objective of eq. (25) (smoothed).
-    history :
-        One record per weighted least-squares step: ``stage``, ``zeta``, ``step`` (within the
-        stage), ``relaxed`` (``J_ζ`` after the step), ``objective`` (``J_0``), ``stationarity``
-        (relative projected gradient of ``J_ζ``), ``change`` (``||Δz||/||z||``).
-    schedule :
-        The ζ values used.
-    converged :
-        Whether the last stage met ``tol_stationarity``.
-    selected :
-        ``S_D`` (eq. 22) of the final point.
-    """
-
-    solution: Solution
-    history: list[dict[str, float]]
-    schedule: tuple[float, ...]
-    converged: bool
-    selected: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-
-    @property
-    def stationarity(self) -> float:
-        return self.history[-1]["stationarity"]
-
-    def stage_histories(self) -> dict[int, list[float]]:
-        """``J_ζ`` after every step, grouped by stage (each list must be non-increasing)."""
-        out: dict[int, list[float]] = {}
-        for h in self.history:
-            out.setdefault(int(h["stage"]), []).append(h["relaxed"])
-        return out
-
-
-def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
-        start: str = "l2", rho: float = 1.0, max_inner: int = 50, tol_inner: float = 1e-9,
-        max_final: int = 2000, tol_stationarity: float = 1e-8, step: str = "closed_form",
-        options: dict[str, Any] | None = None, z0: np.ndarray | None = None,
-        selection_tol: float = 1e-4) -> GNCResult:
-    """Weighted graduated non-convexity, Algorithm 1 with eq. (41)-(43), for eq. (25).
-
-    Parameters
-    ----------
-    problem :
-        The :class:`ComponentwiseSTP` instance (data, kernel, penalty, ε).
-    schedule :
-        Strictly decreasing ζ values from 1 to 0 (default :data:`DEFAULT_SCHEDULE`).
-    start :
-        The convex cost the deformation starts from (``J_ζ`` at ζ = 1):
-
-        * ``"l2"`` (default) — Algorithm 1 as printed: least squares, ``ρ Σ_d ||Ŷ^d||²₂``
-          (``J_ζ = ½Σ_d[(1-ζ)ℓ(s_d) + ζρ||Ŷ^d||²] + ½||e||²``).
-        * ``"l1"`` — the penalty's tangent at 0, ``ℓ'(0) s_d`` (``λa||Ŷ^d||_1`` for STP, i.e.
-          eq. 20 with ``ξ = 1/(λa)``; ``J_ζ = ½Σ_d[(1-ζ)ℓ(s_d) + ζℓ'(0)s_d] + ½||e||²``), the
-          classical GNC start for a concave penalty (Blake & Zisserman; Nikolova 1999).
-
-        Both are majorize-minimize paths to a *local* minimum of the non-convex eq. (25) and
-        they end in different ones.  Measured on the additive example (N = 100, RBF
-        components): the ``"l2"`` path reaches lower values of eq. (25) but keeps (almost) all
-        components — with the printed scale ``s_d = ||Ŷ^d||_1`` the STP saturates at
-        ``s ≈ 1/a``, far below the size of any component of the least-squares start, so no
-        component enters the thresholding region; the ``"l1"`` path starts sparse and keeps
-        zeros at zero (``ℓ'(0) = λa`` is the L1 slope), selecting few components but at a
-        higher objective.  The Table 1 benchmark reports both.
-    rho :
-        Weight of the least-squares term for ``start="l2"`` (Algorithm 1: ρ = 1).
-    max_inner, tol_inner :
-        Reweighting steps per stage before the last: at most ``max_inner``, stopping when the
-        relative decrease of ``J_ζ`` falls below ``tol_inner``.  ``max_inner=1`` is the
-        paper's literal loop (one weighted solve per ζ).
-    max_final, tol_stationarity :
-        The last stage (ζ = 0) iterates until the relative projected gradient
-        (:meth:`ComponentwiseSTP.stationarity`) is below ``tol_stationarity`` (or
-        ``max_final`` steps).
-    step :
-        ``"closed_form"`` (Cholesky of the step's system) or a cvxpy solver name (the step's
-        builder re-solved with the new ``nu``: DPP, no recompilation).
-    z0 :
-        Start point (default: the unit-weight least-squares solution, Algorithm 1 steps 1-2
-        with ``ν = 1``).
-
-    Returns
-    -------
-    GNCResult
-        Stage 0 is ζ = 1; every later stage is one ζ of the schedule.
-    """
-    sched = tuple(float(v) for v in (DEFAULT_SCHEDULE if schedule is None else schedule))
-    if len(sched) < 2 or sched[0] != 1.0 or sched[-1] != 0.0 or np.any(np.diff(sched) >= 0):
-        raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {sched}")
-    if start not in STARTS:
-        raise HyperparameterError(f"start must be one of {STARTS}, got {start!r}")
-    rho = check_positive(rho, "rho")
-    problem.validate()
-    B = problem.basis
-
-    def solve(nu2: np.ndarray) -> tuple[np.ndarray, float]:
-        if step == "closed_form":
-            return problem.solve_step(nu2)
-        problem.nu = np.sqrt(nu2)
-        sol = problem.solve(step, options=options)
-        return B.project(sol["z"]), sol.scalar("b")
-
-    # small dense solves: BLAS threads only add contention (measured 30x slower at R = 200 on
-    # a loaded 2-core machine), so run single-threaded below R = 800
-    limit = threadpool_limits(1, user_api="blas") if B.R < 800 else nullcontext()
-    with limit:
-        return _gnc_loop(problem, B, sched, start, rho, max_inner, tol_inner, max_final,
-                         tol_stationarity, solve, z0, selection_tol, step)
-
-
-def _gnc_loop(problem, B, sched, start, rho, max_inner, tol_inner, max_final, tol_stationarity,
-              solve, z0, selection_tol, step) -> GNCResult:
-    y = problem._targets()
-    if z0 is None:
-        z, b = solve(np.ones((problem.n, problem.n_components)))          # steps 1-2: ν = 1
-    else:
-        z = B.project(np.asarray(z0, dtype=np.float64))
-        b = float(np.mean(y - B.outputs(z).sum(axis=1)))
-    history: list[dict[str, float]] = []
-    converged = False
-    for stage, zeta in enumerate(sched):
-        last = stage == len(sched) - 1
-        J = problem.relaxed_objective(z, b, zeta, rho, start)
-        for it in range(1, (max_final if last else max_inner) + 1):
-            nu2 = problem.weights(z, zeta, rho, start)                    # step 5, eq. (43)
-            z_new, b = solve(nu2)                                        # step 4
-            change = float(np.linalg.norm(z_new - z) / max(np.linalg.norm(z_new), 1e-300))
-            z = z_new
-            J_new = problem.relaxed_objective(z, b, zeta, rho, start)
-            stat = problem.stationarity(z, zeta, rho, start)
-            history.append({"stage": stage, "zeta": zeta, "step": it, "relaxed": J_new,
-                            "objective": problem.relaxed_objective(z, b, 0.0, rho, start),
-                            "stationarity": stat, "change": change})
-            decrease = (J - J_new) / max(abs(J), 1e-300)
-            J = J_new
-            if last:
-                if stat <= tol_stationarity:
-                    converged = True
-                    break
-            elif decrease < tol_inner:
-                break
-    Yh = B.outputs(z)
-    e = y - Yh.sum(axis=1) - b
-    sol = Solution(values={"z": z, "yhat": Yh, "b": b, "e": e, "alpha": B.alpha(z)},
-                   backend=f"gnc/{step}", objective=problem.relaxed_objective(z, b, 0.0, rho, start),
-                   extras={"history": history})
-    scale = float(np.linalg.norm(y - y.mean()))
-    return GNCResult(sol, history, sched, converged, selected_components(Yh, selection_tol, scale=scale))

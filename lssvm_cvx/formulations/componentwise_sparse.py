@@ -36,13 +36,14 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
-from .componentwise import CW_KEY, CW_PAPER, ComponentBasis, _Components
+from .componentwise import CW_KEY, CW_PAPER, Components
+from .componentwise_basis import ComponentBasis
 
 __all__ = ["selected_components", "ComponentwiseL1", "ComponentwiseL2", "ComponentwiseFusion"]
 
@@ -76,7 +77,7 @@ def _abs_epigraph(vars_: dict, cons: dict, x: cp.Variable, name: str) -> cp.Vari
     return t
 
 
-class _SparseComponents(_Components, Formulation):
+class SparseComponents(Components, Formulation):
     """Shared data of the component-selection problems (at least two components)."""
 
     min_components: ClassVar[int] = 2
@@ -220,13 +221,13 @@ class _SparseComponents(_Components, Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, xi: float = 1.0,
                         sigma2: float = 1.0, **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), xi=xi)
 
 
-class ComponentwiseL1(_SparseComponents):
+class ComponentwiseL1(SparseComponents):
     """L1 component regularization, eq. (20)-(22), as a QP.
 
     Parameters
@@ -270,7 +271,7 @@ class ComponentwiseL1(_SparseComponents):
         return float(0.5 * np.abs(Yh).sum() + self._xi() / 2 * e @ e)
 
 
-class ComponentwiseL2(_SparseComponents):
+class ComponentwiseL2(SparseComponents):
     """The L2 variant of §3.2: ``min ½ Σ_d ||Ŷ^d||²₂ + ξ/2 ||e||²`` under the constraints of
     eq. (20).
 
@@ -281,7 +282,7 @@ class ComponentwiseL2(_SparseComponents):
     ``λ_fit = -ξe``, ``λ_components,d = ξe - Ŷ^d``, ``λ_coupling = Z' blockdiag(V_d)' λ_components``.
 
     The chapter notes that component selection then needs a significance test (no exact
-    zeros); :meth:`~_SparseComponents.selected` applies the same norm threshold as for L1.
+    zeros); :meth:`~SparseComponents.selected` applies the same norm threshold as for L1.
     """
 
     name: ClassVar[str] = "componentwise_l2"
@@ -316,7 +317,7 @@ class ComponentwiseL2(_SparseComponents):
         return self._closed_values(z, Yh, b, e, xi * e[:, None] - Yh, -xi * e)
 
 
-class ComponentwiseFusion(_SparseComponents):
+class ComponentwiseFusion(SparseComponents):
     """Fusion of componentwise LS-SVMs and validation for component selection, eq. (30).
 
     Parameters
@@ -404,7 +405,7 @@ class ComponentwiseFusion(_SparseComponents):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, xi: float = 1.0,
                         sigma2: float = 1.0, n_val: int | None = None, **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         n_val = max(n // 2, 2) if n_val is None else n_val
         ds = problems.get_problem("additive10", n_train=n + n_val, n_test=0, seed=seed, **kwargs)

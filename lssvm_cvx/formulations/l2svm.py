@@ -45,19 +45,21 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, binary_labels
+from ..checks import as_matrix, binary_labels
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
+from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
-from .._validation import check_positive
+from ..checks import check_positive
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = [
     "L2SVM_PAPER",
     "L2SVMPrimal",
     "L2SVMDual",
+    "enclosing_ball_problem",
     "EnclosingBall",
     "active_set_solution",
     "asymptotic_alpha",
@@ -72,17 +74,12 @@ L2SVM_PAPER = ("Bonidal, Tindel & Guermeur (2013), Model selection for the l2-SV
 
 
 def exact_factor(K: np.ndarray, *, name: str = "kernel matrix") -> np.ndarray:
-    """``F`` with ``K = F F^T`` keeping every eigenvalue above the numerical-rank tolerance
-    ``m · ε_mach · s_max`` (what is dropped is below the rounding error of ``K``; a linear
+    """``F`` with ``K = F F^T`` by the package's PSD eigen-factor
+    (:func:`~lssvm_cvx.kernels.psd.psd_factor`: eigenvalues above 1e-12 ``s_max``; a linear
     kernel gives ``r = d``).  ``K`` must be PSD within ``1e-8 · ||K||`` (else
     :class:`NotPSDError`)."""
     check_psd(K, name=name)
-    s, V = np.linalg.eigh((K + K.T) / 2)
-    tol = K.shape[0] * np.finfo(np.float64).eps * max(s[-1], 0.0)
-    keep = np.flatnonzero(s > tol)[::-1]
-    if keep.size == 0:
-        return np.zeros((K.shape[0], 1))
-    return V[:, keep] * np.sqrt(s[keep])
+    return psd_factor(K)
 
 
 def dual_objective(H: np.ndarray, lam: float, alpha: np.ndarray) -> float:
@@ -230,7 +227,7 @@ class _L2SVMBase(Formulation):
             if E.size and (E.min() < 0 or E.max() >= y.size):
                 raise InputError(f"active_set indices must lie in 0..{y.size - 1}")
         else:
-            from ..l2svm_path import solve_fixed
+            from .l2svm_active_set import solve_fixed
 
             E = solve_fixed(y, lam, K=self.Omega).E
         alpha, a0, _ = active_set_solution(self.H, y, lam, E)
@@ -239,7 +236,7 @@ class _L2SVMBase(Formulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, lam: float = 1.0, sigma2: float = 2.0,
                         **kwargs: Any):
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), lam=lam)
@@ -359,6 +356,19 @@ class L2SVMDual(_L2SVMBase):
                         duals={"nonneg": mu, "balance": np.asarray(a0)}, extras={"E": E})
 
 
+def enclosing_ball_problem(d: np.ndarray, quad: Any) -> BuiltProblem:
+    """The enclosing-ball QP of Theorem 1 (the one builder, also used along the ℓ2-SVM path):
+    ``min quad(β) + (λ/2)||β||² - d'β - λ/2`` s.t. ``β ≥ 0`` ("nonneg"), ``1'β = 1``
+    ("simplex"), with ``quad(β) = β'Kβ`` (any DPP cvxpy form of it) and ``d = diag(K)``;
+    ``λ`` is the Parameter ``lam``.  ``R²(λ)`` is minus the optimal value."""
+    m = d.size
+    lam = cp.Parameter(nonneg=True, name="lam")
+    beta = cp.Variable(m, name="beta")
+    objective = cp.Minimize(quad(beta) + lam / 2 * cp.sum_squares(beta) - d @ beta - lam / 2)
+    constraints = {"nonneg": beta >= 0, "simplex": cp.sum(beta) == 1}
+    return BuiltProblem(objective, constraints, vars={"beta": beta}, params={"lam": lam})
+
+
 class EnclosingBall(_L2SVMBase):
     """Squared radius of the smallest ball enclosing ``{Φ_λ(x_i)}`` in the RKHS of
     ``κ_λ = κ + (λ/2) δ`` (Theorem 1 applied to the ℓ2-SVM, §3.1)::
@@ -387,14 +397,11 @@ class EnclosingBall(_L2SVMBase):
         return np.ones(self.n)
 
     def _build(self) -> BuiltProblem:
-        d = np.diag(self.Omega).copy()
-        m = d.size
-        lam = cp.Parameter(nonneg=True, name="lam")
-        beta = cp.Variable(m, name="beta")
-        quad = cp.sum_squares(self.factor().T @ beta) if self.form == "factor" else self._quadratic(beta, self.Omega)
-        objective = cp.Minimize(quad + lam / 2 * cp.sum_squares(beta) - d @ beta - lam / 2)
-        constraints = {"nonneg": beta >= 0, "simplex": cp.sum(beta) == 1}
-        return BuiltProblem(objective, constraints, vars={"beta": beta}, params={"lam": lam})
+        if self.form == "factor":
+            F = self.factor()
+            return enclosing_ball_problem(np.diag(self.Omega).copy(), lambda b: cp.sum_squares(F.T @ b))
+        return enclosing_ball_problem(np.diag(self.Omega).copy(),
+                                      lambda b: self._quadratic(b, self.Omega))
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         beta = built.vars["beta"].value

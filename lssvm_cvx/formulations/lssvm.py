@@ -40,9 +40,10 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets, binary_labels, check_gamma
+from ..checks import as_matrix, as_targets, binary_labels, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
+from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
@@ -52,7 +53,7 @@ __all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
 AREG_PAPER = "Pelckmans, Suykens & De Moor (2006), Additive regularization trade-off: fusion of training and validation levels in kernel methods, Machine Learning 62"
 
 
-class _KernelFormulation(Formulation):
+class KernelFormulation(Formulation):
     """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor."""
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None):
@@ -98,17 +99,11 @@ class _KernelFormulation(Formulation):
             if not self._precomputed:
                 self._factor = (self.kernel or RBF()).factor(self._inputs())
             else:
-                self._factor = _eig_factor(self.Omega)
+                self._factor = psd_factor(self.Omega)
         return self._factor
 
 
-def _eig_factor(Omega: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
-    s, V = np.linalg.eigh(Omega)
-    keep = np.flatnonzero(s > rtol * max(s[-1], 0.0))[::-1]
-    return V[:, keep] * np.sqrt(s[keep]) if keep.size else np.zeros((len(s), 1))
-
-
-class LSSVM(_KernelFormulation):
+class LSSVM(KernelFormulation):
     """LS-SVM regression, AReg paper eq. (1)-(2).
 
     Parameters
@@ -216,7 +211,7 @@ class LSSVM(_KernelFormulation):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "LSSVM":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
@@ -293,7 +288,7 @@ class LSSVMClassification(LSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> "LSSVMClassification":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)

@@ -7,7 +7,7 @@ coefficients of ``f(x) = Σ_i α_i k(x_i, x) + b``::
   loss's and terms' auxiliary variables (``e`` for the squared loss), one nonnegative
   Parameter per weight named by its key, and ``sample_weight`` a Parameter too;
 * :meth:`RegularizedLSSVM.closed_form` — when the loss is :class:`~lssvm_cvx.losses.Squared`
-  and every term is quadratic (:mod:`.regularized_system`);
+  and every term is quadratic (:mod:`lssvm_cvx.linalg.quadratic`);
 * :meth:`RegularizedLSSVM.loo_residuals`, :meth:`~RegularizedLSSVM.kfold_residuals` — exact in
   closed form, by refits of the cached DPP problem otherwise (a point leaves the loss by
   setting its weight to 0: no recompilation);
@@ -27,14 +27,15 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from .._validation import as_matrix, as_targets
+from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
 from ..kernels import RBF, Kernel
 from ..losses import Loss, make_loss
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
-from .regularized_system import AugmentedSystem, QuadraticSystem, RKHSSystem, rkhs_path
+from ..linalg.quadratic import (AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path,
+                                 rkhs_path)
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
 
@@ -110,6 +111,8 @@ class RegularizedLSSVM(Formulation):
         ``{key: (term, weight)}``; default ``{"rkhs": (RKHSNorm(), 1.0)}``.
     K : array-like of shape (N, N), optional
         A precomputed Gram (then ``kernel`` is only informative).
+    gram_owned : bool, default=False
+        Whether the closed form may overwrite the given ``K`` (the caller does not reuse it).
     """
 
     name: ClassVar[str] = "regularized_lssvm"
@@ -120,17 +123,25 @@ class RegularizedLSSVM(Formulation):
     has_closed_form = _ClosedFormFlag()  # type: ignore[assignment]
     #: fitted values and bias: identifiable even when α is not (singular Gram)
     compare = ("f", "b")
-    solver_options = {"OSQP": {"eps_abs": 1e-7, "eps_rel": 1e-7},
+    #: CLARABEL at the profile's 1e-10 stops "optimal_inaccurate" on dense LPs/SOCPs of this
+    #: form (absolute loss, group L1) with the objective right to ~1e-12; 1e-9 reaches "optimal".
+    #: With a full-rank RBF factor (N = 300, σ² = 1) its KKT factorisation fails
+    #: ("solver_error") at the default static regularisation; 1e-7 solves it (as for AReg).
+    solver_options = {"CLARABEL": {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-9,
+                                   "static_regularization_constant": 1e-7},
+                      "OSQP": {"eps_abs": 1e-7, "eps_rel": 1e-7},
                       "SCS": {"eps_abs": 1e-7, "eps_rel": 1e-7}}
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, loss: Any = None,
-                 terms: Mapping[str, tuple[Term, float]] | None = None, K: Any = None):
+                 terms: Mapping[str, tuple[Term, float]] | None = None, K: Any = None,
+                 gram_owned: bool = False):
         self.X = X
         self.y = y
         self.kernel = kernel
         self.loss = loss
         self.terms = terms
         self._K_given = None if K is None else np.asarray(K, dtype=np.float64)
+        self.gram_owned = gram_owned
         self._ctx: Context | None = None
         self._built = None
 
@@ -141,7 +152,9 @@ class RegularizedLSSVM(Formulation):
         if self._ctx is None:
             if self._K_given is not None:
                 K = self._K_given
-                if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] < 2 or not np.all(np.isfinite(K)):
+                square = K.ndim == 2 and K.shape[0] == K.shape[1] and K.shape[0] >= 2
+                # a Gram handed over by an estimator (gram_owned) was computed from checked X
+                if not square or (not self.gram_owned and not np.all(np.isfinite(K))):
                     raise InputError(f"K must be a finite square matrix with >= 2 rows, got shape {K.shape}")
                 X = None if self.X is None else as_matrix(self.X, min_samples=2)
             else:
@@ -236,8 +249,13 @@ class RegularizedLSSVM(Formulation):
             raise NotSupportedError(f"{what} exists only for the squared loss with quadratic "
                                     f"terms: {why}; use a cvxpy solver")
 
-    def system(self, weights: Mapping[str, float] | None = None) -> QuadraticSystem:
-        """The factorised optimality system (weights default to the current ones)."""
+    def system(self, weights: Mapping[str, float] | None = None, *,
+               overwrite_gram: bool = False) -> QuadraticSystem:
+        """The factorised optimality system (weights default to the current ones).
+
+        ``overwrite_gram=True`` lets the RKHS-only path factorise the Gram in place (saves a
+        copy of N² numbers; the formulation recomputes its Gram if it needs it again).
+        """
         self._require_quadratic("the closed form")
         ctx, terms = self.context, self.terms_
         w = {k: float(v) for k, (_, v) in terms.items()}
@@ -247,7 +265,10 @@ class RegularizedLSSVM(Formulation):
             raise InputError("the closed form needs every sample_weight > 0 (drop the points "
                              "with weight 0 instead)")
         if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0:
-            return RKHSSystem(ctx.K, s, sum(w.values()))
+            overwrite = overwrite_gram and (self._K_given is None or self.gram_owned)
+            if overwrite:  # the Gram becomes the factor: recompute it if needed again
+                self._ctx, self._K_given = None, None
+            return RKHSSystem(ctx.K, s, sum(w.values()), overwrite=overwrite)
         P = np.zeros((ctx.n, ctx.n))
         for key, (term, _) in terms.items():
             if w[key]:
@@ -258,9 +279,9 @@ class RegularizedLSSVM(Formulation):
         self.validate()
         y = self.targets()
         alpha, b = self.system().solve(y)
-        duals = {}
-        if "fit" in self.problem.cons:  # the squared loss: L = ... + λ'(e - y + f), λ = -s∘e
-            duals["fit"] = -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))
+        # the squared loss's constraint "fit" (e == y - f): L = ... + λ'(e - y + f), λ = -s∘e
+        # (no cvxpy problem is built here: the closed form must not pay for the builder)
+        duals = {"fit": -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))}
         return Solution(values={"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})},
                         duals=duals)
 
@@ -357,8 +378,10 @@ class RegularizedLSSVM(Formulation):
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,
-        :func:`~.regularized_system.rkhs_path`); other quadratic problems one factorisation
-        per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
+        :func:`~lssvm_cvx.linalg.quadratic.rkhs_path`); other quadratic problems one generalised
+        eigendecomposition when a pencil is safely definite
+        (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation of the exact
+        system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)
         replaces the targets by several columns sharing the factorisations (one-vs-rest).
         """
         self._require_quadratic("the path")
@@ -375,6 +398,15 @@ class RegularizedLSSVM(Formulation):
             s = self.loss_.weights(self.n)
             A, B, R = rkhs_path(self.context.K, s, y, ws + others, folds=fl)
             return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
+        ctx = self.context
+        s = self.loss_.weights(self.n)
+        P_fixed = np.zeros((self.n, self.n))
+        for k, (t, w) in terms.items():
+            if k != key and w:
+                P_fixed += w * t.matrix(ctx, name=k)
+        gen = generalized_path(ctx.K, s, P_fixed, terms[key][0].matrix(ctx, name=key), y, ws, folds=fl)
+        if gen is not None:
+            return PathResult(key, ws, np.array(gen[0]), np.array(gen[1]), np.array(gen[2]))
         A, B, R = [], [], []
         for w in ws:
             sysm = self.system({key: float(w)})
@@ -388,7 +420,7 @@ class RegularizedLSSVM(Formulation):
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "RegularizedLSSVM":
         """Noisy sinc-like regression with the RKHS norm and a kNN-graph smoothness term."""
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         terms = {"rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)}
@@ -404,7 +436,7 @@ class RegularizedLSSVML1(RegularizedLSSVM):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> "RegularizedLSSVML1":
-        import problems
+        from lssvm_cvx import problems
 
         ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
         terms = {"rkhs": (RKHSNorm(), 0.1), "l1": (L1(), 0.05)}

@@ -38,10 +38,20 @@ from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solve
 from .report import Report, Row, deviation
 from .worker import INTERRUPTED, UNSUPPORTED, Outcome, run_backend
 
-__all__ = ["compare", "fitted_values", "DEFAULT_TIME_LIMIT"]
+__all__ = ["compare", "fitted_values", "check_time_limit", "DEFAULT_TIME_LIMIT"]
 
 #: seconds per backend unless told otherwise
 DEFAULT_TIME_LIMIT = 60.0
+
+
+def check_time_limit(time_limit: Any) -> None:
+    """``None`` or a positive finite number of seconds, else :class:`InputError`."""
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
+            math.isfinite(time_limit) and time_limit > 0):
+        raise InputError(f"time_limit must be a positive number of seconds or None, got "
+                         f"{time_limit!r}")
 
 
 def fitted_values(formulation: Any, values: Mapping[str, np.ndarray]) -> np.ndarray | None:
@@ -204,6 +214,15 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
         raise InputError(f"compare() needs a Formulation, got {type(formulation).__name__}")
     if setting not in PROFILE_NAMES:
         raise InputError(f"unknown profile {setting!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    check_time_limit(time_limit)
+    if solvers is not None and (isinstance(solvers, (str, bytes)) or not isinstance(solvers, Sequence)
+                                or not all(isinstance(s, str) for s in solvers)):
+        raise InputError(f"solvers must be a list of solver names (strings), got {solvers!r}")
+    if options is not None and (not isinstance(options, Mapping) or not all(
+            isinstance(v, Mapping) for v in options.values())):
+        raise InputError("options must map a solver name to a mapping of its options, e.g. "
+                         f"{{'OSQP': {{'max_iter': 1000}}}}; got {options!r}")
+    formulation.validate()  # bad data is one error up front, not an error row per backend
     installed = set(available_solvers())
     if solvers is None:
         names = [s for s in DEFAULT_SOLVERS if s in installed]
@@ -219,6 +238,9 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
                 f"solver(s) {', '.join(hints)} not installed; installed: {', '.join(sorted(installed))}")
     use_cf = formulation.has_closed_form if closed_form is None else closed_form
     backends = (["closed_form"] if use_cf else []) + names
+    if not backends:
+        raise InputError("nothing to compare: no solver named (solvers is empty) and no closed "
+                         "form")
     if isolate is None:
         isolate = time_limit is not None
     outs: dict[str, Outcome] = {}

@@ -108,7 +108,7 @@ def _write_rows(fh: Any, rows: list[dict[str, Any]]) -> None:
 
 
 def _atomic_text(path: Path, text: str) -> None:
-    from ..bench import atomic_write
+    from .files import atomic_write
 
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
@@ -123,13 +123,34 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
     ``jobs > 1`` runs cells in parallel processes; ``scheduler`` (a Dask address) runs them on
     that cluster.  Ctrl-C stops after writing what finished (``result.interrupted``).
     """
-    from .._catalogue import catalogue
+    from ..formulations import FORMULATIONS
+
+    from ..exceptions import InputError
+    from ..solvers import check_solver
+    from .compare import check_time_limit
 
     t_start = time.perf_counter()
+    if formulations is not None and (isinstance(formulations, str)
+                                     or not isinstance(formulations, Sequence)):
+        raise InputError(f"formulations must be a list of names, got {formulations!r}")
+    known = sorted(n for n in FORMULATIONS if not n.startswith("_"))
+    names = list(formulations) if formulations else known
+    unknown = [n for n in names if n not in FORMULATIONS]
+    if unknown:
+        raise InputError(f"unknown formulation(s) {unknown}; known: {', '.join(known)}")
+    if (isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) or not sizes
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 4 for v in sizes)):
+        raise InputError(f"sizes must be a non-empty list of integers >= 4, got {sizes!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise InputError(f"repeats must be a positive integer, got {repeats!r}")
+    check_time_limit(time_limit)
+    if time_limit is None:
+        raise InputError("time_limit must be a positive number of seconds for a sweep")
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"out must be a directory; {out} is a file")
+    solvers = [check_solver(s) for s in solvers] if solvers else _default_solvers()
     out.mkdir(parents=True, exist_ok=True)
-    names = list(formulations) if formulations else sorted(catalogue())
-    solvers = [s.upper() for s in solvers] if solvers else _default_solvers()
     csv_path = out / "sweep.csv"
     rows = _read_csv(csv_path) if resume else []
     have = {}
@@ -171,11 +192,11 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
             elif jobs > 1:
                 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-                from .worker import _context
+                from .worker import worker_context
 
                 # forkserver, not fork: a forked copy of a caller that has solved in-process
                 # inherits held solver-thread locks (see lssvm_cvx.harness.worker)
-                with ProcessPoolExecutor(jobs, mp_context=_context()) as ex:
+                with ProcessPoolExecutor(jobs, mp_context=worker_context()) as ex:
                     futs = {ex.submit(run_cell, f, n, k, solvers, setting, time_limit): (f, n, k)
                             for f, n, k in cells}
                     try:
@@ -294,7 +315,7 @@ def performance_profile(rows: list[dict[str, Any]], path: str | os.PathLike, *,
     ax.set_title("Dolan–Moré performance profile (agreement within tolerance = solved)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
-    from ..bench import atomic_write
+    from .files import atomic_write
 
     atomic_write(Path(path), lambda tmp: fig.savefig(tmp, dpi=110, bbox_inches="tight",
                                                      format="png"))
@@ -307,17 +328,15 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
               repeats: int | None = None, interrupted: bool = False,
               profile_png: str | None = None) -> str:
     """The ``summary.md`` text."""
-    from ..bench import current_commit, machine_info
+    from .files import current_commit, machine_summary
 
-    m = machine_info()
     when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     forms = sorted({str(r["formulation"]) for r in rows})
     lines = ["# Solver sweep", ""]
     lines.append(f"- command: `lssvm-cvx {' '.join(sys.argv[1:]) if sys.argv[1:] else 'sweep'}`")
     lines.append(f"- date: {when}; commit {current_commit()}"
                  + (f"; wall time {wall:.0f} s ({wall / 60:.1f} min)" if wall is not None else ""))
-    lines.append(f"- machine: {m.get('cpu', m['machine'])}, {m['cpu_count']} cores (shared), "
-                 f"Python {m['python']}")
+    lines.append(f"- machine: {machine_summary()}")
     lines.append(f"- {len(forms)} formulations × {len(solvers or [])} solvers "
                  f"({', '.join(solvers or [])}) × sizes {list(sizes or [])} × {repeats} repeats "
                  f"(repeat r = random instance with seed r); time limit {time_limit:g} s per solver")

@@ -26,7 +26,7 @@ from typing import Any
 from ..solution import Solution
 from ..solvers import capture_output
 
-__all__ = ["Outcome", "run_backend"]
+__all__ = ["Outcome", "run_backend", "worker_context"]
 
 #: status of a backend stopped by the harness's time limit
 TIME_LIMIT = "time_limit"
@@ -138,7 +138,8 @@ def _child(conn: Any, payload: bytes) -> None:
 _PRELOAD = ["numpy", "scipy.linalg", "cvxpy", "lssvm_cvx.formulations", "lssvm_cvx.harness.worker"]
 
 
-def _context() -> Any:
+def worker_context() -> Any:
+    """The multiprocessing context of the harness's workers (forkserver, else spawn)."""
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
@@ -233,7 +234,7 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
         out.log = (f"[harness] not bounded by the time limit: the formulation cannot be "
                    f"pickled for a worker ({type(exc).__name__}: {exc})\n") + out.log
         return out
-    ctx = _context()
+    ctx = worker_context()
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(send, payload), daemon=True)
     t0 = time.perf_counter()

@@ -1,9 +1,11 @@
-"""Kernels ``k(X, Z) -> Gram`` and the Gram matrices that regularizers need.
+"""Kernels ``k(X, Z) -> Gram`` and their factors.
 
-* :mod:`.base` — RBF, linear, polynomial, componentwise (ANOVA) kernels and their algebra.
+* :mod:`.base` — RBF, linear, polynomial, componentwise (ANOVA) kernels and their algebra;
+* :mod:`.factors` — factors ``K ≈ R R^T``: the PSD eigen-factor, Nyström, pivoted
+  (incomplete) Cholesky.
 
 Regularizer Grams (the gradient-norm Gram of the Auto LS-SVM note, the roughness matrices of
-the multiobjective paper) live in their own modules of this package.
+the multiobjective paper) are penalties, not kernels: :mod:`lssvm_cvx.terms`.
 """
 
 from .base import (
@@ -23,9 +25,7 @@ from .base import (
     register_kernel,
     sq_dists,
 )
-from .gradient_norm import affine_dim, gradient_norm_gram, model_kernel
-from .roughness import (PolynomialRoughness, RBFRoughness, l2_complexity, poly_roughness,
-                        rbf_roughness, roughness)
+from .factors import LowRankFactor, eigen_factor, icf_factor, make_factor, nystrom_factor
 
 __all__ = [
     "Kernel",
@@ -43,13 +43,9 @@ __all__ = [
     "kernel_from_dict",
     "register_kernel",
     "check_psd",
-    "gradient_norm_gram",
-    "model_kernel",
-    "affine_dim",
-    "RBFRoughness",
-    "PolynomialRoughness",
-    "rbf_roughness",
-    "poly_roughness",
-    "roughness",
-    "l2_complexity",
+    "LowRankFactor",
+    "eigen_factor",
+    "nystrom_factor",
+    "icf_factor",
+    "make_factor",
 ]

@@ -26,7 +26,8 @@ from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
-from .._validation import check_positive
+from ..checks import check_positive
+from .psd import PSD_FACTOR_RTOL, psd_factor
 
 __all__ = [
     "sq_dists",
@@ -99,23 +100,15 @@ class Kernel(BaseEstimator, ABC):
         X = _as_2d(X)
         return np.array([self(X[i : i + 1])[0, 0] for i in range(X.shape[0])])
 
-    def factor(self, X: Any, *, rank: int | None = None, rtol: float = 1e-12) -> np.ndarray:
-        """A factor ``L`` with ``k(X, X) ≈ L L'``.
+    def factor(self, X: Any, *, rank: int | None = None, rtol: float = PSD_FACTOR_RTOL) -> np.ndarray:
+        """A factor ``L`` with ``k(X, X) ≈ L L'`` (:func:`~lssvm_cvx.kernels.psd.psd_factor`).
 
         The default uses the eigendecomposition of the Gram, keeps eigenvalues above
         ``rtol * max eigenvalue`` (at most ``rank`` of them) and returns
         ``V * sqrt(s)`` (shape ``(n, r)``).  Builders use the factor to write ``α'Kα`` as
         ``||L'α||^2``, which keeps cvxpy problems DPP with γ as a parameter.
         """
-        K = self(X)
-        s, V = np.linalg.eigh(K)
-        keep = s > rtol * max(s[-1], 0.0)
-        idx = np.flatnonzero(keep)[::-1]
-        if rank is not None:
-            idx = idx[: int(rank)]
-        if idx.size == 0:
-            return np.zeros((K.shape[0], 1))
-        return V[:, idx] * np.sqrt(s[idx])
+        return psd_factor(self(X), rtol=rtol, rank=rank)
 
     # --- algebra -------------------------------------------------------------------------
     def __add__(self, other: "Kernel") -> "Sum":
@@ -184,7 +177,7 @@ class Linear(Kernel):
         X = _as_2d(X)
         return np.einsum("ij,ij->i", X, X)
 
-    def factor(self, X, *, rank=None, rtol=1e-12):
+    def factor(self, X, *, rank=None, rtol=PSD_FACTOR_RTOL):
         X = _as_2d(X)
         if rank is None or rank >= X.shape[1]:
             return X.copy()

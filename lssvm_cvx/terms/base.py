@@ -34,28 +34,15 @@ import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from ..exceptions import TermError
+from ..exceptions import NotSupportedError, TermError
+from ..kernels.psd import psd_factor
 
 __all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
 
-#: relative tolerance of the PSD checks and factors of term matrices: eigenvalues below
-#: ``-PSD_RTOL * N * max|P|`` make a matrix "not PSD"; eigenvalues below ``PSD_RTOL * λ_max``
-#: are dropped from a factor.
+#: relative tolerance of the PSD check of term matrices: eigenvalues below
+#: ``-1e3 · PSD_RTOL · N · max|P|`` make a matrix "not PSD" (factors use the package's one
+#: :func:`lssvm_cvx.kernels.psd.psd_factor`).
 PSD_RTOL = 1e-10
-
-
-def psd_factor(P: np.ndarray, *, rtol: float = PSD_RTOL) -> np.ndarray:
-    """``L`` (``N × r``) with ``L L' = P`` up to the eigenvalues below ``rtol · λ_max``.
-
-    One symmetric eigendecomposition; the columns of the dropped eigenvalues carry at most
-    ``rtol · λ_max · N`` of ``P``'s norm, below the accuracy of any solver that sees the term.
-    """
-    s, V = np.linalg.eigh((P + P.T) / 2)
-    top = max(float(s[-1]), 0.0)
-    keep = np.flatnonzero(s > rtol * top)[::-1] if top > 0 else np.array([], dtype=int)
-    if keep.size == 0:
-        return np.zeros((P.shape[0], 1))
-    return V[:, keep] * np.sqrt(s[keep])
 
 
 def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.ndarray:
@@ -129,13 +116,13 @@ class Term(BaseEstimator):
     def expr(self, alpha: cp.Variable, ctx: Context) -> cp.Expression:
         """Convex cvxpy expression of the term in the variable ``alpha``."""
         if not self.is_quadratic:
-            raise NotImplementedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
+            raise NotSupportedError(f"{type(self).__name__} defines neither quadratic() nor expr()")
         return 0.5 * cp.sum_squares(self.factor(ctx).T @ alpha)
 
     def value(self, alpha: np.ndarray, ctx: Context) -> float:
         """NumPy twin of :meth:`expr` at a coefficient vector ``alpha``."""
         if not self.is_quadratic:
-            raise NotImplementedError(f"{type(self).__name__} defines expr() but not value()")
+            raise NotSupportedError(f"{type(self).__name__} defines expr() but not value()")
         P = self.matrix(ctx)
         a = np.asarray(alpha, dtype=np.float64)
         return float(0.5 * np.einsum("i...,ij,j...->...", a, P, a).sum())

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import TermError
-from ..kernels import RBF, gradient_norm_gram
-from ..kernels.roughness import roughness
+from ..kernels import RBF
+from .gradient_norm import gradient_norm_gram
+from .roughness import roughness
 from .base import Context, Term, psd_factor
 
 __all__ = ["RKHSNorm", "Ridge", "Quadratic", "GraphLaplacian", "GradientNorm", "Roughness",

@@ -1,0 +1,100 @@
+"""Sphinx configuration of the lssvm_cvx site.
+
+Build: ``pip install -e ".[docs]" && sphinx-build -W -b html docs docs/_build/html``.
+
+The formulation pages and the API reference are generated at build time (``_ext/lssvm_docs.py``)
+from the formulation registry and the public packages' ``__all__``: a new formulation or a
+moved module shows up without editing this folder.  The gallery (``../examples``) is executed
+by sphinx-gallery on every build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))            # the worktree's lssvm_cvx and problems
+sys.path.insert(0, str(HERE / "_ext"))
+
+# one BLAS thread: the examples and the harness tables are small, the machine is shared
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import lssvm_cvx  # noqa: E402
+
+project = "lssvm_cvx"
+author = "lssvm_cvx developers"
+copyright = "lssvm_cvx developers, BSD-3-Clause"
+version = release = lssvm_cvx.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+    "lssvm_docs",
+]
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "auto_examples/*.ipynb",
+                    "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.md5",
+                    "auto_examples/*.codeobj.json", "sg_execution_times.rst"]
+templates_path: list[str] = []
+root_doc = "index"
+default_role = "math"        # `x` in a docstring or page is inline math
+nitpicky = False
+
+# --- autodoc / numpydoc ---------------------------------------------------------------------
+autodoc_default_options = {"member-order": "bysource"}
+autodoc_typehints = "none"          # numpydoc writes the types; signatures stay readable
+autodoc_inherit_docstrings = True
+numpydoc_show_class_members = False  # members are listed by the generated API pages
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# --- math: MathJax 3, served from this site when the docs extra installed it ------------------
+# (lssvm_docs copies tex-svg-full.js into _static/mathjax and points mathjax_path at it; without
+# the package Sphinx's default CDN address is used)
+mathjax3_config = {"tex": {"tags": "none"}, "svg": {"fontCache": "global"}}
+
+# --- sphinx-gallery ------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "ignore_pattern": r"__init__\.py",
+    "abort_on_example_error": True,
+    "plot_gallery": "True",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "min_reported_time": 1,
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+    "thumbnail_size": (320, 224),
+    "within_subsection_order": "FileNameSortKey",
+    "reset_modules": ("matplotlib",),
+    "capture_repr": ("_repr_html_", "__repr__"),
+    "show_memory": False,
+    "show_signature": False,
+}
+
+# --- HTML ----------------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = "lssvm_cvx"
+html_static_path = ["_static"]
+html_css_files = ["lssvm.css"]
+html_show_sourcelink = False
+html_theme_options = {
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
+    "header_links_before_dropdown": 6,
+}
+html_sidebars = {"index": []}
+html_last_updated_fmt = None

@@ -1,0 +1,142 @@
+"""Input checks shared by formulations and estimators.
+
+They delegate to scikit-learn's ``check_array``/``check_X_y`` (which already say what is wrong:
+NaN, inf, empty, one sample, wrong dimension) and re-raise as the package's
+:class:`~lssvm_cvx.exceptions.InputError` so callers see one exception hierarchy.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+from sklearn.utils import check_array
+
+from .exceptions import HyperparameterError, InputError, LabelError
+
+__all__ = ["as_matrix", "as_targets", "check_same_features", "binary_labels", "encode_labels",
+           "check_gamma", "check_positive", "named_message"]
+
+
+def named_message(name: str, exc: BaseException) -> str:
+    """``str(exc)``, prefixed with ``name + ": "`` unless it already names the argument."""
+    msg = str(exc)
+    return msg if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", msg) else f"{name}: {msg}"
+
+
+def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
+    """2-D float64 array with finite entries and at least ``min_samples`` rows."""
+    try:
+        return check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name=name)
+    except (ValueError, TypeError) as exc:
+        raise InputError(named_message(name, exc)) from exc
+
+
+def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
+    """1-D float64 targets of length ``n`` with finite entries."""
+    try:
+        y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
+    except (ValueError, TypeError) as exc:
+        raise InputError(named_message(name, exc)) from exc
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise InputError(f"{name} must be 1-D, got shape {y.shape}")
+    if y.shape[0] != n:
+        raise InputError(f"{name} has {y.shape[0]} entries but X has {n} samples")
+    return y
+
+
+def check_same_features(X: np.ndarray, n_features: int, *, name: str = "X") -> None:
+    if X.shape[1] != n_features:
+        raise InputError(f"{name} has {X.shape[1]} features, but the model was built with {n_features}")
+
+
+def binary_labels(y: Any, classes: Any = None, *, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+    """Map two labels to ``{-1, +1}`` (sorted order: the first class is -1): the package's one
+    ±1 coder (multi-class one-vs-rest coding: :func:`encode_labels`).
+
+    Returns ``(y_pm, classes)``.  Without ``classes`` there must be exactly two distinct labels
+    (:class:`LabelError` for one or more than two); with ``classes`` (the two training classes,
+    e.g. to code a validation set) every label must be one of them.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise InputError(f"{name} must be 1-D, got shape {y.shape}")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise InputError(f"{name} contains NaN or inf")
+    if classes is not None:
+        classes = np.asarray(classes)
+        bad = ~np.isin(y, classes)
+        if bad.any():
+            raise LabelError(f"{name} has labels {np.unique(y[bad]).tolist()[:5]} outside the two "
+                             f"training classes {classes.tolist()}")
+        return np.where(y == classes[1], 1.0, -1.0), classes
+    classes, inv = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise LabelError(f"{name} has only 1 class ({classes.tolist()}); a binary formulation "
+                         "needs exactly two classes")
+    if classes.size > 2:
+        raise LabelError(
+            f"{name} has {classes.size} classes; this binary formulation needs exactly two classes "
+            "(the estimators handle more with one-vs-rest or one-vs-one)"
+        )
+    return np.where(inv == 1, 1.0, -1.0), classes
+
+
+def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """Classes and the ±1 coding of classification targets ``y`` (the estimators' coder).
+
+    Returns ``(classes, Y)``: ``Y`` is a vector (``classes[1]`` is +1, as in
+    :func:`binary_labels`) for two classes and an (n, C) one-vs-rest ±1 matrix for more.
+    ``binary=True``: more than two classes raise :class:`LabelError` with scikit-learn's wording
+    ("Only binary classification is supported"), naming ``model``.
+    """
+    from sklearn.utils.multiclass import check_classification_targets
+
+    try:
+        check_classification_targets(y)
+    except ValueError as exc:
+        raise LabelError(str(exc)) from exc
+    classes, yi = np.unique(y, return_inverse=True)
+    C = classes.size
+    if C < 2:
+        raise LabelError(f"y has only 1 class ({classes.tolist()}); a classifier needs two")
+    if binary and C != 2:
+        raise LabelError(f"Only binary classification is supported: y has {C} classes "
+                         f"{classes.tolist()[:5]}, and {model or 'this model'} needs exactly two")
+    if C == 2:
+        return classes, np.where(yi == 1, 1.0, -1.0)
+    return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
+
+
+def check_positive(value: Any, name: str) -> float:
+    """``float(value)`` if it is a finite number > 0 (not a bool or a string), else
+    :class:`HyperparameterError`."""
+    if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
+        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:
+    """γ > 0 as a float, or a vector of ``n`` positive weights (weighted LS-SVM)."""
+    try:
+        g = np.asarray(gamma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a number > 0, got {gamma!r}") from None
+    if g.ndim == 0:
+        if not np.isfinite(g) or g <= 0:
+            raise HyperparameterError(f"{name} must be a finite number > 0, got {gamma!r}")
+        return float(g)
+    if g.ndim != 1 or (n is not None and g.shape[0] != n):
+        raise HyperparameterError(f"{name} must be a scalar or a vector of {n} weights, got shape {g.shape}")
+    if not np.all(np.isfinite(g)) or np.any(g <= 0):
+        raise HyperparameterError(f"every entry of {name} must be finite and > 0")
+    return g

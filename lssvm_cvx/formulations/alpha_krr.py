@@ -1,0 +1,380 @@
+"""α-space multiobjective formulations for a fixed kernel (You, Benitez-Quiroz & Martinez 2014,
+beyond the paper, convex): the modified ε-constraint, the plain ε-constraint and the weighted
+sum of the fit ``E_f`` and the convex roughness majorant ``E_c⁺`` over the kernel expansion α,
+with the spectral weighted-sum path as their closed form (:class:`SpectralPath`).  The θ-space
+objectives are in :mod:`lssvm_cvx.formulations.multiobjective`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Real
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from ..checks import as_matrix, as_targets
+from ..exceptions import HyperparameterError
+from ..kernels.base import RBF, Polynomial
+from ..solution import Solution
+from ..terms.roughness import PolynomialRoughness, RBFRoughness
+from .base import BuiltProblem, Formulation, Reference
+from .multiobjective import MOBJ_KEY, MOBJ_PAPER, check_complexity
+from .scalarize import check_eps_values, check_s, epsilon_constraint, modified_epsilon_constraint
+
+__all__ = ["AlphaKRR", "SpectralPath", "ParetoAlphaKRR", "EpsAlphaKRR", "WeightedSumAlphaKRR"]
+
+
+class AlphaKRR(Formulation):
+    """Shared data of the α-space formulations: fixed kernel, ``E_f`` and the convex
+    complexity ``α'M₊α - q'α + ½ - shift`` (roughness majorant, shifted to minimum 0) or
+    ``α'Kα`` (L2)."""
+
+    reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"E_f": "(12)", "E_c": "(16)-(17), (22)"})
+    compare = ("e",)
+
+    def __init__(self, X: Any, y: Any, *, kernel: Any = None, complexity: str = "roughness"):
+        self.X = X
+        self.y = y
+        self.kernel = kernel if kernel is not None else RBF(1.0)
+        self.complexity = complexity
+        self._built = None
+        self._data = None
+
+    def _prep(self):
+        if self._data is None:
+            X = as_matrix(self.X, min_samples=2)
+            y = as_targets(self.y, X.shape[0])
+            check_complexity(self.complexity)
+            if isinstance(self.kernel, RBF):
+                rough = RBFRoughness(X, float(self.kernel.sigma2))
+            elif isinstance(self.kernel, Polynomial):
+                self.kernel._validate()
+                rough = PolynomialRoughness(X, int(self.kernel.degree), float(self.kernel.t))
+            else:
+                raise HyperparameterError("the α-space formulations need an RBF or Polynomial kernel")
+            K = rough.K
+            if self.complexity == "l2":
+                Mq, q, c = K, np.zeros(X.shape[0]), 0.0
+            else:
+                Mq, q, c = rough.convex_majorant(), rough.q(y), 0.5
+            self._data = {"X": X, "y": y, "K": K, "M": Mq, "q": q, "c": c, "rough": rough}
+            # factor of B = T'MT in the whitened coordinates α = Tc (no truncation), and the
+            # shift that makes min E_c⁺ = 0 (a constant: the Pareto set is unchanged, and the
+            # ε-constraints then need ε > 0 only)
+            T = self._whiten()
+            B = T.T @ ((Mq + Mq.T) / 2) @ T
+            w, V = np.linalg.eigh((B + B.T) / 2)
+            w = np.maximum(w, 0.0)
+            self._data["Lc"] = V * np.sqrt(w)
+            p = T.T @ q
+            pv = V.T @ p
+            pos = w > 1e-12 * max(w.max(), 1e-300)
+            cmin = c - float(np.sum(pv[pos] ** 2 / (4 * w[pos])))
+            self.shift = cmin
+            self._data["c"] = c - cmin
+        return self._data
+
+    def validate(self) -> None:
+        self._prep()
+
+    def E_f(self, alpha: np.ndarray) -> float:
+        d = self._prep()
+        r = d["y"] - d["K"] @ alpha
+        return float(r @ r / (2 * len(r)))
+
+    def E_c(self, alpha: np.ndarray) -> float:
+        """The convex complexity used in α space (majorant of eq. 16-17, or eq. 22), shifted by
+        :attr:`shift` so that its minimum over ``range(T)`` is 0."""
+        d = self._prep()
+        return float(alpha @ d["M"] @ alpha - d["q"] @ alpha + d["c"])
+
+    def E_c_exact(self, alpha: np.ndarray) -> float:
+        """The roughness of eq. (13)/(16) itself (non-convex in α), or eq. (22), minus the
+        same :attr:`shift` as :meth:`E_c` (so that ``E_c ≥ E_c_exact``)."""
+        d = self._prep()
+        if self.complexity == "l2":
+            return self.E_c(alpha)
+        return d["rough"].E_c(alpha, d["y"]) - self.shift
+
+    def _whiten(self):
+        """``T`` with ``α = T c``: ``T = V_r Λ_r^{-1/2}`` over the eigenpairs of K above
+        ``1e-10 λ_max`` (then ``α'Kα = ||c||²``).  Directions with ``Kα ≈ 0`` carry a function of
+        (almost) zero RKHS norm, hence (almost) zero values and derivatives; dropping them keeps
+        the conic problem well scaled for the solvers."""
+        if getattr(self, "_T", None) is None:
+            X = as_matrix(self.X, min_samples=2)
+            w, V = np.linalg.eigh(self.kernel(X))
+            keep = w > 1e-10 * w.max()
+            self._T = V[:, keep] / np.sqrt(w[keep])
+        return self._T
+
+    def _exprs(self):
+        d = self._prep()
+        n = d["K"].shape[0]
+        T = self._whiten()
+        c = cp.Variable(T.shape[1], name="c")
+        e = cp.Variable(n, name="e")
+        E_f = cp.sum_squares(e) / (2 * n)
+        E_c = cp.sum_squares(d["Lc"].T @ c) - (T.T @ d["q"]) @ c + d["c"]
+        fit = e == d["y"] - (d["K"] @ T) @ c
+        return c, e, E_f, E_c, fit
+
+    def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
+        out = {k: v.value for k, v in built.vars.items()}
+        if out.get("c") is not None:
+            out["alpha"] = self._whiten() @ out["c"]
+        return out
+
+    def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
+        vals = dict(solution.values)
+        if "c" not in vals and "alpha" in vals:
+            vals["c"] = np.linalg.lstsq(self._whiten(), vals["alpha"], rcond=None)[0]
+        return {k: vals[k] for k in self.problem.vars if k in vals}
+
+    @classmethod
+    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any):
+        from lssvm_cvx import problems
+
+        ds = problems.get_problem("sinc", n_train=n, n_val=0, seed=seed)
+        y = ds.y - ds.y.mean()
+        return cls(ds.X, y, kernel=RBF(1.0), **kwargs)
+
+
+
+class SpectralPath:
+    """The weighted-sum path ``c(ν) = argmin E_f + ν E_c⁺`` from one eigendecomposition.
+
+    In the whitened coordinates ``α = Tc`` of :meth:`AlphaKRR._whiten`, ``E_f`` has the
+    diagonal Hessian ``A = diag(w)/n`` and ``E_c⁺ = c'Bc - p'c + c₀``.  With
+    ``A^{-1/2} B A^{-1/2} = UΘU'`` (one ``eigh``), ``c(ν) = A^{-1/2}U(I + 2νΘ)^{-1}U'A^{-1/2}(g + νp)``
+    and ``E_f``, ``E_c⁺`` along the path cost O(r) per ν.  Since both objectives are convex,
+    every ε-constraint solution lies on this path (KKT): the ε-constraint with bound ``b`` is
+    ``c(ν_b)`` with ``E_c⁺(c(ν_b)) = b`` (or ``ν = 0`` when the bound is slack), and the
+    modified ε-constraint is ``c(max(s/ε, ν_{sε}))`` — the multiplier of ``E_c⁺ ≤ hε`` is
+    ``s/ε`` while ``0 < h < s``.
+    """
+
+    def __init__(self, form: "AlphaKRR"):
+        d = form._prep()
+        T = form._whiten()
+        n = d["K"].shape[0]
+        w, V = np.linalg.eigh(d["K"])
+        keep = w > 1e-10 * w.max()
+        w, V = w[keep], V[:, keep]
+        self.T, self.n = T, n
+        a = w / n  # diag of A
+        self.ia = 1.0 / np.sqrt(a)
+        uy = V.T @ d["y"]
+        g = np.sqrt(w) * uy / n
+        B = T.T @ ((d["M"] + d["M"].T) / 2) @ T
+        p = T.T @ d["q"]
+        S = self.ia[:, None] * B * self.ia[None, :]
+        theta, U = np.linalg.eigh((S + S.T) / 2)
+        self.theta = np.maximum(theta, 0.0)
+        self.U = U
+        self.G = U.T @ (self.ia * g)
+        self.Pv = U.T @ (self.ia * p)
+        self.c0 = d["c"]
+        self.yy = float(d["y"] @ d["y"]) / (2 * n)
+        self.g_full = g
+        self.a = a
+
+    def z(self, nu: float) -> np.ndarray:
+        return (self.G + nu * self.Pv) / (1.0 + 2.0 * nu * self.theta)
+
+    def c(self, nu: float) -> np.ndarray:
+        return self.ia * (self.U @ self.z(nu))
+
+    def E_c(self, nu: float) -> float:
+        z = self.z(nu)
+        return float(z @ (self.theta * z) - self.Pv @ z + self.c0)
+
+    def E_f(self, nu: float) -> float:
+        z = self.z(nu)
+        # E_f = ½ c'Ac - g'c + y'y/2n with c = A^{-1/2}Uz (exact within range(K))
+        return float(0.5 * z @ z - self.G @ z + self.yy)
+
+    def nu_for_bound(self, b: float) -> float:
+        """Smallest ν ≥ 0 with ``E_c⁺(c(ν)) ≤ b`` (E_c⁺ decreases along the path)."""
+        from scipy.optimize import brentq
+
+        if self.E_c(0.0) <= b:
+            return 0.0
+        hi = 1.0
+        while self.E_c(hi) > b:
+            hi *= 10.0
+            if hi > 1e16:
+                raise HyperparameterError(
+                    f"the complexity bound {b:.6g} is below the minimum of the convex complexity")
+        lo = hi / 10.0 if hi > 1.0 else 0.0
+        return float(brentq(lambda v: self.E_c(v) - b, lo, hi, xtol=1e-14, rtol=1e-13))
+
+class ParetoAlphaKRR(AlphaKRR):
+    """Modified ε-constraint (eq. 25-26, convex form) over the kernel expansion α::
+
+        min_{α, e, h}  E_f = ||e||²/2n + s h
+        s.t.           e = y - Kα                    ("fit")
+                       E_c⁺(α) ≤ h ε                 ("u <= h eps")
+                       0 ≤ h ≤ s                     ("h >= 0", "h <= s")
+
+    (the slack is the variable ``eta = h/s ∈ [0, 1]``).  ``compare = ("e",)``: the residual
+    ``e`` is unique (``E_f`` is strictly convex in ``e``), α is not when ``K`` is singular.
+
+    with ``E_c⁺ = ||L'α||² - q'α + ½`` the convex roughness majorant (``M₊ = LL'``) or
+    ``α'Kα`` (``complexity="l2"``).  ε is a positive DPP :class:`cvxpy.Parameter`.  Every
+    solution is Pareto-optimal for (E_f, E_c⁺) (see :mod:`lssvm_cvx.formulations.scalarize`).
+    """
+
+    name: ClassVar[str] = "pareto_krr_alpha"
+    compare = ("e",)
+    reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"modified eps-constraint": "(25)-(26)",
+                                             "E_f": "(12)", "E_c": "(16)-(17), (22)"})
+
+    def __init__(self, X: Any, y: Any, *, kernel: Any = None, complexity: str = "roughness",
+                 eps: float = 1.0, s: float = 1e-3):
+        super().__init__(X, y, kernel=kernel, complexity=complexity)
+        self.eps = eps
+        self.s = s
+
+    def validate(self) -> None:
+        super().validate()
+        check_eps_values(self.eps, 1)
+        check_s(self.s)
+
+    def parameter_values(self) -> dict[str, Any]:
+        return {"eps": float(self.eps)}
+
+    def _build(self) -> BuiltProblem:
+        c, e, E_f, E_c, fit = self._exprs()
+        pp = modified_epsilon_constraint(E_f, E_c, float(self.eps), s=float(self.s),
+                                         constraints={"fit": fit})
+        built = BuiltProblem(pp.objective, pp.cons, vars={"c": c, "e": e,
+                                                          "eta": pp.vars["eta"]},
+                             params={"eps": pp.eps})
+        built.objectives = [E_f, E_c]
+        built.eps = pp.eps
+        return built
+
+    has_closed_form = True
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        s = float(self.s)
+        return self.E_f(np.asarray(values["alpha"])) + s * s * float(np.asarray(values["eta"]))
+
+    def path(self) -> SpectralPath:
+        """The weighted-sum path (one ``eigh``), cached."""
+        if getattr(self, "_path", None) is None:
+            self._path = SpectralPath(self)
+        return self._path
+
+    def closed_form(self) -> Solution:
+        """Solution from the spectral path: ``ν = max(s/ε, ν_{sε})`` (see :class:`SpectralPath`)."""
+        sp, s, eps = self.path(), float(self.s), float(self.eps)
+        nu = max(s / eps, sp.nu_for_bound(s * eps))
+        c = sp.c(nu)
+        alpha = sp.T @ c
+        e = self._prep()["y"] - self._prep()["K"] @ alpha
+        eta = min(max(sp.E_c(nu) / (s * eps), 0.0), 1.0)
+        n = e.size
+        # duals (cvxpy convention, g <= 0): μ for E_c⁺ - η s ε ≤ 0 is ν; bounds from the η KKT
+        lam_hi = max(nu * s * eps - s * s, 0.0)
+        return Solution(values={"c": c, "alpha": alpha, "e": e, "eta": np.asarray(eta)},
+                        duals={"fit": -e / n, "u <= h eps": np.asarray(nu),
+                               "h >= 0": np.asarray(0.0), "h <= s": np.asarray(lam_hi)})
+
+    @classmethod
+    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> "ParetoAlphaKRR":
+        inst = super().random_instance(n, seed=seed, **kwargs)
+        # a bound halfway between the complexity of α = 0 and that of the interpolant
+        a_int = np.linalg.lstsq(inst._prep()["K"], inst._prep()["y"], rcond=1e-10)[0]
+        lo, hi = inst.E_c(np.zeros(inst._prep()["K"].shape[0])), inst.E_c(a_int)
+        inst.eps = float(max(lo, 0) + 0.05 * abs(hi - lo) + 1e-3) / float(inst.s)
+        return inst
+
+
+class EpsAlphaKRR(ParetoAlphaKRR):
+    """Plain ε-constraint (eq. 24) over α: ``min E_f`` s.t. ``E_c⁺(α) ≤ ε``."""
+
+    name: ClassVar[str] = "pareto_krr_alpha_eps"
+    reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"eps-constraint": "(24)", "E_f": "(12)"})
+
+    def _build(self) -> BuiltProblem:
+        c, e, E_f, E_c, fit = self._exprs()
+        pp = epsilon_constraint(E_f, E_c, float(self.eps), constraints={"fit": fit})
+        built = BuiltProblem(pp.objective, pp.cons, vars={"c": c, "e": e},
+                             params={"eps": pp.eps})
+        built.objectives = [E_f, E_c]
+        built.eps = pp.eps
+        return built
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        return self.E_f(np.asarray(values["alpha"]))
+
+    def closed_form(self) -> Solution:
+        """``c(ν_b)`` on the spectral path with ``E_c⁺ = ε`` (or ν = 0 when slack)."""
+        sp = self.path()
+        nu = sp.nu_for_bound(float(self.eps))
+        c = sp.c(nu)
+        alpha = sp.T @ c
+        e = self._prep()["y"] - self._prep()["K"] @ alpha
+        return Solution(values={"c": c, "alpha": alpha, "e": e},
+                        duals={"fit": -e / e.size, "eps-constraint": np.asarray(nu)})
+
+    @classmethod
+    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> "EpsAlphaKRR":
+        inst = super().random_instance(n, seed=seed, **kwargs)
+        inst.eps = float(inst.eps) * float(inst.s)
+        return inst
+
+
+class WeightedSumAlphaKRR(AlphaKRR):
+    """Sum criterion (eq. 29) over α for a fixed kernel: ``min E_f(α) + ν E_c⁺(α)``::
+
+        min_{α, e}  ||e||²/2n + ν (||L'α||² - q'α + c)   s.t.  e = y - Kα   ("fit")
+
+    A linear system: ``(K'K/n + 2ν M₊) α = K'y/n + ν q``, solved in the whitened coordinates
+    ``α = Tc`` of :meth:`_whiten` (the same variables as the cvxpy builder); the dual of "fit"
+    is ``-e/n``.  With
+    ``complexity="l2"`` the solution is KRR (eq. 33) with ``λ = 2nν``.
+    """
+
+    name: ClassVar[str] = "pareto_krr_sum"
+    reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"sum criterion": "(29)", "KRR": "(33)"})
+    has_closed_form = True
+    compare = ("c", "e")
+
+    def __init__(self, X: Any, y: Any, *, kernel: Any = None, complexity: str = "roughness",
+                 nu: float = 0.1):
+        super().__init__(X, y, kernel=kernel, complexity=complexity)
+        self.nu = nu
+
+    def validate(self) -> None:
+        super().validate()
+        if not isinstance(self.nu, Real) or not np.isfinite(self.nu) or self.nu <= 0:
+            raise HyperparameterError(f"nu must be a finite number > 0, got {self.nu!r}")
+
+    def parameter_values(self) -> dict[str, Any]:
+        return {"nu": float(self.nu)}
+
+    def _build(self) -> BuiltProblem:
+        c, e, E_f, E_c, fit = self._exprs()
+        nu = cp.Parameter(nonneg=True, name="nu")
+        return BuiltProblem(cp.Minimize(E_f + nu * E_c), {"fit": fit},
+                            vars={"c": c, "e": e}, params={"nu": nu})
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        a = np.asarray(values["alpha"])
+        return self.E_f(a) + float(self.nu) * self.E_c(a)
+
+    def closed_form(self) -> Solution:
+        d = self._prep()
+        K, y, n, nu = d["K"], d["y"], d["K"].shape[0], float(self.nu)
+        T = self._whiten()
+        KT = K @ T
+        A = KT.T @ KT / n + 2 * nu * T.T @ ((d["M"] + d["M"].T) / 2) @ T
+        rhs = KT.T @ y / n + nu * T.T @ d["q"]
+        c = np.linalg.solve(A, rhs)
+        alpha = T @ c
+        e = y - K @ alpha
+        return Solution(values={"c": c, "alpha": alpha, "e": e}, duals={"fit": -e / n})

@@ -1,0 +1,149 @@
+"""Least-squares solves of the fused AReg problems (Pelckmans, Suykens & De Moor 2006): the
+equality-constrained least squares of Algorithm 3.1 (eq. 18-19) by a bordered Cholesky system
+when the normal matrix is well conditioned, else a minimum-norm solve; the paper's
+early-stopped LSQR."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
+from .bordered import BorderedSystem
+from .cholesky import Cholesky
+
+__all__ = ["CHOL_RCOND", "EIG_RTOL", "LSQR_ITER", "cholesky_if_conditioned", "min_norm_lstsq",
+           "lsqr_lstsq", "constrained_lstsq", "normal_lstsq"]
+
+#: reciprocal condition of ``M'M`` above which the normal equations are solved by Cholesky
+#: (relative error ≲ eps/rcond ≈ 1e-8)
+CHOL_RCOND = 1e-8
+#: relative eigenvalue cutoff of :func:`min_norm_lstsq` (directions below it are treated as
+#: the null space, which selects the minimum-norm solution)
+EIG_RTOL = 1e-13
+#: default number of LSQR iterations of the early-stopped solves (Matlab's ``lsqr`` default)
+LSQR_ITER = 20
+
+
+def cholesky_if_conditioned(G: np.ndarray, rcond: float) -> Cholesky | None:
+    """Cholesky factor of the SPD ``G`` if its reciprocal condition estimate exceeds
+    ``rcond``, else ``None`` (no warning: the caller falls back to a minimum-norm solve)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConditioningWarning)
+        try:
+            chol = Cholesky.factor(G, name="normal matrix", check_cond=True)
+        except NotPSDError:
+            return None
+    return chol if chol.rcond > rcond else None
+
+
+def min_norm_lstsq(A: np.ndarray, g: np.ndarray, *, eig_rtol: float = EIG_RTOL
+                   ) -> tuple[np.ndarray, dict[str, Any]]:
+    """Minimum-norm least squares ``min ||A x - g||`` through the normal equations and one
+    ``eigh`` of ``A'A``: eigenvalues below ``eig_rtol × max`` (singular values of ``A`` below
+    ``sqrt(eig_rtol) × σ_max``, about ``3e-7 σ_max`` by default) are treated as zero.
+
+    Cheaper than LAPACK's rank-revealing least squares (``gelsy``/``gelsd``, BLAS-2 heavy) on
+    tall matrices, at the price of resolving only the directions that the normal equations can
+    represent in double precision; the dropped directions change ``A x`` by at most
+    ``sqrt(eig_rtol) σ_max |x_i|``.
+    """
+    G = A.T @ A
+    s, V = np.linalg.eigh(G)
+    keep = s > eig_rtol * max(float(s[-1]), 1e-300)
+    x = V[:, keep] @ ((V[:, keep].T @ (A.T @ g)) / s[keep])
+    return x, {"method": "eigh", "dropped": int((~keep).sum())}
+
+
+def lsqr_lstsq(A: np.ndarray, g: np.ndarray, *, iter_lim: int = LSQR_ITER,
+               tol: float = 1e-6) -> tuple[np.ndarray, dict[str, Any]]:
+    """``iter_lim`` steps of LSQR (conjugate gradients on the normal equations) from ``x = 0``.
+
+    The paper solves its fused least-squares problems this way ("via ordinary least squares
+    (52) can be solved in O(lN²) where 0 < l ≪ N is the number of iteration steps in the
+    conjugate gradient algorithm", Remarks 4.4 and 5.4).  Stopped early, the iteration is a
+    regularizer (iterates stay in the span of the first Krylov vectors); it is *not* the
+    optimum of the convex problem.  Defaults are those of Matlab's ``lsqr`` (``maxit =
+    min(n, 20)``, ``tol = 1e-6``); the paper does not state its settings.
+    """
+    from scipy.sparse.linalg import lsqr
+
+    it = int(iter_lim)
+    if it < 1:
+        raise HyperparameterError(f"iter_lim must be a positive integer, got {iter_lim!r}")
+    r = lsqr(A, g, atol=tol, btol=tol, iter_lim=it)
+    return r[0], {"method": "lsqr", "iterations": int(r[2]), "istop": int(r[1])}
+
+
+def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np.ndarray, *,
+                      rcond: float = CHOL_RCOND, info: dict | None = None,
+                      method: str = "exact", iter_lim: int = 20) -> tuple[np.ndarray, float]:
+    """``min_{α,b} ||M_α α + m_b b - g||²`` s.t. ``a'α = 0`` (minimum-norm when not unique).
+
+    Fast path — the paper's analytic solution (Algorithm 3.1, eq. 18-19): with
+    ``M = [M_α, m_b]`` (columns scaled to unit norm, which leaves the solution unchanged) and
+    ``d = (a; 0)``, the optimality conditions
+    ``M'M x - M'g = ρ d``, ``d'x = 0`` form the bordered system
+    ``[[0, d'], [d, M'M]] [-ρ; x] = [0; M'g]``, solved by one Cholesky factor of ``M'M`` and the
+    Schur complement (:class:`~lssvm_cvx.linalg.BorderedSystem`); this is
+    ``ρ = -d'M^†g / d'(M'M)^{-1}d`` of eq. (19).  It is used when LAPACK's reciprocal condition
+    estimate of ``M'M`` exceeds ``rcond`` (the normal equations lose ``cond(M'M)·eps`` relative
+    accuracy).
+
+    Otherwise (RBF Grams are often singular to working precision, and ``M'M`` squares their
+    condition number) the constraint is eliminated with the projector ``P = I - aa'/(a'a)``,
+    ``α = P z``, and the minimum-norm solution of the projected problem is computed by
+    :func:`min_norm_lstsq`.  Since ``M_α P a = 0``, the minimum-norm ``z`` has no component
+    along ``a``, so ``α = z`` satisfies the constraint.  The model ``M x`` is unique either way;
+    ``α`` is unique when ``M`` has full column rank (then both paths agree).
+
+    ``method="lsqr"`` runs :func:`lsqr_lstsq` on the projected problem instead (the paper's
+    early-stopped CG; its iterates stay orthogonal to ``a``).  ``info``, if given, receives
+    ``{"method": "cholesky" | "eigh" | "lsqr", ...}``.
+    """
+    if method not in ("exact", "lsqr"):
+        raise HyperparameterError(f"method must be 'exact' or 'lsqr', got {method!r}")
+    N = M_alpha.shape[1]
+    M = np.empty((M_alpha.shape[0], N + 1))
+    M[:, :N] = M_alpha
+    M[:, N] = m_b
+    chol = None
+    if method == "exact":
+        G = M.T @ M
+        # Jacobi scaling: the bias column has norm sqrt(N + n) against O(1) kernel columns
+        sc = 1.0 / np.sqrt(np.maximum(np.diagonal(G), 1e-300))
+        G *= sc[:, None]
+        G *= sc[None, :]
+        h = sc * (M.T @ g)
+        chol = cholesky_if_conditioned(G, rcond)
+    rc = 0.0 if chol is None else chol.rcond
+    if chol is not None:
+        d = np.zeros(N + 1)
+        d[:N] = a
+        x, _ = BorderedSystem(chol, sc * d).solve(h)
+        x *= sc
+        if info is not None:
+            info.update(method="cholesky", rcond=float(rc))
+        return x[:N], float(x[N])
+    aa = float(a @ a)
+    M[:, :N] -= np.outer(M_alpha @ a, a / aa)
+    x, meta = min_norm_lstsq(M, g) if method == "exact" else lsqr_lstsq(M, g, iter_lim=iter_lim)
+    if info is not None:
+        info.update(meta, rcond=float(rc))
+    z = x[:N]
+    return z - a * (a @ z) / aa, float(x[N])
+
+
+def normal_lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: int = LSQR_ITER
+           ) -> tuple[np.ndarray, dict[str, Any]]:
+    """``min ||G c - h||`` (minimum norm): Cholesky of ``G'G`` when its reciprocal condition
+    exceeds :data:`CHOL_RCOND`, else :func:`min_norm_lstsq`;
+    ``method="lsqr"``: :func:`lsqr_lstsq` (early-stopped CG)."""
+    if method == "lsqr":
+        return lsqr_lstsq(G, h, iter_lim=iter_lim)
+    chol = cholesky_if_conditioned(G.T @ G, CHOL_RCOND)
+    if chol is not None:
+        return chol.solve(G.T @ h), {"method": "cholesky", "rcond": chol.rcond}
+    return min_norm_lstsq(G, h)

@@ -1,0 +1,307 @@
+"""Closed form of the squared loss with quadratic terms, exact leave-one-out and k-fold
+residuals, and one-weight paths.
+
+The problem (with ``S = diag(s)``, ``s_i > 0`` the loss weights and ``P = Σ_k w_k P_k``)::
+
+    min_{α, b}  ½ (y - Kα - b1)' S (y - Kα - b1) + ½ α'Pα.
+
+Augmented system
+----------------
+With ``μ = S^{½}(Kα + b1 - y)`` the optimality conditions are the symmetric (indefinite)
+system of order ``2N + 1``::
+
+    [ P      0       K S^½ ] [α]   [   0    ]
+    [ 0      0      1'S^½  ] [b] = [   0    ]                                   (A)
+    [ S^½K  S^½1     -I    ] [μ]   [ S^½ y  ]
+
+(first row: stationarity in α, ``Pα + K S (Kα + b1 - y) = 0``; second: in b).  Unlike the
+normal equations ``(P + KSK) α = ...`` it does not square the condition number of ``K``.  It is
+singular exactly when some ``(α, b) ≠ 0`` has ``Pα = 0`` and ``Kα + b1 = 0`` (then α is not
+identifiable; the fitted values still are — e.g. an RBF Gram that is numerically singular
+under a term ``K M K`` on the fitted values).  We factorise it by LU with partial pivoting
+(``dgetrf``: faster here than the symmetric-indefinite ``dsytrf``); when ``dgecon`` estimates a reciprocal condition below
+:data:`lssvm_cvx.linalg.cholesky.COND_WARN` we add the ridge ``δ I`` to the α block (``δ =``
+:data:`JITTER` ``· max|A|``), which picks the small-norm α among the equivalent ones and moves
+the fitted values by ``O(δ)`` (checked against CLARABEL in the tests), and fall back to a
+pseudo-inverse with a :class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that is still
+singular.
+
+Exact leave-one-out (observation i leaves the loss; basis and penalty stay)
+----------------------------------------------------------------------------
+The fitted values are ``ŷ = y + S^{-½} μ = H y`` with hat matrix ``H = I + S^{-½} Z S^{½}``,
+``Z`` the ``μμ`` block of ``A^{-1}``.  For a quadratic penalty and a fixed basis, refitting
+without observation i is the same as refitting with ``y_i`` replaced by its own leave-one-out
+prediction (the usual ridge argument), so ``y_i - ŷ_i^{(-i)} = (y_i - ŷ_i)/(1 - H_ii)``, i.e.::
+
+    r_i = μ_i / (sqrt(s_i) Z_ii),         r_V = S_V^{-½} Z_VV^{-1} μ_V   (a held-out set V).
+
+RKHS-only fast path
+-------------------
+When ``P = cK`` (every term is :class:`~lssvm_cvx.terms.RKHSNorm`), ``α = -S^{½}μ/c`` solves the
+first row and (A) reduces to the weighted LS-SVM system ``(K + c S^{-1}) α + b1 = y``,
+``1'α = 0`` (AReg paper eq. 75 with ``γ_i = s_i / c``): one Cholesky of order N, and the
+leave-one-out residuals ``α_i / C_ii`` of the bordered inverse (Cawley & Talbot).  Both are
+checked against brute-force refits in ``tests/test_regularized.py``.
+
+Used by :class:`lssvm_cvx.formulations.RegularizedLSSVM` (the composition of a loss and terms).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.linalg import lapack
+
+from ..exceptions import ConditioningWarning, InputError
+import scipy.linalg as sla
+
+from .bordered import BorderedSystem, lssvm_system
+from .cholesky import COND_WARN, Cholesky
+from .spectral import SpectralBordered
+
+__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
+           "JITTER"]
+
+#: relative ridge on α added when system (A) is numerically singular (α not identifiable)
+JITTER = 1e-10
+
+
+def _cols(Y: np.ndarray) -> np.ndarray:
+    return Y[:, None] if Y.ndim == 1 else Y
+
+
+def _like(Y: np.ndarray, R: np.ndarray) -> np.ndarray:
+    return R[:, 0] if Y.ndim == 1 else R
+
+
+class QuadraticSystem:
+    """Interface of the two factorisations: ``solve``, ``loo``, ``kfold``."""
+
+    n: int
+
+    def solve(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+        """``(alpha, b)`` for targets ``Y`` (``(N,)`` or ``(N, C)``)."""
+        raise NotImplementedError
+
+    def loo(self, Y: np.ndarray) -> np.ndarray:
+        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
+        raise NotImplementedError
+
+    def kfold(self, Y: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
+        """Exact held-out residuals for disjoint index sets ``folds``."""
+        raise NotImplementedError
+
+
+class RKHSSystem(QuadraticSystem):
+    """``P = cK``: the weighted LS-SVM bordered system (module docstring)."""
+
+    def __init__(self, K: np.ndarray, s: np.ndarray, c: float, *, overwrite: bool = False):
+        self.n = K.shape[0]
+        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n), copy=not overwrite,
+                                                   name="K + c S^-1 (RKHS term)")
+
+    def solve(self, Y):
+        return self.system.solve(Y)
+
+    def loo(self, Y):
+        alpha, _ = self.system.solve(Y)
+        d = self.system.alpha_inv_diag()
+        return alpha / (d[:, None] if np.ndim(alpha) > 1 else d)
+
+    def kfold(self, Y, folds):
+        alpha, _ = self.system.solve(Y)
+        out = np.empty_like(alpha)
+        for V in folds:
+            out[V] = np.linalg.solve(self.system.alpha_inv_block(V), alpha[V])
+        return out
+
+
+class AugmentedSystem(QuadraticSystem):
+    """System (A) of the module docstring, factorised once (LU with partial pivoting)."""
+
+    def __init__(self, K: np.ndarray, s: np.ndarray, P: np.ndarray):
+        n = K.shape[0]
+        self.n, self.r = n, np.sqrt(s)
+        A = np.zeros((2 * n + 1, 2 * n + 1))
+        A[:n, :n] = P
+        A[n + 1:, :n] = self.r[:, None] * K
+        A[n + 1:, n] = self.r
+        A[:n, n + 1:] = A[n + 1:, :n].T
+        A[n, n + 1:] = self.r
+        A[n + 1:, n + 1:] = -np.eye(n)
+        self._pinv: np.ndarray | None = None
+        self.jitter = 0.0
+        rcond, info = self._factor(A)
+        if info != 0 or rcond < COND_WARN:
+            # α is not identifiable (module docstring): add δ||α||²/2 with δ tiny relative to
+            # the system, which selects the smallest-norm α among the (almost) equivalent ones
+            # and moves the fitted values by O(δ); warn only if that does not cure it.
+            self.jitter = JITTER * max(float(np.abs(A).max()), 1.0)
+            A[np.arange(n), np.arange(n)] += self.jitter
+            rcond, info = self._factor(A)
+        # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
+        # definite); LU with partial pivoting is backward stable in practice, so only a numerically zero pivot
+        # (info > 0) or a condition beyond double precision calls for the pseudo-inverse
+        if info != 0 or rcond < np.finfo(float).eps ** 1.5:
+            warnings.warn(
+                f"the optimality system of the composed problem is singular "
+                f"(reciprocal condition ≈ {rcond:.1e}) even with a ridge {self.jitter:.1e} on α; "
+                "using the pseudo-inverse", ConditioningWarning, stacklevel=4)
+            w, V = np.linalg.eigh(A)
+            keep = np.abs(w) > 1e-12 * np.abs(w).max()
+            self._pinv = (V[:, keep] / w[keep]) @ V[:, keep].T
+        self._Z: np.ndarray | None = None
+
+    def _factor(self, A: np.ndarray) -> tuple[float, int]:
+        """LU with partial pivoting (``dgetrf``) and LAPACK's ``dgecon`` estimate.  On this
+        machine's OpenBLAS the symmetric-indefinite ``dsytrf`` took 7.5× longer than ``dgetrf``
+        on a 2001 × 2001 system (4.9 s vs 0.65 s), so the symmetry is not exploited."""
+        anorm = float(np.abs(A).sum(axis=0).max())
+        self._lu, self._piv, info = lapack.dgetrf(A, overwrite_a=0)
+        if info != 0:
+            return 0.0, int(info)
+        rcond, _ = lapack.dgecon(self._lu, anorm, norm="1")
+        return float(rcond), 0
+
+    def _solve(self, B: np.ndarray) -> np.ndarray:
+        if self._pinv is not None:
+            return self._pinv @ B
+        X, info = lapack.dgetrs(self._lu, self._piv, B)
+        if info != 0:  # pragma: no cover - argument error inside LAPACK
+            raise InputError(f"dgetrs failed (info {info})")
+        return X
+
+    def _full(self, Y: np.ndarray) -> np.ndarray:
+        n, Yc = self.n, _cols(Y)
+        B = np.zeros((2 * n + 1, Yc.shape[1]))
+        B[n + 1:] = self.r[:, None] * Yc
+        return self._solve(B)
+
+    def solve(self, Y):
+        X = self._full(Y)
+        n = self.n
+        b = X[n] if np.ndim(Y) > 1 else float(X[n, 0])
+        return _like(Y, X[:n]), b
+
+    def Z(self) -> np.ndarray:
+        """The ``μμ`` block of ``A^{-1}`` (``N`` solves with the one factorisation)."""
+        if self._Z is None:
+            n = self.n
+            B = np.zeros((2 * n + 1, n))
+            B[n + 1:] = np.eye(n)
+            self._Z = self._solve(B)[n + 1:]
+        return self._Z
+
+    def _mu(self, Y):
+        return self._full(Y)[self.n + 1:]
+
+    def loo(self, Y):
+        mu = self._mu(Y)
+        d = np.diag(self.Z()) * self.r
+        return _like(Y, mu / d[:, None])
+
+    def kfold(self, Y, folds):
+        mu, Z = self._mu(Y), self.Z()
+        out = np.empty_like(mu)
+        for V in folds:
+            out[V] = np.linalg.solve(Z[np.ix_(V, V)], mu[V]) / self.r[V, None]
+        return _like(Y, out)
+
+
+def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float], *,
+              folds: Sequence[np.ndarray] | None = None
+              ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
+    """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
+    eigendecomposition of ``S^{½} K S^{½}`` (O(N²) per ``c``); residuals are leave-one-out
+    (``folds=None``) or held-out per fold.
+
+    With ``α = S^{½}β`` the system ``(K + cS^{-1})α + b1 = y, 1'α = 0`` becomes
+    ``(S^{½}KS^{½} + cI)β + S^{½}1 b = S^{½}y``, ``(S^{½}1)'β = 0`` — a
+    :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
+    ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.
+    """
+    r = np.sqrt(s)
+    spec = SpectralBordered(r[:, None] * K * r[None, :], r, name="S^½ K S^½")
+    rhs = r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
+    alphas, bs, res = [], [], []
+    for c in cs:
+        beta, b = spec.solve(rhs, float(c))
+        alphas.append(r[:, None] * beta if beta.ndim > 1 else r * beta)
+        bs.append(b)
+        if folds is None:
+            d = spec.alpha_inv_diag(float(c)) * r
+            res.append(beta / (d[:, None] if beta.ndim > 1 else d))
+        else:
+            out = np.empty_like(beta)
+            for V in folds:
+                out[V] = np.linalg.solve(spec.alpha_inv_block(V, float(c)), beta[V])
+            res.append(out / (r[:, None] if beta.ndim > 1 else r))
+    return alphas, bs, res
+
+
+def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: np.ndarray,
+                     Y: np.ndarray, ws: Sequence[float], *,
+                     folds: Sequence[np.ndarray] | None = None, rcond_min: float = 1e-10
+                     ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]] | None:
+    """One weight ``w`` of ``P(w) = P_fixed + w P_key`` along ``ws`` from ONE generalised
+    symmetric eigendecomposition, or ``None`` when neither pencil is definite.
+
+    Eliminating the bias (``b = s̄'(y - Kα)``, ``s̄ = s/Σs``, ``K_c = (I - 1s̄')K``) leaves
+    ``A(w) α = K_c'Sy`` with ``A(w) = M + w P_key``, ``M = K_c'SK_c + P_fixed``.  If ``M`` is
+    positive definite (Cholesky with reciprocal condition ≥ ``rcond_min``), ``eigh(P_key, M)``
+    gives ``V'MV = I``, ``V'P_keyV = Θ`` and ``A(w)^{-1} = V diag(1/(1 + wθ)) V'``; else if
+    ``P_key`` is, ``eigh(M, P_key)`` gives ``A(w)^{-1} = V diag(1/(λ + w)) V'``.  With
+    ``Q = K_c V`` the hat matrix is ``H = 1s̄' + Q D(w) Q'S``: ``O(N²)`` per weight for the fit
+    and the leave-one-out residuals ``(y_i - ŷ_i)/(1 - H_ii)``.  These normal equations square
+    the condition of ``K``; the pencils are refused (``None``) rather than used when they are
+    not safely definite, and the caller then factorises the exact system (A) per weight.
+    """
+    n = K.shape[0]
+    sbar = s / s.sum()
+    Kc = K - np.outer(np.ones(n), sbar @ K)
+    M = Kc.T @ (s[:, None] * Kc) + P_fixed
+    M = (M + M.T) / 2
+    Pk = (P_key + P_key.T) / 2
+    mode = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConditioningWarning)
+        for cand, name in ((M, "M"), (Pk, "P")):
+            try:
+                if Cholesky.factor(cand, name=name).rcond >= rcond_min:
+                    mode = name
+                    break
+            except InputError:  # NotPSDError is an InputError
+                continue
+    if mode is None:
+        return None
+    if mode == "M":
+        theta, V = sla.eigh(Pk, M)
+    else:
+        theta, V = sla.eigh(M, Pk)
+    Q = Kc @ V
+    Yc = _cols(Y)
+    q = Q.T @ (s[:, None] * Yc)
+    Q2 = Q * Q
+    mean = sbar @ Yc
+    alphas, bs, res = [], [], []
+    for w in ws:
+        d = 1.0 / (1.0 + w * theta) if mode == "M" else 1.0 / (theta + w)
+        a = V @ (d[:, None] * q)
+        yhat = Q @ (d[:, None] * q) + mean[None, :]
+        b = sbar @ (Yc - K @ a)
+        R = Yc - yhat
+        if folds is None:
+            h = sbar + s * (Q2 @ d)
+            out = R / (1.0 - h)[:, None]
+        else:
+            out = np.empty_like(R)
+            for V_ in folds:
+                Qv = Q[V_]
+                H = sbar[V_][None, :] + (Qv * d) @ Qv.T * s[V_][None, :]
+                out[V_] = np.linalg.solve(np.eye(len(V_)) - H, R[V_])
+        alphas.append(_like(Y, a))
+        bs.append(b if Y.ndim > 1 else float(b[0]))
+        res.append(_like(Y, out))
+    return alphas, bs, res

@@ -1,0 +1,263 @@
+"""Closed-form model selection for the LS-SVM: exact leave-one-out and k-fold residuals, GCV,
+γ sweeps from one decomposition, and the joint (γ, σ²) search.
+
+Let ``A = [[0, 1'], [1, H]]`` be the bordered matrix of eq. (2) with ``H = Ω + diag(1/γ_i)``,
+``(b, α)`` its solution and ``C`` the α-block of ``A^{-1}``.
+
+* **Leave-one-out** (Cawley & Talbot 2003; Pelckmans et al.): the residual of the model trained
+  without point ``i``, at ``x_i``, is ``r_i = y_i - f^{(-i)}(x_i) = α_i / C_ii``.
+* **k-fold** (the block generalisation, An, Liu & Venkatesh 2007): for a held-out set ``V``,
+  ``r_V = C_VV^{-1} α_V``.
+* **GCV** (Golub, Heath & Wahba 1979): the fitted values are ``ŷ = y - diag(1/γ)α`` and
+  ``α = C y``, so ``I - S = diag(1/γ) C`` and
+  ``GCV = N ||diag(1/γ) α||² / tr(diag(1/γ) C)²``.
+
+``C = H^{-1} - u u'/(1'u)`` with ``u = H^{-1}1``.  Its diagonal needs ``L^{-1}`` (one ``dtrtri``
+after the Cholesky factor) or, when sweeping γ, the eigenvectors of Ω
+(:class:`~lssvm_cvx.linalg.SpectralBordered`): after one ``eigh`` every γ costs O(N²) for LOO
+and GCV.  :func:`gamma_sweep` chooses between the two: ``eigh`` costs about
+:data:`EIGH_BREAK_EVEN` Cholesky-plus-``dtrtri`` passes (measured on the development machine,
+see ``benchmarks/results/lssvm_loo.md``), so fewer γ values than that are faster by per-γ
+Cholesky.
+
+The LS-SVM classifier (eq. 57) is the regression LS-SVM on ±1 targets (see
+:mod:`lssvm_cvx.formulations.lssvm`), so every formula applies to it with ``y`` the ±1 labels;
+several target columns (one-vs-rest) share one decomposition.  Every formula here is tested
+against brute-force refits in ``tests/test_model_selection.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..checks import check_gamma
+from ..exceptions import HyperparameterError
+from ..kernels import RBF, Kernel
+from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
+from ..linalg.folds import check_folds
+from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
+
+__all__ = [
+    "EIGH_BREAK_EVEN",
+    "CRITERIA",
+    "loo_residuals",
+    "kfold_residuals",
+    "gcv",
+    "gamma_sweep",
+    "GammaSweep",
+    "select_gamma_sigma2",
+    "SearchResult",
+    "check_folds",
+]
+
+#: the selection criteria :func:`gamma_sweep` knows
+CRITERIA = ("loo", "kfold", "gcv")
+
+
+def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> BorderedSystem:
+    g = check_gamma(gamma, Omega.shape[0])
+    return lssvm_system(Omega, g, np.ones(Omega.shape[0]) if bias else None)
+
+
+def _loo(alpha: np.ndarray, cdiag: np.ndarray) -> np.ndarray:
+    return alpha / (cdiag[:, None] if alpha.ndim > 1 else cdiag)
+
+
+def _kfold(alpha: np.ndarray, block: Callable[[np.ndarray], np.ndarray],
+           folds: list[np.ndarray]) -> np.ndarray:
+    r = np.empty_like(alpha)
+    for f in folds:
+        r[f] = np.linalg.solve(block(f), alpha[f])
+    return r
+
+
+def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> np.ndarray:
+    """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` of the LS-SVM (eq. 2).
+
+    ``y`` may have several columns (they share the factorization); ``gamma`` may be a vector
+    (weighted LS-SVM, eq. 75).  Cost: one Cholesky, one ``dtrtri``, O(N²) per column.
+    """
+    sys = _system(Omega, gamma, bias)
+    alpha, _ = sys.solve(np.asarray(y, dtype=np.float64))
+    return _loo(alpha, sys.alpha_inv_diag())
+
+
+def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
+                    folds: Sequence[Sequence[int]], *, bias: bool = True) -> np.ndarray:
+    """Exact k-fold residuals: ``r[V] = y[V] - f^{(-V)}(x_V)`` for every held-out set ``V``."""
+    y = np.asarray(y, dtype=np.float64)
+    folds = check_folds(folds, y.shape[0])
+    sys = _system(Omega, gamma, bias)
+    alpha, _ = sys.solve(y)
+    return _kfold(alpha, sys.alpha_inv_block, folds)
+
+
+def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> float:
+    """Generalized cross-validation score ``N ||y - ŷ||² / tr(I - S)²`` (mean over columns)."""
+    g = np.asarray(check_gamma(gamma, Omega.shape[0]))
+    sys = _system(Omega, gamma, bias)
+    alpha, _ = sys.solve(np.asarray(y, dtype=np.float64))
+    return _gcv(alpha, sys.alpha_inv_diag(), g)
+
+
+def _gcv(alpha: np.ndarray, cdiag: np.ndarray, g: np.ndarray) -> float:
+    inv_g = 1.0 / g
+    res = alpha * (inv_g[:, None] if alpha.ndim > 1 and inv_g.ndim else inv_g)
+    n = alpha.shape[0]
+    tr = float(np.sum(cdiag * inv_g)) if inv_g.ndim else float(np.sum(cdiag) * inv_g)
+    return float(n * np.mean(np.sum(res**2, axis=0)) / tr**2)
+
+
+def _score(residuals: np.ndarray, y: np.ndarray, score: str,
+           weights: np.ndarray | None = None) -> float:
+    """(Weighted) mean squared residual, or the misclassification rate of the held-out
+    predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns)."""
+    if score == "mse":
+        per_point = residuals**2 if residuals.ndim == 1 else np.mean(residuals**2, axis=1)
+    elif score == "misclassification":
+        pred = y - residuals
+        if y.ndim == 1:
+            per_point = (y * pred <= 0).astype(float)
+        else:
+            per_point = (np.argmax(pred, axis=1) != np.argmax(y, axis=1)).astype(float)
+    else:
+        raise HyperparameterError(f"unknown score {score!r}; use 'mse' or 'misclassification'")
+    return float(np.average(per_point, weights=weights))
+
+
+@dataclass
+class GammaSweep:
+    """Scores of a γ sweep (one entry per γ, in the order given)."""
+
+    gammas: np.ndarray
+    scores: np.ndarray
+    criterion: str
+    method: str
+    best_index: int = field(init=False)
+
+    def __post_init__(self):
+        self.best_index = int(np.nanargmin(self.scores))
+
+    @property
+    def best_gamma(self) -> float:
+        return float(self.gammas[self.best_index])
+
+    @property
+    def best_score(self) -> float:
+        return float(self.scores[self.best_index])
+
+
+def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float], *,
+                criterion: str = "loo", folds: Sequence[Sequence[int]] | None = None,
+                score: str = "mse", method: str = "auto", bias: bool = True,
+                weights: np.ndarray | None = None) -> GammaSweep:
+    """Score every γ in ``gammas`` by exact LOO, exact k-fold or GCV without refitting.
+
+    Parameters
+    ----------
+    Omega, y :
+        Gram and targets (several columns allowed).
+    gammas :
+        Regularization constants to score.
+    criterion :
+        ``"loo"``, ``"kfold"`` (needs ``folds``) or ``"gcv"``.
+    score :
+        ``"mse"`` or ``"misclassification"`` (±1 targets) for LOO and k-fold.
+    method :
+        ``"eigh"`` (one eigendecomposition, O(N²) per γ for LOO/GCV), ``"cholesky"`` (one
+        factorization per γ) or ``"auto"``: ``eigh`` from :data:`EIGH_BREAK_EVEN` values on.
+    weights :
+        Optional per-point weights ``w_i > 0``: the weighted LS-SVM with ``γ_i = γ w_i``
+        (eq. 74-75), scored by the ``w``-weighted mean; forces ``method="cholesky"``.
+    """
+    if criterion not in CRITERIA:
+        raise HyperparameterError(f"unknown criterion {criterion!r}; use one of {CRITERIA}")
+    gammas = np.asarray([check_gamma(g) for g in np.atleast_1d(gammas)], dtype=np.float64)
+    if gammas.size == 0:
+        raise HyperparameterError("gammas is empty")
+    y = np.asarray(y, dtype=np.float64)
+    if criterion == "kfold":
+        if folds is None:
+            raise HyperparameterError("criterion='kfold' needs folds")
+        folds = check_folds(folds, y.shape[0])
+    if weights is not None:
+        weights = np.asarray(check_gamma(weights, y.shape[0], name="weights"))
+        method = "cholesky"
+    if method == "auto":
+        method = "eigh" if use_eigh(gammas.size) else "cholesky"
+    if method not in ("eigh", "cholesky"):
+        raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
+    scores = np.empty(gammas.size)
+    spec = SpectralBordered(Omega, np.ones(y.shape[0]) if bias else None) if method == "eigh" else None
+    for k, g in enumerate(gammas):
+        if spec is not None:
+            lam = 1.0 / g
+            alpha, _ = spec.solve(y, lam)
+            if criterion == "kfold":
+                r = _kfold(alpha, lambda f: spec.alpha_inv_block(f, lam), folds)
+            else:
+                cdiag = spec.alpha_inv_diag(lam)
+        else:
+            sys = _system(Omega, g if weights is None else g * weights, bias)
+            alpha, _ = sys.solve(y)
+            if criterion == "kfold":
+                r = _kfold(alpha, sys.alpha_inv_block, folds)
+            else:
+                cdiag = sys.alpha_inv_diag()
+        if criterion == "gcv":
+            scores[k] = _gcv(alpha, cdiag, np.float64(g) if weights is None else g * weights)
+        else:
+            if criterion == "loo":
+                r = _loo(alpha, cdiag)
+            scores[k] = _score(r, y, score, weights)
+    return GammaSweep(gammas, scores, criterion, method)
+
+
+@dataclass
+class SearchResult:
+    """Joint (γ, σ²) search: ``scores[i, j]`` for ``sigma2s[i]`` and ``gammas[j]``."""
+
+    gammas: np.ndarray
+    sigma2s: np.ndarray
+    scores: np.ndarray
+    criterion: str
+    best_gamma: float = field(init=False)
+    best_sigma2: float = field(init=False)
+    best_score: float = field(init=False)
+
+    def __post_init__(self):
+        i, j = np.unravel_index(int(np.nanargmin(self.scores)), self.scores.shape)
+        self.best_sigma2 = float(self.sigma2s[i])
+        self.best_gamma = float(self.gammas[j])
+        self.best_score = float(self.scores[i, j])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"gammas": self.gammas.tolist(), "sigma2s": self.sigma2s.tolist(),
+                "scores": self.scores.tolist(), "criterion": self.criterion,
+                "best_gamma": self.best_gamma, "best_sigma2": self.best_sigma2,
+                "best_score": self.best_score}
+
+
+def select_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float],
+                        sigma2s: Sequence[float], *, kernel: Callable[[float], Kernel] = RBF,
+                        criterion: str = "loo", folds: Sequence[Sequence[int]] | None = None,
+                        score: str = "mse", method: str = "auto",
+                        weights: np.ndarray | None = None) -> SearchResult:
+    """Grid search over (γ, σ²): one Gram (and one decomposition) per σ², all γ from it.
+
+    ``kernel(sigma2)`` builds the kernel for a width (RBF by default).
+    """
+    sigma2s = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
+    if sigma2s.size == 0:
+        raise HyperparameterError("sigma2s is empty")
+    rows = []
+    for s2 in sigma2s:
+        sweep = gamma_sweep(kernel(float(s2))(X), y, gammas, criterion=criterion, folds=folds,
+                            score=score, method=method, weights=weights)
+        rows.append(sweep.scores)
+    return SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2s,
+                        np.vstack(rows), criterion)
