@@ -37,12 +37,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ..selection.auto import CRITERIA, auto_search
-from ..terms.gradient_basis import MARGINS, basis_transform, choose_centres
+from ..terms.gradient_basis import MARGINS, basis_transform
 from ..linalg.penalized import PenalizedLS
 from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
-from ..exceptions import ConditioningWarning, HyperparameterError
+from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
+from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import SaveMixin, check_fitted, encode_labels, input_error
 from .search_results import search_results
 
@@ -81,7 +82,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
                  n_components: int = 500, max_exact: int = 1000,
                  kernel_gamma_grid: Any = None, mu_grid: Any = None, nu_grid: Any = None,
                  criterion: str | None = None, n_subsample: int = 1000, random_state: Any = 0,
-                 gamma: Any = "deprecated", gamma_grid: Any = "deprecated"):
+                 gamma: Any = "deprecated", gamma_grid: Any = "deprecated", n_loo: int = 20000,
+                 progress: bool = False):
         self.kernel_gamma = kernel_gamma
         self.kernel_gamma_grid = kernel_gamma_grid
         self.gamma = gamma
@@ -97,6 +99,13 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.criterion = criterion
         self.n_subsample = n_subsample
         self.random_state = random_state
+        self.n_loo = n_loo
+        self.progress = progress
+
+    def _clear_fitted(self) -> None:
+        """Remove every fitted attribute (a failed fit leaves nothing half-fitted)."""
+        for k in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, k)
 
     def save(self, path: str) -> None:
         """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle); load it with
@@ -124,7 +133,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
             raise HyperparameterError(f"margin must be one of {MARGINS}, got {self.margin!r}")
         if self.approximation not in _APPROX:
             raise HyperparameterError(f"approximation must be one of {_APPROX}, got {self.approximation!r}")
-        for name, low in (("n_components", 1), ("max_exact", 2), ("n_subsample", 2)):
+        for name, low in (("n_components", 1), ("max_exact", 2), ("n_subsample", 2), ("n_loo", 2)):
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
                 raise HyperparameterError(f"{name} must be an integer >= {low}, got {v!r}")
@@ -156,31 +165,57 @@ class _AutoBase(SaveMixin, BaseEstimator):
             "mse" if self._task == "regression" else "hinge2")
 
     # fitting -----------------------------------------------------------------------------
-    def _fit_targets(self, X: np.ndarray, Y: np.ndarray) -> None:
-        """Standardise, search, solve; ``Y`` is (N,) or (N, T) in the model's target units."""
+    def _fit_targets(self, X: Any, Y: Any) -> None:
+        """Standardise, search, solve; ``Y`` is (N,) or (N, T) in the model's target units
+        (``X``, ``Y`` NumPy, or dask arrays: :mod:`lssvm_cvx.estimators.auto_stream`)."""
         n = X.shape[0]
         kind, gamma, mu, nu = self._check_params(n)
-        self.x_mean_ = X.mean(axis=0)
-        scale = X.std(axis=0)
-        self.x_scale_ = np.where(scale > 0, scale, 1.0)
-        Xs = (X - self.x_mean_) / self.x_scale_
-        self.p_ = n_informative_columns(Xs)
-        self.c_ = affine_dim(Xs)
+        dask_in = is_dask(X)
+        if dask_in:
+            if self.approximation == "auto":
+                kind = "nystroem"
+            if kind == "exact":
+                raise HyperparameterError("approximation='exact' needs X in memory (N x N Gram)")
+            st = input_stats(X)
+            self.x_mean_, self.x_scale_, self.p_, self.c_ = st["mean"], st["scale"], st["p"], st["c"]
+            constant = st["constant"]
+            Xs = None
+        else:
+            self.x_mean_ = X.mean(axis=0)
+            scale = X.std(axis=0)
+            self.x_scale_ = np.where(scale > 0, scale, 1.0)
+            Xs = (X - self.x_mean_) / self.x_scale_
+            self.p_ = n_informative_columns(Xs)
+            self.c_ = affine_dim(Xs)
+            constant = np.ptp(Xs, axis=0).max() == 0.0
         self.approximation_ = kind
-        if np.ptp(Xs, axis=0).max() == 0.0:  # all inputs identical: the constant model
+        if constant:  # all inputs identical: the constant model
             self._constant_model(Y)
             return
         centres = None
         if kind == "nystroem":
-            centres = choose_centres(Xs, self.n_components, self.random_state)
+            centres = pick_centres(X, self.x_mean_, self.x_scale_, self.n_components, self.random_state)
         m_est = n if kind == "exact" else min(self.n_components, n)
         seed = self.random_state if isinstance(self.random_state, (int, np.integer)) else 0
+        Y2 = Y if dask_in or Y.ndim == 2 else Y[:, None]
+        if dask_in and Y2.ndim == 1:
+            Y2 = Y2[:, None]
+        source = make_source(X, Y2, m_est, bool(self.progress)) if kind != "exact" else None
 
         def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
-            Xr = Xs if rows is None else Xs[rows]
-            Yr = Y if rows is None else Y[rows]
+            if rows is not None and kind != "exact":
+                Xr, Yr = take_standardized(source, rows, self.x_mean_, self.x_scale_)
+                Yr = Yr[:, 0] if not dask_in and Y.ndim == 1 else Yr
+            else:
+                Xr = Xs if rows is None else Xs[rows]
+                Yr = Y if rows is None else Y[rows]
             if kind == "exact":
                 B = exact_basis(Xr, g, p=self.p_, c=self.c_, margin=self.margin)
+            elif rows is None:
+                return streamed_problem(kind, source, g, p=self.p_, c=self.c_, margin=self.margin,
+                                        centres=centres, mean=self.x_mean_, scale=self.x_scale_,
+                                        n_components=self.n_components, seed=seed,
+                                        n_loo=self.n_loo, X_mem=X if not dask_in else None)
             elif kind == "nystroem":
                 B = nystroem_basis(Xr, g, p=self.p_, c=self.c_, centres=centres, margin=self.margin)
             else:
@@ -203,7 +238,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
                 warnings.simplefilter("ignore", ConditioningWarning)
                 fit = pr.fit(res.mu, res.nu)
             self.rcond_ = fit.chol.rcond
-            if self._task == "regression" and n <= self.max_exact:
+            if self._task == "regression" and n <= self.max_exact and not dask_in:
                 self.jackknife_Q_ = fit.jackknife_influence()
             else:
                 self.jackknife_Q_ = None
@@ -219,6 +254,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
         self.coef_ = fit.theta
         self.intercept_ = fit.b
         self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
+        rows = getattr(pr, "loo_rows", None)
+        self.loo_rows_ = None if rows is None or rows.size == n else rows
         self.n_basis_ = pr.m
 
     def _constant_model(self, Y: np.ndarray) -> None:
@@ -287,6 +324,13 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         Rows used to choose the width when there are more.
     random_state :
         Seed for the subsample, Nyström centres and random features.
+    n_loo :
+        Above ``max_exact`` rows the design is streamed in blocks (never ``N × m`` in memory)
+        and the exact LOO criterion and ``loo_residuals_`` use at most this many rows (a seeded
+        subsample, ``loo_rows_``; all rows when there are fewer).
+    progress :
+        Show tqdm progress bars for the passes over the data (off by default; the CLI turns
+        it on).
 
     Attributes
     ----------
@@ -296,7 +340,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
     mu_paper_, nu_paper_ : float
         The equivalent raw weights of eq. (9) (targets standardised).
     loo_residuals_ : ndarray of shape (n_samples,)
-        Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` of the final model.
+        Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` of the final model (on the rows
+        ``loo_rows_`` when that is not None; a lazy dask array for dask inputs).
+    loo_rows_ : ndarray or None
+        Rows of ``loo_residuals_`` when a subsample (more than ``n_loo`` streamed rows).
     loo_score_ : float
         Its selection criterion (standardised units).
     search_ : dict
@@ -314,17 +361,39 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
     _task = "regression"
 
     def fit(self, X: Any, y: Any) -> "AutoLSSVMRegressor":
-        """Standardise, tune (γ, μ, ν) by exact LOO, solve; returns ``self``."""
-        X, y = self._validate_fit(X, y, y_numeric=True)
-        self.y_mean_ = float(y.mean())
-        sd = float(y.std())
-        self.y_scale_ = sd if sd > 0 else 1.0
-        self._fit_targets(X, (y - self.y_mean_) / self.y_scale_)
-        self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+        """Standardise, tune (γ, μ, ν) by exact LOO, solve; returns ``self``.
+
+        ``X`` and ``y`` may be dask arrays (same row chunks): every pass then runs on the
+        current Dask client (:mod:`lssvm_cvx.estimators.auto_stream`)."""
+        try:
+            if is_dask(X) or is_dask(y):
+                import dask
+
+                y = check_dask_target(X, y)
+                if X.shape[0] != y.shape[0]:
+                    raise InputError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
+                self.n_features_in_ = int(X.shape[1])
+                mean, sd = dask.compute(y.mean(), y.std())
+                if not (np.isfinite(mean) and np.isfinite(sd)):
+                    raise InputError("y contains NaN or inf")
+                sd = float(sd)
+            else:
+                X, y = self._validate_fit(X, y, y_numeric=True)
+                mean, sd = y.mean(), float(y.std())
+            self.y_mean_ = float(mean)
+            self.y_scale_ = sd if sd > 0 else 1.0
+            self._fit_targets(X, (y - self.y_mean_) / self.y_scale_)
+            self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+        except BaseException:
+            self._clear_fitted()
+            raise
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """``f(x) = Φ(x)θ + b`` in the units of ``y``."""
+        """``f(x) = Φ(x)θ + b`` in the units of ``y`` (a dask array for a dask ``X``)."""
+        if is_dask(X):
+            return X.map_blocks(lambda xb: self.predict(np.asarray(xb)), drop_axis=1,
+                                dtype=np.float64)
         return self._raw_decision(X)[:, 0] * self.y_scale_ + self.y_mean_
 
     def predict_interval(self, X: Any, coverage: float = 0.9) -> np.ndarray:
@@ -349,7 +418,7 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         if not 0 < cov < 1:
             raise HyperparameterError(f"coverage must be in (0, 1), got {coverage!r}")
         X = self._validate_predict(X)
-        r = self.loo_std_[:, 0]
+        r = np.asarray(self.loo_std_[:, 0])  # computes a lazy (dask) residual vector here
         n = r.shape[0]
         alpha = 1.0 - cov
         k_hi = int(np.ceil((1 - alpha) * (n + 1)))
@@ -385,7 +454,7 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
     Parameters
     ----------
     kernel_gamma, mu, nu, approximation, n_components, max_exact, kernel_gamma_grid, mu_grid, nu_grid,
-    n_subsample, random_state, gamma, gamma_grid :
+    n_subsample, random_state, gamma, gamma_grid, n_loo, progress :
         As in :class:`AutoLSSVMRegressor`.
     criterion :
         LOO criterion: ``"hinge2"`` (default: squared hinge ``max(0, 1 - y f^{(-i)})²`` of the
@@ -408,12 +477,21 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
 
     def fit(self, X: Any, y: Any) -> "AutoLSSVMClassifier":
         """Fit on labels ``y`` (any hashable labels, at least two classes)."""
+        if is_dask(X) or is_dask(y):
+            raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
+                             "supported by AutoLSSVMRegressor")
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
         C = self.classes_.size
         yi = (Y > 0).astype(np.intp) if C == 2 else Y.argmax(axis=1)
-        self._fit_targets(X, Y)
+        try:
+            self._fit_targets(X, Y)
+        except BaseException:
+            self._clear_fitted()
+            raise
         Y2 = Y[:, None] if Y.ndim == 1 else Y
+        if self.loo_rows_ is not None:  # LOO residuals on a subsample of the rows
+            Y2, yi = Y2[self.loo_rows_], yi[self.loo_rows_]
         F = Y2 - self.loo_std_
         self.loo_decision_ = F[:, 0] if C == 2 else F
         self.temperature_ = self._calibrate(F, yi)

@@ -22,6 +22,7 @@ from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
 from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, select_gamma_sigma2
+from ..selection.lssvm_screen import screened_gamma_sigma2
 from .search_results import search_results
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 
@@ -29,6 +30,10 @@ __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_s
 
 #: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
 DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
+#: ``search="auto"`` screens the grid (low rank, exact LOO on a short list) above this many rows
+SCREEN_MIN_ROWS = 1500
+#: the search strategies of ``selection="loo"``
+SEARCHES = ("auto", "grid", "screen")
 
 
 def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:
@@ -73,8 +78,17 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         else:
             sigma2s = np.array([np.nan])
             make = lambda _s2: self._make_kernel()  # noqa: E731 - width-free kernels
-        res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
-                                  folds=folds, score=score, weights=weights)
+        search = getattr(self, "search", "auto")
+        if search not in SEARCHES:
+            raise HyperparameterError(f"search must be one of {SEARCHES}, got {search!r}")
+        screen = (rbf and self.selection == "loo" and weights is None and sigma2s.size > 1
+                  and (search == "screen" or (search == "auto" and X.shape[0] > SCREEN_MIN_ROWS)))
+        if screen:
+            res = screened_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, score=score,
+                                        random_state=self.random_state)
+        else:
+            res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
+                                      folds=folds, score=score, weights=weights)
         # scikit-learn's layout (one entry per candidate, σ² outer, γ inner as in ``scores``)
         # with the grid keys (gammas, sigma2s, scores, best_*) kept beside it
         params = [({"sigma2": float(s2)} if rbf else {}) | {"gamma": float(g)}
@@ -136,8 +150,14 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     cv :
         Number of folds (shuffled with ``random_state``) or a scikit-learn splitter whose test
         sets partition the data, for ``selection="kfold"``.
+    search :
+        How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
+        eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,
+        exact LOO on the short list, :mod:`lssvm_cvx.selection.lssvm_screen`; the chosen point
+        and its score are exact) or ``"auto"`` (screen above :data:`SCREEN_MIN_ROWS` rows
+        without ``sample_weight``).
     random_state :
-        Seed of the fold shuffling.
+        Seed of the fold shuffling and of the screen's landmarks.
 
     Attributes
     ----------
@@ -170,12 +190,13 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, selection: str | None = None,
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
-                 random_state: Any = None):
+                 search: str = "auto", random_state: Any = None):
         self.kernel = kernel
         self.sigma2 = sigma2
         self.gamma = gamma
         self.degree = degree
         self.t = t
+        self.search = search
         self.selection = selection
         self.gamma_grid = gamma_grid
         self.sigma2_grid = sigma2_grid
@@ -203,7 +224,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
 
     Parameters
     ----------
-    kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, random_state :
+    kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, search, random_state :
         As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width).
     multi_class :
         ``"ovr"`` (one-vs-rest: all classes share one factorization, ±1 target columns) or
@@ -237,12 +258,13 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
                  degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
                  selection: str | None = None, selection_score: str = "mse",
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
-                 random_state: Any = None):
+                 search: str = "auto", random_state: Any = None):
         self.kernel = kernel
         self.sigma2 = sigma2
         self.gamma = gamma
         self.degree = degree
         self.t = t
+        self.search = search
         self.multi_class = multi_class
         self.selection = selection
         self.selection_score = selection_score

@@ -269,6 +269,10 @@ class PenalizedLS:
         return Fit(theta=theta, b=b, loo=R, leverage=h, chol=chol, mu=float(mu), nu=float(nu),
                    problem=self)
 
+    def fit_score(self, fit: "Fit", criterion: str) -> float:
+        """The LOO criterion of a fit."""
+        return float(loo_score(fit.loo[:, :, None], self.Y, criterion)[0])
+
     def loo_residuals(self, mu: float, nu: float) -> np.ndarray:
         """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given)."""
         R = self.fit(mu, nu).loo

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..exceptions import HyperparameterError
 from ..linalg.penalized import PenalizedLS
-from ..linalg.scores import SCORES, loo_score
+from ..linalg.scores import SCORES
 
 __all__ = [
     "DEFAULT_GAMMA_GRID",
@@ -181,7 +181,6 @@ def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS],
             if s2 <= score:
                 mu_best, score = m2, s2
     if not np.isfinite(score):
-        fit = pr.fit(mu_best, nu_best)
-        score = float(loo_score(fit.loo[:, :, None], pr.Y, criterion)[0])
+        score = pr.fit_score(pr.fit(mu_best, nu_best), criterion)
     return SearchResult(float(g_best), float(mu_best), float(nu_best), float(score), criterion,
                         history, ndec, pr)

@@ -52,6 +52,7 @@ __all__ = [
     "select_gamma_sigma2",
     "SearchResult",
     "check_folds",
+    "score_residuals",
 ]
 
 #: the selection criteria :func:`gamma_sweep` knows
@@ -127,6 +128,12 @@ def _score(residuals: np.ndarray, y: np.ndarray, score: str,
     else:
         raise HyperparameterError(f"unknown score {score!r}; use 'mse' or 'misclassification'")
     return float(np.average(per_point, weights=weights))
+
+
+def score_residuals(residuals: np.ndarray, y: np.ndarray, score: str = "mse",
+                    weights: np.ndarray | None = None) -> float:
+    """The selection score of held-out residuals: ``"mse"`` or ``"misclassification"``."""
+    return _score(residuals, y, score, weights)
 
 
 @dataclass

@@ -24,6 +24,8 @@ __all__ = [
     "exact_basis",
     "nystroem_basis",
     "choose_centres",
+    "nystroem_penalties",
+    "rff_params",
     "rff_gradient_gram",
     "rff_basis",
 ]
@@ -102,6 +104,25 @@ def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.n
     R = None if margin == "alpha" else margin_matrix(
         model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
     return Basis("nystroem", Phi, G, {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, R)
+
+
+def nystroem_penalties(centres: np.ndarray, gamma: float, *, p: int, c: int,
+                       margin: str = "alpha") -> tuple[dict[str, Any], np.ndarray, np.ndarray | None]:
+    """``(params, G, R)`` of :func:`nystroem_basis` without the design (for streamed fits)."""
+    G = gradient_norm_gram(centres, gamma=gamma, form="normalized", dim=c, n_features=p)
+    R = None if margin == "alpha" else margin_matrix(
+        model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
+    return {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, G, R
+
+
+def rff_params(gamma: float, *, p: int, d: int, n_components: int, random_state: Any) -> dict[str, Any]:
+    """The parameters of :func:`rff_basis` (``RBFSampler`` weights and offsets) for ``d`` inputs."""
+    from sklearn.kernel_approximation import RBFSampler
+
+    rbf = RBFSampler(gamma=gamma / p, n_components=int(n_components), random_state=random_state)
+    rbf.fit(np.zeros((1, d)))
+    return {"W": np.ascontiguousarray(rbf.random_weights_), "offset": np.asarray(rbf.random_offset_),
+            "gamma": float(gamma), "p": p}
 
 
 def choose_centres(X: np.ndarray, m: int, random_state: Any) -> np.ndarray:

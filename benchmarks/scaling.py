@@ -1,0 +1,159 @@
+"""Model selection at scale (issue 16): fit time and peak memory against N for the Auto LS-SVM
+(streamed Nyström design), scikit-learn's Nystroem(500)+RidgeCV and neo-ls-svm (when the
+``bench`` extra is installed), with fitted log-log slopes; and the exact (γ, σ²) LOO selection of
+``LSSVMRegressor`` at N = 3000 (screened vs exhaustive grid) against one eigendecomposition of
+the N × N Gram in the same run.
+
+Data: ``make_friedman1(N, n_features=10, noise=1.0)`` from seeds (test: 5000 noise-free points);
+sinc ``y = sinc(x) + 0.1 ε`` on [-3, 3] for the LOO selection (test: 2000 noise-free points).
+Every (method, N) fit runs in a fresh subprocess with one BLAS thread; its peak memory is the
+child's ``ru_maxrss`` (no grandchildren: the process tree is that one process).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
+
+CHILD = r"""
+import json, resource, sys, time, numpy as np
+from sklearn.datasets import make_friedman1
+method, n = sys.argv[1], int(sys.argv[2])
+X, y = make_friedman1(n, n_features=10, noise=1.0, random_state=0)
+Xt, yt = make_friedman1(5000, n_features=10, noise=0.0, random_state=10_000)
+t0 = time.perf_counter()
+if method == "ours":
+    from lssvm_cvx import AutoLSSVMRegressor
+    est = AutoLSSVMRegressor(random_state=0, progress=False).fit(X, y)
+elif method == "sklearn":
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import RidgeCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    est = make_pipeline(StandardScaler(), Nystroem(n_components=500, gamma=0.1, random_state=0),
+                        RidgeCV(alphas=np.logspace(-3, 3, 7))).fit(X, y)
+else:
+    from neo_ls_svm import NeoLSSVM
+    est = NeoLSSVM().fit(X, y)
+fit = time.perf_counter() - t0
+rmse = float(np.sqrt(np.mean((est.predict(Xt) - yt) ** 2)))
+print(json.dumps({"fit": fit, "rmse": rmse,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _child(method: str, n: int, timeout: float) -> dict:
+    env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "PATH": "/usr/bin:/bin"}
+    try:
+        out = subprocess.run([sys.executable, "-c", CHILD, method, str(n)], capture_output=True,
+                             text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "status": f"timeout {timeout:.0f} s"}
+    if out.returncode != 0:
+        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan,
+                "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]}
+    return {**json.loads(out.stdout.strip().splitlines()[-1]), "status": "ok"}
+
+
+def _loo_selection(n: int, reps: int, grid: bool) -> dict:
+    from threadpoolctl import threadpool_limits
+
+    from lssvm_cvx import LSSVMRegressor
+    from lssvm_cvx.kernels import RBF
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, (n, 1))
+    y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
+    Xt = np.linspace(-3, 3, 2000)[:, None]
+    yt = np.sinc(Xt[:, 0])
+    est = LSSVMRegressor(selection="loo", search="screen", random_state=0)
+    with threadpool_limits(limits=1, user_api="blas"):
+        t = interleaved_times({"eigh": lambda: np.linalg.eigh(RBF(1.0)(X)),
+                               "screen": lambda: est.fit(X, y)}, reps, warmup=0)
+        out = {"N": n, "eigh [s]": float(np.median(t["eigh"])),
+               "screened search + fit [s]": float(np.median(t["screen"])),
+               "screened RMSE": float(np.sqrt(np.mean((est.predict(Xt) - yt) ** 2))),
+               "screened (gamma, sigma2)": f"({est.gamma_:.3g}, {est.sigma2_:.3g})",
+               "exact LOO evaluations": int(est.cv_results_["n_exact"])}
+        if grid:
+            full = LSSVMRegressor(selection="loo", search="grid")
+            t0 = time.perf_counter()
+            full.fit(X, y)
+            out["grid search + fit [s]"] = time.perf_counter() - t0
+            out["grid RMSE"] = float(np.sqrt(np.mean((full.predict(Xt) - yt) ** 2)))
+            out["grid (gamma, sigma2)"] = f"({full.gamma_:.3g}, {full.sigma2_:.3g})"
+    out["screen / eigh"] = out["screened search + fit [s]"] / out["eigh [s]"]
+    return out
+
+
+@register("scaling", "Model selection at scale: time and memory vs N, LOO selection vs eigh")
+def run(ctx: Context) -> BenchResult:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [1_000, 10_000] if ctx.quick else [1_000, 10_000, 100_000, 1_000_000]
+    try:
+        import neo_ls_svm  # noqa: F401
+
+        methods = ["ours", "sklearn", "neo"]
+    except ImportError:
+        methods = ["ours", "sklearn"]
+    names = {"ours": "AutoLSSVMRegressor (default: exact dual <= 1000 rows, streamed Nyström 500 above)",
+             "sklearn": "sklearn Nystroem(500)+RidgeCV", "neo": "neo-ls-svm NeoLSSVM"}
+    rows = []
+    for n in sizes:
+        for m in methods:
+            if m == "neo" and n > 100_000:
+                continue
+            r = _child(m, n, timeout=1800.0)
+            rows.append({"N": n, "method": names[m], "fit [s]": r["fit"], "peak RSS [MB]": r["peak_mb"],
+                         "test RMSE": r["rmse"], "status": r["status"]})
+            if ctx.progress:
+                print(rows[-1], flush=True)
+    df = pd.DataFrame(rows)
+    loo = [_loo_selection(1000 if ctx.quick else 3000, ctx.reps(full=3, quick=1), grid=True)]
+    res = BenchResult("scaling", "Model selection at scale (Friedman #1, d = 10; sinc for LOO)")
+    slopes = []
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    for name, g in df.dropna().groupby("method"):
+        for k, col in enumerate(("fit [s]", "peak RSS [MB]")):
+            ax[k].loglog(g["N"], g[col], "o-", label=name)
+        if len(g) >= 2:
+            slopes.append({"method": name,
+                           "time slope": float(np.polyfit(np.log(g["N"]), np.log(g["fit [s]"]), 1)[0]),
+                           "memory slope": float(np.polyfit(np.log(g["N"]), np.log(g["peak RSS [MB]"]), 1)[0])})
+    for k, lab in enumerate(("fit time [s]", "peak RSS [MB]")):
+        ax[k].set_xlabel("N")
+        ax[k].set_ylabel(lab)
+        ax[k].legend(fontsize=7)
+    fig.tight_layout()
+    res.figures["scaling"] = fig
+    res.tables.append(Table("Fit time, peak memory and test RMSE against N", df,
+                            "One fit per (method, N) in a fresh subprocess, one BLAS thread."))
+    res.tables.append(Table("Fitted log-log slopes", pd.DataFrame(slopes)))
+    res.tables.append(Table("Exact (γ, σ²) LOO selection against one eigendecomposition", pd.DataFrame(loo),
+                            "eigh and the screened search interleaved, medians; the exhaustive grid "
+                            "(17 γ × 9 σ², one eigh per σ²) once."))
+    L = loo[0]
+    res.check("LOO selection time / one eigh (N = %d)" % L["N"], L["screen / eigh"], 3.0)
+    if "grid RMSE" in L:
+        res.check("screened test RMSE / exhaustive-grid test RMSE", L["screened RMSE"] / L["grid RMSE"], 1.05)
+    big = df[df.N == max(sizes)].set_index("method")
+    o, s = big.loc[names["ours"]], big.loc[names["sklearn"]]
+    res.check(f"N = {max(sizes)}: our fit time / Nystroem+RidgeCV", float(o["fit [s]"] / s["fit [s]"]), 0.5)
+    res.check(f"N = {max(sizes)}: our test RMSE / Nystroem+RidgeCV", float(o["test RMSE"] / s["test RMSE"]), 0.5)
+    res.check(f"N = {max(sizes)}: our peak memory", float(o["peak RSS [MB]"]) / 1e3, 2.0, unit=" GB")
+    res.notes = ("neo-ls-svm is included when the `bench` extra is installed"
+                 + ("" if "neo" in methods else " (it was not in this run)") + ".")
+    res.meta = {"sizes": sizes}
+    return res

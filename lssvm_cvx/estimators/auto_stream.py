@@ -1,0 +1,161 @@
+"""Streamed and Dask fits of the Auto LS-SVM above ``max_exact`` rows.
+
+The Nyström and random-feature paths of :class:`~lssvm_cvx.estimators.auto.AutoLSSVMRegressor`
+never hold the ``N × m`` design: the full-data problem is a
+:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS` that evaluates the features block by
+block (≈ 32 MB each) from the raw inputs, standardising each block on the fly.  Memory is
+``O(N d + m² + n_loo · T)`` besides one block; the exact LOO criterion of the μ / ν paths and the
+stored LOO residuals are evaluated on ``n_loo`` rows (all rows up to ``n_loo``; above that a
+seeded subsample, ``loo_rows_``).
+
+Dask arrays
+-----------
+``AutoLSSVMRegressor().fit(X, y)`` with ``X`` a ``dask.array`` (N, d) and ``y`` a ``dask.array``
+(N,) with the same row chunks runs every pass over the data on the Dask scheduler in force —
+the current ``distributed.Client`` if one exists: input statistics (one reduction), the
+normal equations of each width (one reduction), each LOO path (one reduction).  Only ``d × d``,
+``m × m`` and ``m``-sized sums and the ``n_subsample`` + ``n_components`` rows of the width
+stage and the centres come back to the client; ``loo_residuals_`` stays a lazy dask array.
+With the same ``random_state`` the model equals the in-memory fit (to rounding).  To use a
+real cluster::
+
+    from distributed import Client
+    import dask.array as da
+    client = Client("tcp://scheduler-host:8786")      # or dask_jobqueue / dask-kubernetes
+    X = da.from_zarr("s3://bucket/X.zarr")            # rows chunked, e.g. 100 000 rows each
+    y = da.from_zarr("s3://bucket/y.zarr").rechunk(X.chunks[0])
+    model = AutoLSSVMRegressor(random_state=0).fit(X, y)
+    model.predict(X_new)                              # NumPy in, NumPy out; dask in, dask out
+
+The workers need ``lssvm_cvx`` installed (same version) and enough memory for one chunk of
+``rows × n_components`` floats.  Unknown chunk sizes, X and y chunked differently or NaN/inf
+anywhere raise :class:`~lssvm_cvx.exceptions.InputError`; a failed fit leaves the estimator
+unfitted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import HyperparameterError, InputError
+from ..linalg.penalized import CHUNK_ELEMS
+from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
+from ..terms.gradient_basis import (Basis, basis_transform, nystroem_penalties, rff_gradient_gram,
+                                    rff_params)
+
+__all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "streamed_problem",
+           "take_standardized", "check_dask_target"]
+
+
+def check_dask_target(X: Any, y: Any) -> Any:
+    """``y`` as a 1-D float dask array chunked like ``X`` (errors name the problem)."""
+    import dask.array as da
+
+    if not is_dask(X):
+        raise InputError("give X and y both as dask arrays or both in memory")
+    y = da.asarray(y)
+    for name, a in (("X", X), ("y", y)):
+        if any(np.isnan(c) for c in a.chunks[0]):
+            raise InputError(f"the dask array {name} has unknown chunk sizes; call "
+                             f"{name}.compute_chunk_sizes() first")
+    if y.ndim != 1:
+        raise InputError(f"y must be 1-D, got shape {y.shape}")
+    return y.astype(np.float64)
+
+
+def input_stats(X: Any) -> dict[str, Any]:
+    """Column mean and scale, the number of informative columns ``p``, the affine dimension
+    ``c`` and whether every input is identical; one reduction for a dask array."""
+    if is_dask(X):
+        import dask
+        import dask.array as da
+
+        if any(np.isnan(c) for c in X.chunks[0]):
+            raise InputError("the dask array X has unknown chunk sizes; call X.compute_chunk_sizes() first")
+        if X.ndim != 2:
+            raise InputError(f"X must be 2-D, got {X.ndim} dimensions")
+        X = X.astype(np.float64)
+        mean, std, lo, hi, cov = dask.compute(
+            X.mean(axis=0), X.std(axis=0), X.min(axis=0), X.max(axis=0),
+            da.cov(X, rowvar=False) if X.shape[1] > 1 else X.var(axis=0)[None])
+        if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(std))):
+            raise InputError("X contains NaN or inf")
+        scale = np.where(std > 0, std, 1.0)
+        span = (hi - lo) / scale
+        top = np.maximum(np.maximum(np.abs(hi - mean), np.abs(lo - mean)) / scale, 1.0)
+        p = max(int(np.sum(span > 1e-12 * top)), 1)
+        cs = np.atleast_2d(cov) / np.outer(scale, scale)
+        ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cs)[::-1], 0.0))
+        c = max(int(np.sum(ev > 1e-8 * ev[0])), 1) if ev[0] > 0 else 1
+        return {"mean": mean, "scale": scale, "p": p, "c": c, "constant": bool(span.max() == 0)}
+    raise InputError("input_stats is for dask arrays")  # in memory the estimator uses NumPy
+
+
+def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_state: Any) -> np.ndarray:
+    """Standardised Nyström centres: the rows scikit-learn's ``Nystroem`` would pick (a seeded
+    permutation's first ``m``), gathered alone from a dask array."""
+    from sklearn.utils import check_random_state
+
+    n = X.shape[0]
+    m = min(int(m), n)
+    idx = check_random_state(random_state).permutation(n)[:m]
+    if is_dask(X):
+        import dask
+
+        order = np.argsort(idx)
+        Z = np.empty((m, X.shape[1]))
+        Z[order] = np.asarray(dask.compute(X[np.sort(idx)])[0], dtype=np.float64)
+    else:
+        Z = np.asarray(X[idx], dtype=np.float64)
+    return np.ascontiguousarray((Z - mean) / scale)
+
+
+def take_standardized(source: Any, rows: np.ndarray, mean: np.ndarray, scale: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    Xr, Yr = source.take(rows)
+    return (np.asarray(Xr, dtype=np.float64) - mean) / scale, np.asarray(Yr, dtype=np.float64)
+
+
+def make_source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
+    if is_dask(X):
+        return DaskSource(X.astype(np.float64), Y, progress=progress)
+    return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
+
+
+def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, margin: str,
+                     centres: np.ndarray | None, mean: np.ndarray, scale: np.ndarray,
+                     n_components: int, seed: int, n_loo: int, X_mem: np.ndarray | None
+                     ) -> StreamingPenalizedLS:
+    """The full-data problem of the ``kind`` basis at width ``gamma``, streamed from ``source``."""
+    if kind == "nystroem":
+        params, G, R = nystroem_penalties(centres, gamma, p=p, c=c, margin=margin)
+        shift = basis_transform(kind, params, centres).mean(axis=0)
+    elif kind == "rff":
+        if X_mem is None:
+            raise HyperparameterError("approximation='rff' needs X in memory; use 'nystroem' with dask arrays")
+        params = rff_params(gamma, p=p, d=X_mem.shape[1], n_components=n_components, random_state=seed)
+        G = _rff_gram(X_mem, mean, scale, params)
+        R = None
+        shift = np.zeros(G.shape[0])
+    else:  # pragma: no cover - the estimator routes "exact" elsewhere
+        raise HyperparameterError(f"no streamed basis {kind!r}")
+
+    def features(xb: np.ndarray) -> np.ndarray:
+        return basis_transform(kind, params, (np.asarray(xb, dtype=np.float64) - mean) / scale)
+
+    pr = StreamingPenalizedLS(source, features, G, R, loo_subsample(source.n_rows, n_loo, seed), shift)
+    pr.basis = Basis(kind, np.empty((0, G.shape[0])), G, params, R)
+    return pr
+
+
+def _rff_gram(X: np.ndarray, mean: np.ndarray, scale: np.ndarray, params: dict[str, Any]) -> np.ndarray:
+    """:func:`~lssvm_cvx.terms.gradient_basis.rff_gradient_gram` over standardised blocks."""
+    D = params["W"].shape[1]
+    step = max(1, CHUNK_ELEMS // D)
+    acc = np.zeros((D, D))
+    for s in range(0, X.shape[0], step):
+        Xb = (X[s:s + step] - mean) / scale
+        acc += rff_gradient_gram(Xb, params["W"], params["offset"]) * Xb.shape[0]
+    return acc / X.shape[0]

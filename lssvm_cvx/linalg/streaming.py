@@ -1,0 +1,283 @@
+"""Problem (N1) of :mod:`lssvm_cvx.linalg.penalized` with the design streamed in row chunks:
+never an ``N × m`` array, in memory or on a Dask cluster.
+
+A *row source* hands out ``(offset, X_block, Y_block)`` and sums per-block partial results:
+
+* :class:`ArraySource` — in-memory arrays, blocks of ``CHUNK_ELEMS / m`` rows (≈ 32 MB of
+  design per block), an optional tqdm progress bar;
+* :class:`DaskSource` — ``dask.array`` inputs: every pass is one graph of per-block tasks and
+  one tree reduction, computed on the current ``distributed.Client`` (or the default
+  scheduler); only ``m × m`` and ``m``-sized partial sums come back to the client.
+
+:class:`StreamingPenalizedLS` has the interface of :class:`~lssvm_cvx.linalg.penalized.
+PenalizedLS` that :func:`lssvm_cvx.selection.auto.auto_search` uses.  One pass accumulates the
+shifted sums ``S = Σ(φ-s)(φ-s)'``, ``a = Σ(φ-s)``, ``c = Σ(φ-s)(y-t)'``, ``e = Σ(y-t)`` (``s``
+a provisional feature mean, ``t = 0``), from which ``C = (S - a a'/N)/N`` and
+``Φ_c'y_c/N = (c - a e'/N)/N`` exactly as in the in-memory engine.  The exact LOO residuals
+``r_i = (y_i - ŷ_i)/(1 - h_i)`` of the paths and of the final fit are evaluated on
+``loo_rows`` (all rows up to ``n_loo`` rows, above that a seeded uniform subsample: the mean
+of exact LOO residuals over a random subset, an unbiased estimate of the LOO criterion, which
+makes each path cost ``O(n_loo · m²)`` instead of ``O(N m²)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from ..exceptions import HyperparameterError, InputError
+from .cholesky import Cholesky
+from .penalized import Fit, PenalizedLS
+from .scores import loo_score
+
+__all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
+           "check_finite_block", "loo_subsample"]
+
+
+def is_dask(a: Any) -> bool:
+    """Whether ``a`` is a ``dask.array.Array`` (without importing dask)."""
+    return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
+
+
+def check_finite_block(offset: int, Xb: np.ndarray, Yb: np.ndarray | None = None) -> None:
+    """Raise :class:`InputError` naming the first row with NaN or inf in a block."""
+    bad = ~np.isfinite(Xb).all(axis=1)
+    if Yb is not None:
+        bad |= ~np.isfinite(Yb.reshape(Yb.shape[0], -1)).all(axis=1)
+    if bad.any():
+        raise InputError(f"X or y contains NaN or inf (first at row {offset + int(np.argmax(bad))})")
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+class ArraySource:
+    """In-memory ``X`` (N, d) and ``Y`` (N, T) handed out in row blocks."""
+
+    def __init__(self, X: np.ndarray, Y: np.ndarray, *, block_rows: int = 8000,
+                 progress: bool = False):
+        self.X, self.Y = X, Y
+        self.n_rows = X.shape[0]
+        self.block_rows = max(1, int(block_rows))
+        self.progress = progress
+
+    def _blocks(self, desc: str):
+        starts = range(0, self.n_rows, self.block_rows)
+        if self.progress:
+            from tqdm.auto import tqdm
+
+            starts = tqdm(starts, desc=desc, leave=False)
+        for s in starts:
+            e = min(s + self.block_rows, self.n_rows)
+            yield s, self.X[s:e], self.Y[s:e]
+
+    def map_reduce(self, fn: Callable[[int, np.ndarray, np.ndarray], tuple], desc: str = "") -> tuple:
+        total = None
+        for s, xb, yb in self._blocks(desc):
+            part = fn(s, xb, yb)
+            total = part if total is None else _add(total, part)
+        return total
+
+    def map_rows(self, fn: Callable[[int, np.ndarray, np.ndarray], np.ndarray], n_out: int,
+                 desc: str = "") -> np.ndarray:
+        """Concatenate per-block outputs (``n_out`` rows in all)."""
+        return np.concatenate([fn(s, xb, yb) for s, xb, yb in self._blocks(desc)], axis=0)
+
+    def take(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.X[rows], self.Y[rows]
+
+
+class DaskSource:
+    """``dask.array`` ``X`` (N, d) and ``Y`` (N, T) with the same row chunks (known sizes)."""
+
+    def __init__(self, X: Any, Y: Any, *, progress: bool = False):
+        import dask.array as da
+
+        X, Y = da.asarray(X), da.asarray(Y)
+        for name, a in (("X", X), ("y", Y)):
+            if any(np.isnan(c) for c in a.chunks[0]) or np.isnan(a.shape[0]):
+                raise InputError(f"the dask array {name} has unknown chunk sizes; call "
+                                 f"{name}.compute_chunk_sizes() (or build it with known chunks) first")
+        if Y.ndim == 1:
+            Y = Y[:, None]
+        if X.ndim != 2:
+            raise InputError(f"X must be 2-D, got {X.ndim} dimensions")
+        if X.shape[0] != Y.shape[0]:
+            raise InputError(f"X has {X.shape[0]} rows but y has {Y.shape[0]}")
+        if X.chunks[0] != Y.chunks[0]:
+            raise InputError("X and y must have the same row chunks (got "
+                             f"{X.chunks[0][:4]}... and {Y.chunks[0][:4]}...); rechunk y like X")
+        self.X = X.rechunk({1: -1}) if len(X.chunks[1]) > 1 else X
+        self.Y = Y.rechunk({1: -1}) if len(Y.chunks[1]) > 1 else Y
+        self.n_rows = int(X.shape[0])
+        self.offsets = np.r_[0, np.cumsum(X.chunks[0])[:-1]].astype(int)
+        self.progress = progress
+
+    def _parts(self, fn: Callable) -> list:
+        from dask import delayed
+
+        xs = self.X.to_delayed().ravel()
+        ys = self.Y.to_delayed().ravel()
+        return [delayed(fn)(int(o), xb, yb) for o, xb, yb in zip(self.offsets, xs, ys)]
+
+    def map_reduce(self, fn: Callable, desc: str = "") -> tuple:
+        import dask
+        from dask import delayed
+
+        parts = self._parts(fn)
+        while len(parts) > 1:  # one tree reduction
+            parts = [delayed(_add)(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                     for i in range(0, len(parts), 2)]
+        (total,) = dask.compute(parts[0])
+        return total
+
+    def map_rows(self, fn: Callable, n_out: int, desc: str = "") -> Any:
+        """A lazy dask array of the per-block outputs (computed on demand, never in ``fit``)."""
+        import dask.array as da
+
+        parts = self._parts(fn)
+        return da.concatenate(
+            [da.from_delayed(p, shape=(np.nan, self.Y.shape[1]), dtype=np.float64) for p in parts],
+            axis=0, allow_unknown_chunksizes=True)
+
+    def take(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import dask
+
+        Xr, Yr = dask.compute(self.X[rows], self.Y[rows])
+        return np.asarray(Xr), np.asarray(Yr)
+
+
+@dataclass
+class StreamingFit(Fit):
+    """A :class:`~lssvm_cvx.linalg.penalized.Fit` whose ``loo`` (and ``leverage``) hold the
+    exact LOO residuals on the problem's ``loo_rows`` only (a lazy dask array on a Dask source)."""
+
+    def jackknife_influence(self) -> np.ndarray:
+        pr = self.problem
+        if not isinstance(pr.source, ArraySource) or pr.loo_rows.size != pr.N:
+            raise InputError("the jackknife influence needs every row in memory")
+        r = np.asarray(self.loo)[:, 0]
+
+        def block(s: int, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
+            B = pr.features(xb) - pr.phi_mean
+            return (self.chol.solve(B.T) * (r[s:s + xb.shape[0]] / pr.N)).T
+
+        return pr.source.map_rows(block, pr.N).T
+
+
+class StreamingPenalizedLS(PenalizedLS):
+    """(N1) for the design ``features(X_block)`` streamed from a row source (module docstring).
+
+    Parameters
+    ----------
+    source :
+        :class:`ArraySource` or :class:`DaskSource` (targets already as the model uses them).
+    features :
+        ``features(X_block) -> Φ_block`` (rows × m), applied per block.
+    G, R :
+        Penalty and margin matrices as in :class:`PenalizedLS`.
+    loo_rows :
+        Sorted row indices on which LOO residuals are evaluated.
+    shift :
+        Provisional feature mean ``s`` (any ``m``-vector; a good one keeps the sums accurate).
+    """
+
+    def __init__(self, source: Any, features: Callable[[np.ndarray], np.ndarray], G: np.ndarray,
+                 R: np.ndarray | None, loo_rows: np.ndarray, shift: np.ndarray):
+        self.source = source
+        self.features = features
+        self.G = 0.5 * (G + G.T)
+        self.R = None if R is None else 0.5 * (R + R.T)
+        self.basis = None
+        self.m = self.G.shape[0]
+        self.N = source.n_rows
+        self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
+        shift = np.asarray(shift, dtype=np.float64)
+
+        def stats(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
+            check_finite_block(off, xb, yb)
+            B = features(xb) - shift
+            return B.T @ B, B.sum(axis=0), B.T @ yb, yb.sum(axis=0), yb.T @ yb
+
+        S, a, c, e, _ = source.map_reduce(stats, desc="normal equations")
+        n = self.N
+        self.phi_mean = shift + a / n
+        self.y_mean = e / n
+        C = (S - np.outer(a, a) / n) / n
+        self.C = 0.5 * (C + C.T)
+        self.rhs = (c - np.outer(a, e) / n) / n
+        trC, trG = float(np.trace(self.C)), float(np.trace(self.G))
+        trR = float(self.m if self.R is None else np.trace(self.R))
+        if not trC > 0:
+            raise InputError("the design has no variation (all inputs identical?)")
+        if not (trG > 0 and trR > 0):
+            raise HyperparameterError("the penalty matrices must have positive trace")
+        self.rho_g, self.rho_i = trC / trG / n, trC / trR / n
+        self.single = False
+
+    def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centred design, targets and their centred copy on the LOO rows inside a block."""
+        lo, hi = np.searchsorted(self.loo_rows, [off, off + xb.shape[0]])
+        sel = self.loo_rows[lo:hi] - off
+        return self.features(xb[sel]) - self.phi_mean, yb[sel], yb[sel] - self.y_mean
+
+    def _path(self, V: np.ndarray, W: np.ndarray, criterion: str) -> np.ndarray:
+        q = V.T @ self.rhs
+        n_vals, T = W.shape[1], self.rhs.shape[1]
+        N = self.N
+
+        def block(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
+            B, Yb, Ycb = self._loo_block(off, xb, yb)
+            if B.shape[0] == 0:
+                return (np.zeros(n_vals),)
+            P = B @ V
+            h = 1.0 / N + (P * P) @ W / N
+            R = np.empty((B.shape[0], T, n_vals))
+            for t in range(T):
+                R[:, t] = (Ycb[:, t:t + 1] - P @ (q[:, t:t + 1] * W)) / (1.0 - h)
+            return (loo_score(R, Yb, criterion) * B.shape[0],)
+
+        (total,) = self.source.map_reduce(block, desc=f"LOO path ({criterion})")
+        return total / self.loo_rows.size
+
+    def fit(self, mu: float, nu: float) -> StreamingFit:
+        if mu < 0 or nu <= 0:
+            raise HyperparameterError(f"need mu >= 0 and nu > 0, got mu={mu!r}, nu={nu!r}")
+        chol = Cholesky.factor(self.matrix(mu, nu), name="C + mu G + nu I")
+        theta = chol.solve(self.rhs)
+        b = self.y_mean - self.phi_mean @ theta
+        N = self.N
+
+        def block(off: int, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
+            B, _, Ycb = self._loo_block(off, xb, yb)
+            Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
+            h = (1.0 + np.einsum("ij,ij->j", Z, Z)) / N
+            return (Ycb - B @ theta) / (1.0 - h[:, None])
+
+        loo = self.source.map_rows(block, self.loo_rows.size, desc="LOO residuals")
+        return StreamingFit(theta=theta, b=b, loo=loo, leverage=np.empty(0), chol=chol,
+                            mu=float(mu), nu=float(nu), problem=self)
+
+    def fit_score(self, fit: Fit, criterion: str) -> float:
+        """The LOO criterion of a fit (one reduction on a Dask source)."""
+        if isinstance(self.source, ArraySource):
+            _, Y = self.source.take(self.loo_rows)
+            return float(loo_score(np.asarray(fit.loo)[:, :, None], Y, criterion)[0])
+        path = self._path(np.linalg.inv(fit.chol.L).T, np.ones((self.m, 1)), criterion)
+        return float(path[0])
+
+    def loo_residuals(self, mu: float, nu: float) -> np.ndarray:
+        return np.asarray(self.fit(mu, nu).loo)
+
+
+def loo_subsample(n_rows: int, n_loo: int, seed: int) -> np.ndarray:
+    """Every row up to ``n_loo`` rows, else a seeded sorted uniform subsample of ``n_loo``."""
+    if n_rows <= n_loo:
+        return np.arange(n_rows)
+    return np.sort(np.random.default_rng(seed).choice(n_rows, n_loo, replace=False))
+
