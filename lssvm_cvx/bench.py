@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import HyperparameterError
-from .io import atomic_write
+from .harness.files import atomic_write, current_commit
 
 __all__ = [
     "Table",
@@ -44,6 +44,9 @@ __all__ = [
     "machine_info",
     "write_result",
     "default_out_dir",
+    "atomic_write",
+    "current_commit",
+    "run_cli",
 ]
 
 
@@ -320,7 +323,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
     payload = {
         "name": result.name, "title": result.title, "command": ctx.command, "date": when,
         "mode": "quick" if ctx.quick else "full", "elapsed_s": elapsed, "machine": machine,
-        "checks": result.checks, "meta": result.meta, "notes": result.notes,
+        "checks": result.checks, "meta": {**result.meta, "commit": current_commit()}, "notes": result.notes,
         "figures": fig_files,
         "tables": [{"name": t.name, "caption": t.caption,
                     "rows": t.frame.to_dict(orient="records"),
@@ -347,3 +350,98 @@ def select(names: Iterable[str] | None) -> list[Benchmark]:
             raise HyperparameterError(f"no benchmark named {n!r}; known: {', '.join(reg)}")
         out.extend(m for m in matches if m not in out)
     return out
+
+
+def _previous(out: Path, name: str) -> dict[str, Any] | None:
+    try:
+        return json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _fmt_s(sec: float) -> str:
+    return f"{sec:.0f} s" if sec < 120 else f"{sec / 60:.1f} min"
+
+
+def run_cli(args: Any) -> int:
+    """``lssvm-cvx bench``: an estimate up front, one line per benchmark, a closing table of
+    the claims met and the files written; ``--resume`` skips benchmarks whose results in the
+    output directory were made from the current commit; Ctrl-C keeps what finished."""
+    import shlex
+
+    if args.list:
+        for b in discover().values():
+            print(f"{b.name:32s} {b.title}")
+        return 0
+    names = [n.strip() for n in args.only.split(",")] if args.only else None
+    selected = select(names)
+    out = Path(args.out) if args.out else default_out_dir(args.quick)
+    if out.exists() and not out.is_dir():
+        raise HyperparameterError(f"--out must be a directory; {out} is a file")
+    ctx = Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
+                  progress=False,
+                  command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+    mode = "quick" if args.quick else "full"
+    commit = current_commit()
+    todo, skipped = [], []
+    for b in selected:
+        prev = _previous(out, b.name)
+        if (args.resume and prev and commit and (prev.get("meta") or {}).get("commit") == commit
+                and prev.get("mode") == mode):
+            skipped.append((b, prev))
+        else:
+            todo.append(b)
+    known = [_previous(out, b.name) or _previous(default_out_dir(args.quick), b.name)
+             for b in todo]
+    est = sum(p["elapsed_s"] for p in known if p and p.get("elapsed_s"))
+    unknown = sum(1 for p in known if not (p and p.get("elapsed_s")))
+    print(f"{len(todo)} benchmark(s) to run ({mode} mode) into {out}"
+          + (f", {len(skipped)} skipped (results of commit {commit[:10]})" if skipped else "")
+          + (f"; estimated {_fmt_s(est)} from the last recorded run times" if est else "")
+          + (f" (+ {unknown} without a recorded time)" if unknown else ""), flush=True)
+    done: list[tuple[Benchmark, dict[str, Any], list[Path], float]] = []
+    failed: list[tuple[str, str]] = []
+    interrupted = False
+    for i, b in enumerate(todo, 1):
+        print(f"[{i}/{len(todo)}] {b.name}: {b.title} ...", end=" ", flush=True)
+        t0 = time.perf_counter()
+        try:
+            result = b.func(ctx)
+            elapsed = time.perf_counter() - t0
+            paths = write_result(result, out, ctx, elapsed=elapsed)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            interrupted = True
+            break
+        except Exception as exc:  # report and go on with the other benchmarks
+            failed.append((b.name, f"{type(exc).__name__}: {exc}"))
+            print(f"FAILED ({type(exc).__name__}: {exc})", flush=True)
+            if args.raise_errors:
+                raise
+            continue
+        met = sum(1 for c in result.checks.values() if c["ok"])
+        print(f"{_fmt_s(elapsed)}, {met}/{len(result.checks)} claims met", flush=True)
+        done.append((b, result.checks, paths, elapsed))
+    print()
+    print("| benchmark | time | claims met | unmet claims | files |")
+    print("|---|---|---|---|---|")
+    total_met = total = 0
+    for b, checks, paths, elapsed in done:
+        met = [c for c in checks.values() if c["ok"]]
+        unmet = [k for k, c in checks.items() if not c["ok"]]
+        total_met += len(met)
+        total += len(checks)
+        print(f"| {b.name} | {_fmt_s(elapsed)} | {len(met)}/{len(checks)} | "
+              f"{_md('; '.join(unmet)) or '–'} | {', '.join(p.name for p in paths)} |")
+    for b, prev in skipped:
+        checks = prev.get("checks", {})
+        met = sum(1 for c in checks.values() if c.get("ok"))
+        print(f"| {b.name} | skipped (--resume) | {met}/{len(checks)} | – | {b.name}.json |")
+    for name, err in failed:
+        print(f"| {name} | FAILED | – | {_md(err)} | – |")
+    print(f"\n{total_met}/{total} claims met in {len(done)} benchmark(s); files in {out}"
+          + ("; interrupted (Ctrl-C): the rows above finished and were written" if interrupted
+             else ""))
+    if interrupted:
+        return 130
+    return 1 if failed else 0

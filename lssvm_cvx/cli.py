@@ -1,126 +1,304 @@
-"""The ``lssvm-cvx`` command.
+"""The ``lssvm-cvx`` command (also ``python -m lssvm_cvx``).
 
-``lssvm-cvx bench [--quick] [--only NAME[,NAME...]] [--out DIR] [--jobs N] [--scheduler ADDRESS]``
-    run the registered benchmarks (the papers' tables), print markdown tables, and write
-    markdown + JSON + PNG into DIR (default ``benchmarks/results/``, or
-    ``benchmarks/results/quick/`` with ``--quick``).
-``lssvm-cvx bench --list``
-    list the registered benchmarks.
-``lssvm-cvx compare NAME [--n 300] [--solvers CLARABEL,OSQP,ECOS,SCS] [--seed 0] [--json]``
-    run one formulation (``lssvm``, ``lssvm_classifier``, ...) through its closed form and the
-    named cvxpy solvers and print the harness report.
-``lssvm-cvx formulations``
-    list the registered formulations with their paper and equations.
+``lssvm-cvx compare NAME [--n 300] [--solvers A,B] [--profile high] [--time-limit 60] [--json]``
+    one formulation through its closed form and cvxpy solvers, each bounded by the time
+    limit; prints the harness report (markdown, or exactly one JSON document with ``--json``).
+    Exit 0 when every backend agrees, 1 when one does not, 2 on bad arguments, 130 on Ctrl-C
+    (the rows that finished are printed).
+``lssvm-cvx sweep [--only A,B] [--solvers ...] [--sizes 50,200] [--repeats 3] [--out DIR] ...``
+    formulations x solvers x sizes x repeats: ``DIR/sweep.csv`` (long format),
+    ``DIR/summary.md`` (success rates, shifted geometric means, failures and why) and
+    ``DIR/performance_profile.png`` (Dolan-Moré).
+``lssvm-cvx formulations [--show NAME] [--json]``
+    the registered formulations (paper, equations, backends); ``--show`` one in full.
+``lssvm-cvx solvers``
+    the solvers the harness knows, which are installed, and their tolerance profiles.
+``lssvm-cvx bench [--quick] [--only NAME,...] [--out DIR] [--resume] [--list]``
+    reproduce the papers' tables (markdown + JSON + PNG in DIR).
+
+Everything heavy (cvxpy, NumPy, the formulations) is imported only by the command that needs
+it, so ``--help``, ``--version`` and ``formulations`` answer at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import shlex
+import difflib
 import sys
-import time
-from pathlib import Path
+from typing import Any
 
 __all__ = ["main"]
 
+EXIT_DISAGREE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
 
-    if args.list:
-        for b in bench.discover().values():
-            print(f"{b.name:32s} {b.title}")
-        return 0
-    names = [n.strip() for n in args.only.split(",")] if args.only else None
-    selected = bench.select(names)
-    out = Path(args.out) if args.out else bench.default_out_dir(args.quick)
-    ctx = bench.Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler,
-                        seed=args.seed, progress=not args.no_progress,
-                        command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
-    failed = []
-    for b in selected:
-        print(f"\n## {b.name}: {b.title}", flush=True)
-        t0 = time.perf_counter()
+class UsageError(Exception):
+    """A bad argument: one line on stderr, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, never the usage dump
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
+    return v
+
+
+def _problem_size(text: str) -> int:
+    v = _positive_int(text)
+    if v < 4:
+        raise argparse.ArgumentTypeError(f"problem size must be at least 4, got {v}")
+    return v
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text}")
+    return v
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {v}")
+    return v
+
+
+def _sizes(text: str) -> list[int]:
+    return [_problem_size(t.strip()) for t in text.split(",") if t.strip()]
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [t.strip() for t in text.split(",") if t.strip()] if text is not None else None
+
+
+def _formulation_name(name: str, known: list[str]) -> str:
+    if name in known:
+        return name
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else f"; known: {', '.join(known)}"
+    raise UsageError(f"unknown formulation {name!r}{hint}")
+
+
+def _solver_names(names: list[str] | None) -> list[str] | None:
+    if names is None:
+        return None
+    if not names:
+        raise UsageError("--solvers names no solver")
+    from .solvers import check_solver
+
+    out = []
+    for n in names:
         try:
-            result = b.func(ctx)
-        except Exception as exc:  # report and go on with the other benchmarks
-            failed.append(b.name)
-            print(f"FAILED: {type(exc).__name__}: {exc}", flush=True)
-            if args.raise_errors:
-                raise
-            continue
-        elapsed = time.perf_counter() - t0
-        paths = bench.write_result(result, out, ctx, elapsed=elapsed)
-        md = next(p for p in paths if p.suffix == ".md")
-        print(md.read_text(encoding="utf-8").split("\n", 5)[-1], flush=True)
-        print(f"[{elapsed:.1f} s] wrote " + ", ".join(str(p) for p in paths), flush=True)
-    if failed:
-        print(f"\n{len(failed)} benchmark(s) failed: {', '.join(failed)}", file=sys.stderr)
-        return 1
+            out.append(check_solver(n))
+        except Exception as exc:
+            raise UsageError(str(exc)) from None
+    return out
+
+
+# --- commands --------------------------------------------------------------------------------
+def _cmd_formulations(args: argparse.Namespace) -> int:
+    import json
+
+    from .catalogue import catalogue, refresh
+
+    cat = refresh(write_shipped=True)["formulations"] if args.refresh else catalogue()
+    if args.show:
+        e = cat[_formulation_name(args.show, sorted(cat))]
+        if args.json:
+            print(json.dumps(e, indent=1, ensure_ascii=False))
+            return 0
+        eqs = ", ".join(f"{k} {v}" for k, v in e["equations"].items())
+        backends = (["closed form"] if e["has_closed_form"] else []) + [
+            f"cvxpy ({e['problem_class'] or '?'}: "
+            + ("any QP or conic solver" if e["problem_class"] == "QP"
+               else "conic solvers: CLARABEL, ECOS, SCS, CVXOPT, QOCO") + ")"]
+        print(f"{e['name']} — {e['citation']}")
+        print(f"paper: {e['paper']}   equations: {eqs or '–'}")
+        print(f"class: {e['class']}")
+        print(f"variables: {', '.join(e['variables']) or '–'}")
+        print(f"parameters: {', '.join(e['parameters']) or '–'}"
+              + ("   (DPP)" if e.get("dpp") else ""))
+        print(f"compared by the harness: {', '.join(e['compare'])}")
+        print(f"backends: {'; '.join(backends)}")
+        print()
+        print(e["equation"])
+        return 0
+    if args.json:
+        print(json.dumps(cat, indent=1, ensure_ascii=False))
+        return 0
+    for name, e in sorted(cat.items()):
+        cf = "closed form + cvxpy" if e["has_closed_form"] else "cvxpy"
+        print(f"{name:32s} [{cf}] {e['reference']}")
+    return 0
+
+
+def _cmd_solvers(args: argparse.Namespace) -> int:
+    from .solvers import PROFILE_NAMES, SOLVERS, available_solvers
+
+    installed = set(available_solvers())
+    for name, spec in SOLVERS.items():
+        mark = "installed" if name in installed else f"not installed (pip install {spec.package})"
+        tols = "  ".join(f"{p}: rel {spec.profiles[p].tol.rel:g}" for p in PROFILE_NAMES)
+        print(f"{name:9s} {spec.family:15s} {'/'.join(spec.cones):8s} {mark:28s} {tols}")
     return 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .formulations import get_formulation
-    from .validate import compare
+    import json
 
-    cls = get_formulation(args.name)
-    formulation = cls.random_instance(args.n, seed=args.seed)
-    solvers = [s.strip() for s in args.solvers.split(",")] if args.solvers else None
-    report = compare(formulation, solvers=solvers)
-    if args.json:
-        print(json.dumps(report.to_dict(), indent=1))
-    else:
-        print(report.to_markdown())
-    return 0 if report.all_agree else 2
+    from .catalogue import catalogue
 
-
-def _cmd_formulations(args: argparse.Namespace) -> int:
+    name = args.name
+    try:
+        known = sorted(catalogue())
+    except Exception:  # pragma: no cover - catalogue unavailable: let the registry decide
+        known = []
     from .formulations import FORMULATIONS
 
-    for name, cls in sorted(FORMULATIONS.items()):
-        cf = "closed form + cvxpy" if cls.has_closed_form else "cvxpy"
-        print(f"{name:32s} [{cf}] {cls.reference}")
-    return 0
+    if name not in FORMULATIONS:
+        _formulation_name(name, sorted(set(known) | set(FORMULATIONS)))
+    solvers = _solver_names(_names(args.solvers))
+    from .validate import compare
+
+    cls = FORMULATIONS[name]
+    formulation = cls.random_instance(args.n, seed=args.seed)
+    report = compare(formulation, solvers=solvers, setting=args.profile,
+                     time_limit=args.time_limit)
+    if args.json:
+        sys.stdout.write(json.dumps(report.to_dict(log=args.log), indent=1) + "\n")
+    else:
+        print(report.to_markdown())
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    return 0 if report.all_agree else EXIT_DISAGREE
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="lssvm-cvx", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .catalogue import catalogue
+
+    known = sorted(catalogue())
+    only = _names(args.only)
+    if only:
+        only = [_formulation_name(n, known) for n in only]
+    solvers = _solver_names(_names(args.solvers))
+    from .harness.sweep import sweep
+
+    res = sweep(formulations=only, solvers=solvers, sizes=args.sizes, repeats=args.repeats,
+                time_limit=args.time_limit, setting=args.profile, jobs=args.jobs,
+                scheduler=args.scheduler, out=Path(args.out), resume=args.resume,
+                progress=not args.quiet)
+    print(res.summary_path.read_text(encoding="utf-8") if res.summary_path else "")
+    print(f"wrote {', '.join(str(p) for p in res.paths)} ({res.wall:.0f} s)", file=sys.stderr)
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_cli
+
+    return run_cli(args)
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    doc = (__doc__ or "").split("\n\n")[0]
+    parser = _Parser(prog="lssvm-cvx", description=doc)
+    parser.add_argument("--version", action="version", version=f"lssvm-cvx {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="{compare,sweep,formulations,solvers,bench}")
+
+    p = sub.add_parser("compare", help="solver-comparison harness on one formulation")
+    p.add_argument("name", help="formulation name, e.g. lssvm (see `lssvm-cvx formulations`)")
+    p.add_argument("--n", type=_problem_size, default=300, help="problem size (default 300)")
+    p.add_argument("--solvers", help="comma-separated cvxpy solvers (default CLARABEL,OSQP,ECOS,SCS)")
+    p.add_argument("--seed", type=_non_negative_int, default=0)
+    p.add_argument("--profile", choices=["high", "default", "low"], default="high",
+                   help="solver settings and judging tolerances (default high)")
+    p.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
+                   help="seconds per backend; a backend still running is killed (default 60)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    p.add_argument("--log", action="store_true", help="include the solvers' captured logs in --json")
+    p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("sweep", help="formulations x solvers x sizes x repeats, with profiles")
+    p.add_argument("--only", help="comma-separated formulation names (default: all)")
+    p.add_argument("--solvers", help="comma-separated cvxpy solvers (default: installed known ones)")
+    p.add_argument("--sizes", type=_sizes, default=[50, 200], help="comma-separated sizes (default 50,200)")
+    p.add_argument("--repeats", type=_positive_int, default=3)
+    p.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S")
+    p.add_argument("--profile", choices=["high", "default", "low"], default="high")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="parallel runs (processes)")
+    p.add_argument("--scheduler", help="Dask scheduler address to run the cells on")
+    p.add_argument("--resume", action="store_true", help="keep the cells already in DIR/sweep.csv")
+    p.add_argument("--out", default="benchmarks/results/sweep", help="output directory")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("formulations", help="list the registered formulations")
+    p.add_argument("--show", metavar="NAME", help="one formulation in full")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--refresh", action="store_true", help="rebuild the catalogue (imports all)")
+    p.set_defaults(func=_cmd_formulations)
+
+    p = sub.add_parser("solvers", help="solvers, installed or not, and their profiles")
+    p.set_defaults(func=_cmd_solvers)
 
     p = sub.add_parser("bench", help="reproduce the papers' tables")
     p.add_argument("--quick", action="store_true", help="fewer repetitions and sizes")
     p.add_argument("--only", help="comma-separated benchmark names (or name prefixes)")
     p.add_argument("--out", help="output directory (default benchmarks/results[/quick])")
-    p.add_argument("--jobs", type=int, default=1, help="parallel repetitions (joblib)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="parallel repetitions (joblib)")
     p.add_argument("--scheduler", help="Dask scheduler address for the repetitions")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_non_negative_int, default=0)
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    p.add_argument("--resume", action="store_true",
+                   help="skip benchmarks whose results in --out match the current commit")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--raise-errors", action="store_true", help="stop at the first failure")
     p.set_defaults(func=_cmd_bench)
+    return parser
 
-    p = sub.add_parser("compare", help="solver-comparison harness on one formulation")
-    p.add_argument("name", help="formulation name, e.g. lssvm")
-    p.add_argument("--n", type=int, default=300, help="problem size")
-    p.add_argument("--solvers", help="comma-separated cvxpy solvers (default CLARABEL,OSQP,ECOS,SCS)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("formulations", help="list the registered formulations")
-    p.set_defaults(func=_cmd_formulations)
-
-    args = parser.parse_args(argv)
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     try:
-        return args.func(args)
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(f"lssvm-cvx: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("lssvm-cvx: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:
         from .exceptions import LssvmCvxError
 
         if isinstance(exc, LssvmCvxError):
             print(f"lssvm-cvx: error: {exc}", file=sys.stderr)
-            return 2
+            return EXIT_USAGE
         raise
 
 

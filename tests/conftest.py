@@ -21,7 +21,9 @@ def one_blas_thread():
     shared 2-core machine multithreaded OpenBLAS made small solves ~100x slower)."""
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    # LSSVM_CVX_TEST_BLAS_THREADS=2 runs the suite with two threads (no test may depend on it)
+    with threadpool_limits(limits=int(os.environ.get("LSSVM_CVX_TEST_BLAS_THREADS", "1")),
+                           user_api="blas"):
         yield
 
 

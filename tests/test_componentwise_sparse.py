@@ -49,7 +49,7 @@ def test_l1_dpp_resolve_and_sparsity_path(additive):
     X, y, _, _ = additive
     f = ComponentwiseL1(X, y, kernel=Componentwise(RBF(1.0)), xi=0.05)
     s_small = f.solve("CLARABEL")
-    assert s_small.status == "optimal"
+    assert s_small.ok  # optimal, or inaccurate but certified by its KKT residuals
     f.xi = 100.0                                   # parameter update, no recompilation
     s_big = f.solve("CLARABEL")
     assert len(f.selected(s_small)) < len(f.selected(s_big))

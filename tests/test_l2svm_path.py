@@ -316,10 +316,12 @@ def test_exact_path_larger_problem_against_clarabel():
         f.lam = lam
         qp = f.solve("CLARABEL", accept_inaccurate=True)
         W, Wq = dual_objective(H, lam, st.alpha(len(y))), dual_objective(H, lam, qp["alpha"])
+        agree = abs(W - Wq) <= 1e-6 * abs(Wq)  # measured, whatever CLARABEL's status word
         if qp.status == "optimal":
+            assert agree
+        if agree:
             n_ok += 1
-            assert abs(W - Wq) <= 1e-6 * abs(Wq)
-            if st.alpha_E.min() > 1e-4 * st.alpha_E.max() and np.delete(st.g, st.E).min(initial=1) > 1e-6:
+            if qp.status == "optimal" and st.alpha_E.min() > 1e-4 * st.alpha_E.max() and np.delete(st.g, st.E).min(initial=1) > 1e-6:
                 np.testing.assert_array_equal(st.E, np.flatnonzero(qp["alpha"] > 1e-6 * qp["alpha"].max()))
         else:
             assert W >= Wq - 1e-9 * abs(Wq)

@@ -29,7 +29,7 @@ from ..exceptions import InputError, NotSupportedError, SolverError
 from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
 from ..solvers import solve_problem
 
-__all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals"]
+__all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals", "kkt_report"]
 
 
 @dataclass(frozen=True)
@@ -75,19 +75,47 @@ def _dense(a: Any) -> np.ndarray:
     return np.asarray(a.toarray() if hasattr(a, "toarray") else a, dtype=np.float64)
 
 
-def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
-                  duals: Mapping[str, np.ndarray] | None) -> dict[str, float]:
-    """KKT residuals of a candidate primal-dual point of ``built``.
+#: cvxpy atoms that are not differentiable everywhere (their ``grad`` is ``None`` or raises at
+#: a kink); named in the note when stationarity cannot be evaluated
+NONSMOOTH_ATOMS = frozenset({"abs", "norm1", "norm_inf", "Pnorm", "PnormApprox", "norm2",
+                             "max", "min", "maximum", "minimum", "pos", "neg", "sum_largest",
+                             "sum_smallest", "lambda_max", "sigma_max", "normNuc", "tv",
+                             "mixed_norm", "cummax"})
 
-    The Lagrangian is ``f(x) + Σ_j λ_j' g_j(x)`` (cvxpy's convention; ``g_j == 0`` or
-    ``g_j <= 0``).  Returns
 
-    * ``primal`` — max constraint violation;
-    * ``stationarity`` — ``max |∇f + Σ_j J_j' λ_j|`` over all variables (NaN when an atom is
-      not differentiable at the point, or duals are missing);
-    * ``complementarity`` — ``max |λ_j ∘ g_j|`` over inequalities;
-    * ``dual`` — ``max(-λ_j, 0)`` over inequalities.
-    """
+def _atom_names(expr: Any) -> set[str]:
+    names = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        names.add(type(e).__name__)
+        stack.extend(getattr(e, "args", []))
+    return names
+
+
+def _grad_or_reason(expr: Any, what: str) -> tuple[Any, str | None]:
+    """``expr.grad`` or ``(None, reason)`` when cvxpy cannot differentiate ``expr`` here."""
+    try:
+        grad = expr.grad
+    except Exception as exc:  # NotImplementedError (norm_inf, ...), value errors, ...
+        grad, err = None, f"{type(exc).__name__}{': ' + str(exc) if str(exc) else ''}"
+    else:
+        err = None
+    if grad is not None and all(g is not None for g in grad.values()):
+        return grad, None
+    atoms = sorted(_atom_names(expr) & NONSMOOTH_ATOMS)
+    if atoms:
+        reason = (f"{what} contains the non-smooth atom(s) {', '.join(atoms)}: no gradient at "
+                  "this point, so stationarity (a subdifferential inclusion) is not evaluated")
+    else:
+        reason = f"cvxpy gives no gradient of the {what} at this point" + (
+            f" ({err})" if err else "")
+    return None, reason
+
+
+def kkt_report(built: BuiltProblem, values: Mapping[str, np.ndarray],
+               duals: Mapping[str, np.ndarray] | None) -> tuple[dict[str, float], str | None]:
+    """:func:`kkt_residuals` and, when stationarity is NaN, the reason (else ``None``)."""
     for name, var in built.vars.items():
         if name not in values:
             raise InputError(f"candidate point has no value for variable {name!r}")
@@ -96,11 +124,14 @@ def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
     for con in built.cons.values():
         v = np.asarray(con.violation(), dtype=np.float64)
         out["primal"] = max(out["primal"], float(v.max()) if v.size else 0.0)
-    if duals is None or any(n not in duals for n in built.cons):
-        return out
-    grad_f = built.objective.expr.grad
-    if grad_f is None or any(grad_f.get(v) is None for v in built.vars.values() if v in grad_f):
-        return out
+    if duals is None:
+        return out, "no dual values (the backend returned none)"
+    missing = [n for n in built.cons if n not in duals]
+    if missing:
+        return out, f"no dual values for constraint(s) {', '.join(missing)}"
+    grad_f, reason = _grad_or_reason(built.objective.expr, "objective")
+    if grad_f is None:
+        return out, reason
     stat = {v: np.zeros(v.size) for v in built.vars.values()}
     for v, g in grad_f.items():
         if v in stat:
@@ -109,22 +140,38 @@ def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
         lam = _flat(duals[name])
         expr = con.expr if hasattr(con, "expr") else None
         if expr is None:
-            return out
-        grads = expr.grad
+            return out, (f"constraint {name!r} ({type(con).__name__}) is a cone constraint: "
+                         "stationarity needs its conic dual, not evaluated")
+        grads, reason = _grad_or_reason(expr, f"constraint {name!r}")
         if grads is None:
-            return out
+            return out, reason
         for v, J in grads.items():
-            if v not in stat:
-                continue
-            if J is None:
-                return out
-            stat[v] += _dense(J).reshape(v.size, lam.size) @ lam
+            if v in stat:
+                stat[v] += _dense(J).reshape(v.size, lam.size) @ lam
         if isinstance(con, cp.constraints.nonpos.Inequality):
             g = _flat(expr.value)
             out["complementarity"] = max(out["complementarity"], float(np.abs(lam * g).max()))
             out["dual"] = max(out["dual"], float(np.maximum(-lam, 0).max()))
     out["stationarity"] = float(max(np.abs(s).max() if s.size else 0.0 for s in stat.values()))
-    return out
+    return out, None
+
+
+def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
+                  duals: Mapping[str, np.ndarray] | None) -> dict[str, float]:
+    """KKT residuals of a candidate primal-dual point of ``built``.
+
+    The Lagrangian is ``f(x) + Σ_j λ_j' g_j(x)`` (cvxpy's convention; ``g_j == 0`` or
+    ``g_j <= 0``).  Returns
+
+    * ``primal`` — max constraint violation;
+    * ``stationarity`` — ``max |∇f + Σ_j J_j' λ_j|`` over all variables; NaN when it is not
+      defined or not available: a non-smooth atom (``norm_inf``, ``abs``, ...) without a
+      gradient at the point, a cone constraint, or missing duals (:func:`kkt_report` gives
+      the reason); never an exception;
+    * ``complementarity`` — ``max |λ_j ∘ g_j|`` over inequalities;
+    * ``dual`` — ``max(-λ_j, 0)`` over inequalities.
+    """
+    return kkt_report(built, values, duals)[0]
 
 
 class Formulation(ABC):
@@ -197,14 +244,22 @@ class Formulation(ABC):
             built.params[key].value = value
 
     def solve(self, solver: str = "closed_form", *, options: dict[str, Any] | None = None,
-              raise_on_failure: bool = True, accept_inaccurate: bool = False) -> Solution:
+              raise_on_failure: bool = True, accept_inaccurate: bool = False,
+              setting: str = "high", time_limit: float | None = None) -> Solution:
         """Solve with ``"closed_form"`` or a cvxpy solver name; returns a :class:`Solution`.
 
         cvxpy solves reuse one cached problem (:attr:`problem`) whose parameters are updated
         from the current hyperparameters, so a second solve after changing e.g. ``gamma``
-        skips recompilation.  A failed solve raises :class:`~lssvm_cvx.exceptions.SolverError`
-        with the solver's status, and so does an inaccurate one unless ``accept_inaccurate``;
-        with ``raise_on_failure=False`` the status is returned in the solution instead.
+        skips recompilation (and warm-starts solvers that support it).  ``setting`` picks the
+        solver's tolerance profile (``"high"``, ``"default"``, ``"low"``; see
+        :mod:`lssvm_cvx.solvers`), ``time_limit`` is passed to solvers that have a time
+        option.  Solver output is captured into ``solution.extras["log"]``.
+
+        A failed solve raises :class:`~lssvm_cvx.exceptions.SolverError` with the solver's
+        status and message.  An inaccurate one (``optimal_inaccurate``) is accepted when its
+        measured KKT residuals meet the solver's tolerance profile (``extras["certified"]``;
+        the status stays ``optimal_inaccurate``) or when ``accept_inaccurate``; otherwise it
+        raises too.  With ``raise_on_failure=False`` the status is returned instead.
         """
         if solver == "closed_form":
             self.validate()
@@ -213,39 +268,84 @@ class Formulation(ABC):
             sol.solve_time = time.perf_counter() - t0
             sol.backend = "closed_form"
         else:
-            self.validate()
-            built = self.problem
-            self._set_parameters(built)
-            merged = {**self.solver_options.get(solver.upper(), {}), **(options or {})}
-            info = solve_problem(built, solver, options=merged, raise_on_failure=raise_on_failure,
-                                 accept_inaccurate=accept_inaccurate)
-            ok = info["status"] in (OPTIMAL, OPTIMAL_INACCURATE)
-            values = self.values_from(built) if ok else {}
-            duals = {k: c.dual_value for k, c in built.cons.items()} if ok else {}
-            sol = Solution(
-                values={k: v for k, v in values.items() if v is not None},
-                duals={k: v for k, v in duals.items() if v is not None},
-                status=info["status"],
-                backend=solver.upper(),
-                solver_objective=info["value"],
-                compile_time=info["compile_time"],
-                solve_time=info["solve_time"],
-                extras={"solver_time": info["solver_time"], "iterations": info["iterations"]},
-            )
+            sol = self._solve_cvxpy(solver, options, setting, time_limit)
+            if raise_on_failure:
+                self._raise_unless_usable(sol, setting, accept_inaccurate)
         if sol.ok and sol.values:
             sol.objective = float(self.objective(sol.values))
         return sol
 
+    def _solve_cvxpy(self, solver: str, options: dict[str, Any] | None, setting: str,
+                     time_limit: float | None) -> Solution:
+        self.validate()
+        built = self.problem
+        self._set_parameters(built)
+        name = solver.upper()
+        merged = {**self.solver_options.get(name, {}), **(options or {})}
+        info = solve_problem(built, solver, options=merged, raise_on_failure=False,
+                             setting=setting, time_limit=time_limit,
+                             capture=not merged.get("verbose", False))
+        ok = info["status"] in (OPTIMAL, OPTIMAL_INACCURATE)
+        values = self.values_from(built) if ok else {}
+        duals = {k: c.dual_value for k, c in built.cons.items()} if ok else {}
+        return Solution(
+            values={k: v for k, v in values.items() if v is not None},
+            duals={k: v for k, v in duals.items() if v is not None},
+            status=info["status"],
+            backend=name,
+            solver_objective=info["value"],
+            compile_time=info["compile_time"],
+            solve_time=info["solve_time"],
+            extras={"solver_time": info["solver_time"], "iterations": info["iterations"],
+                    "solver_setup_time": info.get("solver_setup_time"),
+                    "options": info["options"], "log": info["log"], "error": info["error"],
+                    "setting": setting},
+        )
+
+    def _raise_unless_usable(self, sol: Solution, setting: str, accept_inaccurate: bool) -> None:
+        from ..solvers import profile
+
+        if sol.status == OPTIMAL:
+            return
+        err = sol.extras.get("error")
+        if not sol.ok:
+            raise SolverError(f"{sol.backend} did not find an optimal point"
+                              + (f" ({err})" if err else ""), solver=sol.backend,
+                              status=sol.status)
+        if accept_inaccurate:
+            return
+        # optimal_inaccurate: the status word depends on the last bits of the data (where the
+        # solver stops relative to its own reduced tolerances); accept the point if it is
+        # measurably what the profile promises
+        tol = profile(sol.backend, setting).tol
+        try:
+            kkt, note = self.kkt_report(sol)
+        except Exception as exc:  # pragma: no cover - reported in the error below
+            kkt, note = {"primal": float("nan"), "stationarity": float("nan")}, str(exc)
+        certified = bool(kkt["primal"] <= tol.feas and kkt["stationarity"] <= tol.kkt)
+        sol.extras["certified"] = certified
+        if not certified:
+            why = note or (f"primal residual {kkt['primal']:.2g} (tol {tol.feas:g}), "
+                           f"stationarity {kkt['stationarity']:.2g} (tol {tol.kkt:g})")
+            raise SolverError(f"{sol.backend} stopped at an inaccurate point that its KKT "
+                              f"residuals do not certify: {why} (raise its iteration limit or "
+                              "pass accept_inaccurate=True)", solver=sol.backend,
+                              status=sol.status)
+
     def kkt_residuals(self, solution: Solution) -> dict[str, float]:
         """KKT residuals of ``solution`` evaluated on the cvxpy problem (see
-        :func:`kkt_residuals`)."""
+        :func:`kkt_residuals`; never raises for a non-smooth atom: NaN stationarity)."""
+        return self.kkt_report(solution)[0]
+
+    def kkt_report(self, solution: Solution) -> tuple[dict[str, float], str | None]:
+        """:meth:`kkt_residuals` and the reason when stationarity is NaN."""
         built = self.problem
         self._set_parameters(built)
         try:
             values = {**self.values_from_solution(solution)}
         except KeyError as exc:
             raise InputError(f"solution has no value for variable {exc}") from None
-        return kkt_residuals(built, values, solution.duals or None)
+        return kkt_report(built, values, solution.duals or None)
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         """Map a solution's named arrays to the problem's variables (identity by default)."""

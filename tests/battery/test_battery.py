@@ -829,18 +829,7 @@ def _tmpdir(tmp_path_factory):
 #: the session summary counts and lists them separately.
 _H = "issue 14 (harness, not yet on main)"
 KNOWN_DEFECTS: dict[str, str] = {
-    "compare::solvers a string": f"{_H}: compare iterates the characters of solvers='CLARABEL'",
-    "compare::solvers empty and no closed form": f"{_H}: an empty report instead of an error",
-    "compare::solvers of wrong type": f"{_H}: AttributeError on solvers=[3]",
-    "compare::formulation with NaN data": f"{_H}: rows say 'error' instead of one InputError up front",
-    "compare::options not a mapping": f"{_H}: options=[1] reaches every backend",
-    "compare::unknown option for a solver": f"{_H}: a solver_error row that does not name the option",
-    "cli::compare --n -5": f"{_H}: ValueError traceback",
-    "cli::compare --n 0": f"{_H}: exit 2 with a table of error rows, no message",
-    "cli::compare --n 1": f"{_H}: exit 2 with a table of error rows, no message",
-    "cli::compare --seed -1": f"{_H}: ValueError traceback from default_rng",
-    "cli::bench --jobs 0": f"{_H}: the benchmark runs (and fails) instead of exit 2 naming --jobs",
-    "cli::bench --out is a file": f"{_H}: the benchmark runs before --out is checked",
+    "compare::unknown option for a solver": f"{_H}: a solver_error row (its error names the option) instead of an exception up front",
 }
 
 

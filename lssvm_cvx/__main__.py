@@ -1,0 +1,8 @@
+"""``python -m lssvm_cvx``: the ``lssvm-cvx`` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

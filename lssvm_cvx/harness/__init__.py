@@ -1,0 +1,30 @@
+"""The solver-comparison harness (layer 6): :func:`compare` (closed form vs any cvxpy solvers,
+bounded and truthful), :func:`sweep` with its summary and Dolan–Moré performance profile, and
+:func:`check_formulation` (the conformance check every registered formulation passes).
+
+Submodules are imported on first use, so ``import lssvm_cvx.harness`` is cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "compare": "compare", "fitted_values": "compare", "DEFAULT_TIME_LIMIT": "compare",
+    "Report": "report", "Row": "report", "COLUMNS": "report", "deviation": "report",
+    "run_backend": "worker", "Outcome": "worker",
+    "sweep": "sweep", "summarize": "sweep", "performance_profile": "sweep",
+    "shifted_geometric_mean": "sweep",
+    "check_formulation": "conformance", "ConformanceError": "conformance",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,262 @@
+"""Run one backend bounded in time: in a worker process that is killed when it overruns.
+
+A solver that ignores its own time option (or never returns) cannot hang the harness: the
+backend runs in a child process, the parent waits at most ``time_limit`` seconds for the
+result on a pipe and kills the child otherwise.  Children come from a ``forkserver`` (a clean
+process that has imported cvxpy once), not from ``fork`` of the caller: a caller that has
+solved in-process holds solver thread pools (Clarabel's, OpenBLAS') whose locks a forked
+child would inherit held, and it deadlocks.  The formulation travels pickled (cloudpickle,
+by value for classes defined outside the package, e.g. in a test or a script).  Everything the child prints (HiGHS' banner,
+verbose logs) goes to a file that comes back as the row's ``log``: nothing reaches the
+parent's stdout.  Ctrl-C in the parent kills the child and propagates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing as mp
+import os
+import signal
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..solution import Solution
+from ..solvers import capture_output
+
+__all__ = ["Outcome", "run_backend", "worker_context"]
+
+#: status of a backend stopped by the harness's time limit
+TIME_LIMIT = "time_limit"
+#: status of a worker that died without a result (segfault, out of memory, killed)
+CRASHED = "crashed"
+#: status of a backend whose solver cannot take the problem (e.g. a QP solver on a SOCP)
+UNSUPPORTED = "unsupported"
+#: status of a backend that raised
+ERROR = "error"
+#: status of a backend not run because the user interrupted
+INTERRUPTED = "interrupted"
+
+_LOG_CAP = 20_000
+
+
+@dataclass
+class Outcome:
+    """What one backend produced: a solution (or none), its KKT residuals, timings, log."""
+
+    backend: str
+    status: str
+    solution: Solution | None = None
+    kkt: dict[str, float] = field(default_factory=dict)
+    kkt_note: str | None = None
+    error: str | None = None
+    log: str = ""
+    wall: float = math.nan
+    setup_time: float = math.nan
+    solve_time: float = math.nan
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= _LOG_CAP else "[... log truncated ...]\n" + text[-_LOG_CAP:]
+
+
+def _problem_class(formulation: Any) -> str:
+    prob = formulation.problem
+    return "QP" if prob.is_qp() else "SOCP"
+
+
+def _run(formulation: Any, backend: str, options: dict | None, setting: str,
+         time_limit: float | None) -> Outcome:
+    """Solve in this process (output captured); never raises for a backend failure."""
+    from ..solvers import SOLVERS
+
+    t0 = time.perf_counter()
+    build = 0.0
+    with capture_output() as log:
+        try:
+            if backend != "closed_form":
+                formulation._built = None  # first-compile times, a fresh problem per solver
+                tb = time.perf_counter()
+                formulation.problem  # noqa: B018 - build now, timed as setup
+                build = time.perf_counter() - tb
+                spec = SOLVERS.get(backend)
+                if spec is not None:
+                    cls = _problem_class(formulation)
+                    if cls not in spec.cones:
+                        return Outcome(backend, UNSUPPORTED, error=(
+                            f"{backend} solves {'/'.join(spec.cones)} problems; this problem "
+                            f"is a {cls} (it has a second-order cone), not a QP"))
+            sol = formulation.solve(backend, options=options, raise_on_failure=False,
+                                    setting=setting, time_limit=time_limit)
+        except Exception as exc:
+            return Outcome(backend, ERROR, error=f"{type(exc).__name__}: {exc}".strip(),
+                           log=_cap(traceback.format_exc()), wall=time.perf_counter() - t0)
+        kkt, note = {}, None
+        if sol.ok and sol.values:
+            try:
+                kkt, note = formulation.kkt_report(sol)
+            except Exception as exc:  # reported with its reason, never raised
+                kkt = {"primal": math.nan, "stationarity": math.nan}
+                note = f"KKT residuals not evaluated: {type(exc).__name__}: {exc}"
+    wall = time.perf_counter() - t0
+    text = (sol.extras.pop("log", "") or "") + log.getvalue()
+    err = sol.extras.get("error")
+    return Outcome(backend, sol.status, sol, kkt, note, err, _cap(text), wall,
+                   build + sol.compile_time, sol.solve_time)
+
+
+def _child(conn: Any, payload: bytes) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    try:
+        try:
+            import pickle
+
+            formulation, backend, options, setting, time_limit, blas = pickle.loads(payload)
+            if blas:  # the caller's BLAS thread limit (threadpoolctl) holds here too
+                from threadpoolctl import threadpool_limits
+
+                threadpool_limits(limits=blas, user_api="blas")
+        except Exception as exc:
+            conn.send(Outcome("?", ERROR, error=f"the worker could not load the formulation: "
+                                                f"{type(exc).__name__}: {exc}"))
+            return
+        out = _run(formulation, backend, options, setting, time_limit)
+        try:
+            conn.send(out)
+        except Exception:  # unpicklable extras: drop them
+            if out.solution is not None:
+                out.solution.extras = {k: v for k, v in out.solution.extras.items()
+                                       if isinstance(v, (int, float, str, type(None)))}
+            conn.send(out)
+    finally:
+        conn.close()
+        os._exit(0)  # no atexit handlers / buffered output of the parent's copy
+
+
+_PRELOAD = ["numpy", "scipy.linalg", "cvxpy", "lssvm_cvx.formulations", "lssvm_cvx.harness.worker"]
+
+
+def worker_context() -> Any:
+    """The multiprocessing context of the harness's workers (forkserver, else spawn)."""
+    methods = mp.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(_PRELOAD)
+        return ctx
+    return mp.get_context("spawn")
+
+
+def _blas_threads() -> int | None:
+    try:
+        from threadpoolctl import threadpool_info
+
+        n = [d["num_threads"] for d in threadpool_info() if d.get("user_api") == "blas"]
+        return min(n) if n else None
+    except Exception:  # pragma: no cover
+        return None
+
+
+def _payload(formulation: Any, *rest: Any) -> bytes:
+    """cloudpickle of (formulation without its cached cvxpy problem, *rest); classes from
+    modules outside the package (tests, scripts, ``__main__``) are pickled by value."""
+    import copy
+    import sys
+
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - older joblib vendored it
+        from joblib.externals import cloudpickle
+
+    f = copy.copy(formulation)
+    if hasattr(f, "_built"):
+        f._built = None
+    mods = []
+    for klass in type(f).__mro__:
+        m = klass.__module__
+        if m.split(".")[0] not in ("lssvm_cvx", "problems", "benchmarks", "builtins", "abc") \
+                and m in sys.modules and m not in mods:
+            mods.append(m)
+    for m in mods:
+        try:
+            cloudpickle.register_pickle_by_value(sys.modules[m])
+        except Exception:
+            pass
+    try:
+        return cloudpickle.dumps((f, *rest))
+    finally:
+        for m in mods:
+            try:
+                cloudpickle.unregister_pickle_by_value(sys.modules[m])
+            except Exception:
+                pass
+
+
+@contextlib.contextmanager
+def _main_hidden() -> Any:
+    """Start workers without re-running the caller's ``__main__`` in them (spawn/forkserver
+    children import the main script to find pickled objects; ours travel by value, and a
+    script without an ``if __name__ == "__main__"`` guard would otherwise run again)."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__")
+             if main is not None and k in main.__dict__}
+    try:
+        for k in saved:
+            if k == "__spec__":
+                main.__dict__[k] = None
+            else:
+                del main.__dict__[k]
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
+
+
+def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
+                setting: str = "high", time_limit: float | None = None,
+                isolate: bool = True) -> Outcome:
+    """Run ``backend`` on ``formulation``; at most ``time_limit`` seconds when ``isolate``.
+
+    With ``isolate=False`` (or ``time_limit=None``) the backend runs in this process, its
+    output still captured.  Status ``time_limit`` when the worker was killed, ``crashed``
+    when it died without a result.
+    """
+    if not isolate or time_limit is None:
+        return _run(formulation, backend, options, setting, time_limit)
+    try:
+        payload = _payload(formulation, backend, options, setting, 0.9 * time_limit,
+                           _blas_threads())
+    except Exception as exc:  # not picklable: run here, unbounded, and say so
+        out = _run(formulation, backend, options, setting, time_limit)
+        out.log = (f"[harness] not bounded by the time limit: the formulation cannot be "
+                   f"pickled for a worker ({type(exc).__name__}: {exc})\n") + out.log
+        return out
+    ctx = worker_context()
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, payload), daemon=True)
+    t0 = time.perf_counter()
+    with _main_hidden():
+        proc.start()
+    send.close()
+    try:
+        if recv.poll(time_limit):
+            try:
+                out = recv.recv()
+            except EOFError:
+                proc.join(1.0)
+                return Outcome(backend, CRASHED, error=(
+                    f"the worker died without a result (exit code {proc.exitcode})"),
+                    wall=time.perf_counter() - t0)
+            proc.join(5.0)
+            return out
+        return Outcome(backend, TIME_LIMIT, error=(
+            f"stopped after the time limit of {time_limit:g} s (worker process killed)"),
+            wall=time.perf_counter() - t0)
+    finally:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5.0)
+        recv.close()
