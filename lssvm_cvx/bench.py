@@ -18,8 +18,8 @@ import importlib
 import json
 import math
 import os
-import platform
 import pkgutil
+import platform
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -84,9 +84,11 @@ class BenchResult:
 
 @dataclass
 class Benchmark:
+    """A registered benchmark: its name, title and the function that runs it."""
+
     name: str
     title: str
-    func: Callable[["Context"], BenchResult]
+    func: Callable[[Context], BenchResult]
     paper: str | None = None
     description: str = ""
 
@@ -97,7 +99,7 @@ REGISTRY: dict[str, Benchmark] = {}
 def register(name: str, title: str, *, paper: str | None = None, description: str = ""):
     """Decorator registering ``func(ctx) -> BenchResult`` under ``name``."""
 
-    def deco(func: Callable[["Context"], BenchResult]):
+    def deco(func: Callable[[Context], BenchResult]):
         REGISTRY[name] = Benchmark(name, title, func, paper, description or (func.__doc__ or "").strip())
         return func
 
@@ -292,7 +294,8 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
         md.append("| claim | measured | target | met |")
         md.append("|---|---|---|---|")
         for claim, c in result.checks.items():
-            md.append(f"| {_md(claim)} | {c['value']:.4g}{c['unit']} | {c['relation']} {c['target']:.4g}{c['unit']} "
+            md.append(f"| {_md(claim)} | {c['value']:.4g}{c['unit']} "
+                      f"| {c['relation']} {c['target']:.4g}{c['unit']} "
                       f"| {'yes' if c['ok'] else 'NO'} |")
         md.append("")
     for t in result.tables:

@@ -25,6 +25,7 @@ _SHIPPED = _HERE / "catalogue.json"
 
 
 def source_hash() -> str:
+    """Short SHA-256 of the formulation modules' sources (names and bytes)."""
     h = hashlib.sha256()
     for p in sorted((_HERE / "formulations").glob("*.py")):
         h.update(p.name.encode())

@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from typing import Any
+from typing import NoReturn
 
 __all__ = ["main"]
 
@@ -39,7 +39,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, never the usage dump
+    def error(self, message: str) -> NoReturn:  # one clear line, never the usage dump
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
@@ -283,6 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``lssvm-cvx`` command line; returns the exit code."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

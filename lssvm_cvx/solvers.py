@@ -202,7 +202,7 @@ _FALLBACK = SolverProfile({}, Tolerance(rel=1e-4, feas=1e-5, kkt=1e-3))
 
 
 def available_solvers() -> list[str]:
-    """cvxpy's installed solvers (upper-case names)."""
+    """The installed cvxpy solvers (upper-case names)."""
     import cvxpy as cp
 
     return list(cp.installed_solvers())

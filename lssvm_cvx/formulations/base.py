@@ -219,7 +219,7 @@ class Formulation(ABC):
         """Check data and hyperparameters; raise the package's errors.  Called before solves."""
 
     @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, **kwargs: Any) -> "Formulation":
+    def random_instance(cls, n: int = 50, *, seed: int = 0, **kwargs: Any) -> Formulation:
         """A seeded random instance of size ``n`` (used by the harness, CLI and benchmarks)."""
         raise NotSupportedError(f"{cls.__name__} has no random instance generator")
 

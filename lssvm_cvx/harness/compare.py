@@ -259,7 +259,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
     compared = tuple(v for v in formulation.compare if ref_sol is not None and v in ref_sol.values)
     fitted_ref = fitted_values(formulation, ref_sol.values) if ref_sol is not None else None
     try:
-        n = int(getattr(formulation, "n"))
+        n = int(formulation.n)
     except Exception:
         n = None
     report = Report(formulation.name, ref_name, n, compared=compared,
@@ -303,7 +303,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
         if on_row:
             on_row(row)
     for r in report.rows:
-        for v, why in r.non_identifiable.items():
+        for why in r.non_identifiable.values():
             report.notes.append(f"{r.backend}: {why}")
     if ref is None:
         report.notes.append(f"no reference: {ref_reason}")

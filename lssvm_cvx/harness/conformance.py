@@ -60,6 +60,8 @@ class Check:
 
 @dataclass
 class ConformanceReport:
+    """The checks :func:`check_formulation` ran on one formulation."""
+
     formulation: str
     checks: list[Check] = field(default_factory=list)
     report: Any = None  # the harness Report of the agreement check

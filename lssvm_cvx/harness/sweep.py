@@ -123,9 +123,8 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
     ``jobs > 1`` runs cells in parallel processes; ``scheduler`` (a Dask address) runs them on
     that cluster.  Ctrl-C stops after writing what finished (``result.interrupted``).
     """
-    from ..formulations import FORMULATIONS
-
     from ..exceptions import InputError
+    from ..formulations import FORMULATIONS
     from ..solvers import check_solver
     from .compare import check_time_limit
 

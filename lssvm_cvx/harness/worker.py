@@ -6,9 +6,9 @@ result on a pipe and kills the child otherwise.  Children come from a ``forkserv
 process that has imported cvxpy once), not from ``fork`` of the caller: a caller that has
 solved in-process holds solver thread pools (Clarabel's, OpenBLAS') whose locks a forked
 child would inherit held, and it deadlocks.  The formulation travels pickled (cloudpickle,
-by value for classes defined outside the package, e.g. in a test or a script).  Everything the child prints (HiGHS' banner,
-verbose logs) goes to a file that comes back as the row's ``log``: nothing reaches the
-parent's stdout.  Ctrl-C in the parent kills the child and propagates.
+by value for classes defined outside the package, e.g. in a test or a script).  Everything the
+child prints (HiGHS' banner, verbose logs) goes to a file that comes back as the row's ``log``:
+nothing reaches the parent's stdout.  Ctrl-C in the parent kills the child and propagates.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def _blas_threads() -> int | None:
 
 
 def _payload(formulation: Any, *rest: Any) -> bytes:
-    """cloudpickle of (formulation without its cached cvxpy problem, *rest); classes from
+    """The cloudpickle of (formulation without its cached cvxpy problem, *rest); classes from
     modules outside the package (tests, scripts, ``__main__``) are pickled by value."""
     import copy
     import sys

@@ -121,7 +121,7 @@ class LowRankFactor:
 
 
 def numerical_rank_threshold(s_max: float, m: int) -> float:
-    """Numpy's numerical-rank tolerance ``m · ε_mach · s_max`` (``matrix_rank``)."""
+    """NumPy's numerical-rank tolerance ``m · ε_mach · s_max`` (``matrix_rank``)."""
     return float(m * np.finfo(np.float64).eps * max(s_max, 0.0))
 
 
