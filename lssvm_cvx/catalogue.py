@@ -50,6 +50,16 @@ def _equation(doc: str) -> str:
     return "\n".join(out).strip()
 
 
+def _unicode(cls: Any) -> dict[str, str]:
+    """The paper's display equations as Unicode text (empty when the formulation has none)."""
+    try:
+        from .formulations.equations import unicode_of
+
+        return unicode_of(cls)
+    except Exception:  # pylatexenc missing or an equation it cannot parse: the docstring stays
+        return {}
+
+
 def _entry(cls: Any) -> dict[str, Any]:
     ref = cls.reference
     entry: dict[str, Any] = {
@@ -57,7 +67,8 @@ def _entry(cls: Any) -> dict[str, Any]:
         "paper": getattr(ref, "paper", ""), "citation": getattr(ref, "citation", str(ref)),
         "equations": dict(getattr(ref, "equations", {}) or {}), "reference": str(ref),
         "has_closed_form": bool(cls.has_closed_form), "compare": list(cls.compare),
-        "equation": _equation(cls.__doc__ or ""), "variables": [], "parameters": [],
+        "equation": _equation(cls.__doc__ or ""), "unicode": _unicode(cls),
+        "variables": [], "parameters": [],
         "problem_class": None,
     }
     try:

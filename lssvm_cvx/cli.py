@@ -137,6 +137,8 @@ def _cmd_formulations(args: argparse.Namespace) -> int:
               + ("   (DPP)" if e.get("dpp") else ""))
         print(f"compared by the harness: {', '.join(e['compare'])}")
         print(f"backends: {'; '.join(backends)}")
+        for label, text in (e.get("unicode") or {}).items():
+            print(f"\n{label}:\n    {text}")
         print()
         print(e["equation"])
         return 0

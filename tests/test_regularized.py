@@ -283,3 +283,12 @@ def test_generalized_eigen_path_matches_exact_solves(key, kfold):
                                    atol=1e-7)
         ref = g.loo_residuals() if folds is None else g.kfold_residuals(folds)
         np.testing.assert_allclose(path.residuals[k], ref, atol=1e-7)
+
+
+def test_cli_show_prints_the_equation_in_unicode():
+    """``lssvm-cvx formulations --show`` prints the paper's equation as text (issue 13)."""
+    from lssvm_cvx.formulations.equations import to_unicode
+
+    text = to_unicode(r"\min_{w,b,e}\ \tfrac12 w^\top w + \tfrac\gamma2\sum_i e_i^2 \tag{1}")
+    assert text.startswith("min") and "½" in text and "γ/2" in text and text.endswith("(1)")
+    assert "\\" not in text

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["LATEX", "CLOSED_FORM", "latex_of", "closed_form_of"]
+__all__ = ["LATEX", "CLOSED_FORM", "latex_of", "closed_form_of", "to_unicode", "unicode_of"]
 
 _LSSVM_DUAL = (r"\begin{bmatrix} 0 & \mathbf 1^\top \\ \mathbf 1 & \Omega + I/\gamma \end{bmatrix}"
                r"\begin{bmatrix} b \\ \alpha \end{bmatrix} = \begin{bmatrix} 0 \\ y \end{bmatrix}")
@@ -345,3 +345,37 @@ def closed_form_of(formulation: Any) -> str:
     if not getattr(formulation, "has_closed_form", False):
         return ""
     return CLOSED_FORM.get(getattr(formulation, "name", ""), "")
+
+
+_FRACTIONS = {("1", "2"): "½", ("1", "4"): "¼", ("1", "3"): "⅓"}
+
+
+def to_unicode(latex: str) -> str:
+    r"""A display equation as plain Unicode text for terminals (``lssvm-cvx formulations
+    --show``): pylatexenc's LaTeX-to-text conversion after a few rewrites it does not do
+    (``\tfrac12`` → ½, ``\|x\|`` → ‖x‖, ``\tag{n}`` → ``(n)`` at the end, matrix rows → ``;``)."""
+    import re
+
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    tag = re.search(r"\\tag\{([^}]*)\}", latex)
+    text = re.sub(r"\\tag\{[^}]*\}", "", latex)
+
+    def frac(m: re.Match) -> str:
+        a, b = m.group(1) or m.group(3), m.group(2) or m.group(4)
+        return _FRACTIONS.get((a, b), f"({a})/({b})")
+
+    text = re.sub(r"\\[td]?frac(\\[A-Za-z]+)(\w)", r"\1/\2", text)  # \tfrac\gamma2 -> γ/2
+    text = re.sub(r"\\[td]?frac(?:\{([^{}]*)\}\{([^{}]*)\}|(\w)(\w))", frac, text)
+    text = text.replace(r"\|", "‖").replace(r"\Big", "").replace(r"\big", "")
+    text = text.replace("\\\\", "; ")  # matrix rows
+    text = text.replace(r"\quad", "   ").replace(r"\;", " ").replace(r"\ ", " ")
+    out = LatexNodes2Text(math_mode="text").latex_to_text(text)
+    out = re.sub(r"[ \t]+", " ", out).strip()
+    out = out.replace("^⊤", "ᵀ").replace("^2", "²")
+    return f"{out}    ({tag.group(1)})" if tag else out
+
+
+def unicode_of(formulation: Any) -> dict[str, str]:
+    """:func:`latex_of` converted by :func:`to_unicode` (label -> text)."""
+    return {k: to_unicode(v) for k, v in latex_of(formulation).items()}
