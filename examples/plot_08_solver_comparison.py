@@ -33,7 +33,7 @@ for name in sorted(FORMULATIONS):
         rep = compare(inst, solvers=solvers)
     for r in rep.rows:
         rows.append({"formulation": name, "backend": r.backend, "status": r.status,
-                     "time": (r.compile_time or 0.0) + (r.solve_time or 0.0),
+                     "time": (r.setup_time or 0.0) + (r.solve_time or 0.0),
                      "agrees": bool(r.agrees)})
 df = pd.DataFrame(rows)
 print(df.pivot_table(index="backend", values="agrees", aggfunc="mean").round(2).T.to_string())
