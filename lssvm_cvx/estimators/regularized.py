@@ -26,6 +26,7 @@ from ..linalg.scores import loo_score
 from ..losses import make_loss
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
 from .lssvm import default_sigma2_grid
+from .search_results import search_results
 
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID"]
 
@@ -143,11 +144,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
     def _solve(self, form: RegularizedLSSVM, Y: np.ndarray) -> tuple[np.ndarray, Any]:
         if form.is_quadratic and self.solver is None:
             return form.system(overwrite_gram=True).solve(Y)
-        cols = [Y] if Y.ndim == 1 else [Y[:, j] for j in range(Y.shape[1])]
         alphas, bs = [], []
-        for col in cols:
-            f = RegularizedLSSVM(form.X, col, kernel=form.kernel, loss=form.loss,
-                                 terms=form.terms, K=form.context.K)
+        for f in self._per_column(form, Y, form.terms):
             sol = f.solve(self.solver or "CLARABEL")
             alphas.append(sol["alpha"])
             bs.append(sol.scalar("b"))
@@ -193,16 +191,9 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                         p["sigma2"] = float(s2)
                     params.append(p)
                     scores.append(self._score(R, Y))
-        scores_a = np.asarray(scores)
-        order = np.argsort(-scores_a, kind="stable")
-        rank = np.empty(len(scores), dtype=int)
-        rank[order] = np.arange(1, len(scores) + 1)
-        best = params[int(order[0])]
+        results = search_results(params, scores, lower_is_better=False)
+        best = params[int(np.argmax(scores))]  # the first of equal scores, as rank 1
         chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-        results: dict[str, Any] = {"params": params, "mean_test_score": scores_a,
-                                   "rank_test_score": rank}
-        for name in params[0]:
-            results[f"param_{name}"] = np.array([p[name] for p in params])
         return best.get("sigma2", self.sigma2), chosen, results
 
     def _refit_residuals(self, form: RegularizedLSSVM, key: str, weight: float,
@@ -210,13 +201,17 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         terms = dict(form.terms_)
         terms[key] = (terms[key][0], weight)
         fl = folds if folds is not None else [np.array([i]) for i in range(Y.shape[0])]
-        cols = [Y] if Y.ndim == 1 else [Y[:, j] for j in range(Y.shape[1])]
-        out = []
-        for col in cols:
-            f = RegularizedLSSVM(form.X, col, kernel=form.kernel, loss=form.loss, terms=terms,
-                                 K=form.context.K)
-            out.append(f.kfold_residuals(fl, solver=self.solver or "CLARABEL"))
+        out = [f.kfold_residuals(fl, solver=self.solver or "CLARABEL")
+               for f in self._per_column(form, Y, terms)]
         return out[0] if Y.ndim == 1 else np.column_stack(out)
+
+    @staticmethod
+    def _per_column(form: RegularizedLSSVM, Y: np.ndarray, terms: Any) -> list[RegularizedLSSVM]:
+        """One formulation per target column (one-vs-rest) sharing ``form``'s Gram, for the
+        cvxpy paths (the closed form solves all columns with one factorisation)."""
+        cols = [Y] if Y.ndim == 1 else [Y[:, j] for j in range(Y.shape[1])]
+        return [RegularizedLSSVM(form.X, col, kernel=form.kernel, loss=form.loss, terms=terms,
+                                 K=form.context.K) for col in cols]
 
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "dual_coef_")
