@@ -43,6 +43,7 @@ __all__ = [
     "interleaved_times",
     "machine_info",
     "write_result",
+    "provenance_line",
     "default_out_dir",
     "atomic_write",
     "current_commit",
@@ -262,6 +263,28 @@ def _frame_markdown(df: Any, floatfmt: str) -> str:
     return "\n".join(lines)
 
 
+def provenance_line(commit: str | None) -> str:
+    """The commit a run was made from and whether the tree was clean, for result headers.
+
+    Parameters
+    ----------
+    commit : str or None
+        What :func:`current_commit` returned (``<sha>`` or ``<sha>+dirty.<hash>``).
+
+    Returns
+    -------
+    str
+        ``"<sha> (tree clean)"``, ``"<sha> (tree dirty: uncommitted changes, sources hash <h>)"``
+        or ``"unknown (not a git checkout)"``.
+    """
+    if not commit:
+        return "unknown (not a git checkout)"
+    if "+dirty." in commit:
+        sha, h = commit.split("+dirty.", 1)
+        return f"{sha} (tree dirty: uncommitted changes, sources hash {h})"
+    return f"{commit} (tree clean)"
+
+
 def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float) -> list[Path]:
     """Write ``<name>.md``, ``<name>.json`` and ``<name>_<figure>.png`` into ``out``."""
     out = Path(out)
@@ -279,8 +302,10 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
         atomic_write(p, write_png)
         fig_files[fname] = p.name
         paths.append(p)
+    commit = current_commit()
     md = [f"# {result.title}", ""]
     md.append(f"- command: `{ctx.command or 'lssvm-cvx bench --only ' + result.name}`")
+    md.append(f"- commit: {provenance_line(commit)}")
     md.append(f"- date: {when}; wall time {elapsed:.1f} s; mode: {'quick' if ctx.quick else 'full'}")
     blas = ", ".join(f"{b.get('internal_api')} {b.get('version')} ({b.get('num_threads')} threads)"
                      for b in machine.get("blas", []))
@@ -326,7 +351,10 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
     payload = {
         "name": result.name, "title": result.title, "command": ctx.command, "date": when,
         "mode": "quick" if ctx.quick else "full", "elapsed_s": elapsed, "machine": machine,
-        "checks": result.checks, "meta": {**result.meta, "commit": current_commit()}, "notes": result.notes,
+        "checks": result.checks,
+        "meta": {**result.meta, "commit": commit,
+                 "tree_clean": bool(commit) and "+dirty" not in str(commit)},
+        "notes": result.notes,
         "figures": fig_files,
         "tables": [{"name": t.name, "caption": t.caption,
                     "rows": t.frame.to_dict(orient="records"),
