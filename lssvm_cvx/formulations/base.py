@@ -95,6 +95,7 @@ def _atom_names(expr: Any) -> set[str]:
 
 def _grad_or_reason(expr: Any, what: str) -> tuple[Any, str | None]:
     """``expr.grad`` or ``(None, reason)`` when cvxpy cannot differentiate ``expr`` here."""
+    err: str | None
     try:
         grad = expr.grad
     except Exception as exc:  # NotImplementedError (norm_inf, ...), value errors, ...
@@ -213,7 +214,7 @@ class Formulation(ABC):
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         """Named solution arrays read from a solved problem (variables by name by default)."""
-        return {k: v.value for k, v in built.vars.items()}
+        return {k: v.value for k, v in built.vars.items()}  # type: ignore[misc]
 
     def validate(self) -> None:
         """Check data and hyperparameters; raise the package's errors.  Called before solves."""

@@ -259,7 +259,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
     compared = tuple(v for v in formulation.compare if ref_sol is not None and v in ref_sol.values)
     fitted_ref = fitted_values(formulation, ref_sol.values) if ref_sol is not None else None
     try:
-        n = int(formulation.n)
+        n = int(formulation.n)  # type: ignore[attr-defined]
     except Exception:
         n = None
     report = Report(formulation.name, ref_name, n, compared=compared,
@@ -289,6 +289,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
             if on_row:
                 on_row(row)
             continue
+        assert sol is not None  # _usable(out) guarantees a solution
         if ref_sol is not None and name != ref_name:
             for v in compared:
                 if v in sol.values:

@@ -152,7 +152,7 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "sweep.csv"
     rows = _read_csv(csv_path) if resume else []
-    have = {}
+    have: dict[Any, set[str]] = {}
     for r in rows:
         have.setdefault(_key(r), set()).add(r["solver"])
     cells = [(f, n, k) for f in names for n in sizes for k in range(repeats)
@@ -181,12 +181,13 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
 
         try:
             if scheduler:
-                from dask.distributed import Client, as_completed
+                from dask.distributed import Client
+                from dask.distributed import as_completed as dask_as_completed
 
                 with Client(scheduler, set_as_default=False) as client:
                     futs = {client.submit(run_cell, f, n, k, solvers, setting, time_limit,
                                           pure=False): (f, n, k) for f, n, k in cells}
-                    for fut in as_completed(futs):
+                    for fut in dask_as_completed(futs):
                         report(futs[fut], fut.result())
             elif jobs > 1:
                 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -369,9 +370,9 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
             sg[s] = shifted_geometric_mean(rs, shift=1.0) if rs else math.nan
         fastest = {s: 0 for s in solvers_all}
         for k in pkeys:
-            finite = {s: v for s, v in times[k].items() if math.isfinite(v)}
-            if finite:
-                fastest[min(finite, key=finite.get)] += 1
+            finite_t = {s: v for s, v in times[k].items() if math.isfinite(v)}
+            if finite_t:
+                fastest[min(finite_t, key=finite_t.__getitem__)] += 1
         for s in solvers_all:
             runs = sum(1 for r in rows if r["solver"] == s and str(r["profile"]) == prof)
             app = [times[k][s] for k in pkeys if s in times[k]]

@@ -212,7 +212,7 @@ def _main_hidden() -> Any:
         yield
     finally:
         if main is not None:
-            main.__dict__.update(saved)
+            main.__dict__.update(saved)  # type: ignore[arg-type]
 
 
 def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
