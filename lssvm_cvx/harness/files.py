@@ -43,8 +43,11 @@ def current_commit() -> str | None:
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
                               text=True, timeout=10, check=True).stdout.strip()
+        # the results a run writes (benchmarks/results) are not sources: a run that writes
+        # several results files must not mark its own later files dirty
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
-                                "lssvm_cvx", "benchmarks", "problems"], capture_output=True,
+                                "lssvm_cvx", "benchmarks", "problems",
+                                ":(exclude)benchmarks/results"], capture_output=True,
                                text=True, timeout=10).stdout.strip()
     except Exception:
         return None
