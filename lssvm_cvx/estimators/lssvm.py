@@ -23,8 +23,11 @@ from ..linalg import lssvm_system
 from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, select_gamma_sigma2
 from ..selection.lssvm_screen import screened_gamma_sigma2
+from ..linalg.streaming import is_dask
 from .search_results import search_results
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
+from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
+                           subsample_rows)
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]
 
@@ -96,9 +99,62 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
         return res.best_gamma, (res.best_sigma2 if rbf else self.sigma2), results
 
+    def _reset_fitted(self) -> None:
+        """Forget a previous fit (a failed refit must not leave a half-updated model)."""
+        for k in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, k)
+
+    def _fit_approximate(self, X: Any, y: Any, sample_weight: Any, *, classification: bool,
+                         score: str = "mse") -> np.ndarray | None:
+        """``approximation="nystroem" | "rff"``: the streamed fit of
+        :mod:`lssvm_cvx.estimators.lssvm_approx` (NumPy or dask inputs); returns the classes
+        of a classifier."""
+        if self.approximation not in APPROXIMATIONS:
+            raise HyperparameterError(f"approximation must be None or one of {APPROXIMATIONS}, "
+                                      f"got {self.approximation!r}")
+        if self._precomputed:
+            raise HyperparameterError("approximation needs a kernel on the inputs, not 'precomputed'")
+        if self.selection not in (None, "loo"):
+            raise HyperparameterError("with approximation, selection must be None or 'loo' "
+                                      f"(exact LOO of the approximate model), got {self.selection!r}")
+        if sample_weight is not None:
+            raise InputError(f"sample_weight is not supported with approximation={self.approximation!r} "
+                             "(fit the exact LS-SVM, approximation=None, for weighted data)")
+        if classification and getattr(self, "multi_class", "ovr") != "ovr":
+            raise HyperparameterError("approximation supports multi_class='ovr' only")
+        self._gamma()
+        classes = None
+        if is_dask(X):
+            import dask.array as da
+
+            X = da.asarray(X)
+            if X.ndim != 2:
+                raise InputError(f"X must be 2-D, got {X.ndim} dimensions")
+            X = X.astype(np.float64)
+            Y, classes = dask_targets(y, classification)
+            self.n_features_in_ = int(X.shape[1])
+        else:
+            if is_dask(y):
+                raise InputError("give X and y both as dask arrays or both in memory")
+            if classification:
+                X, y = self._validate_fit(X, y)
+                classes, Y = encode_labels(y)
+            else:
+                X, Y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
+        gammas = sigma2s = None
+        if self.selection == "loo":
+            gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+            if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
+                sigma2s = (default_sigma2_grid(subsample_rows(X, 1000, 0)) if self.sigma2_grid is None
+                           else np.asarray(self.sigma2_grid, float))
+        fit_approximate(self, X, Y if Y.ndim == 2 else Y[:, None], gammas=gammas, sigma2s=sigma2s,
+                        score=score)
+        return classes
+
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
                score: str = "mse") -> None:
         self._gamma()
+        self.approximation_ = None
         w, keep = sample_weights(sample_weight, X.shape[0])
         if self._precomputed:
             Xk, Yk = X[np.ix_(keep, keep)], Y[keep]
@@ -121,7 +177,9 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         self.intercept_ = b
 
     def _decision(self, X: Any) -> np.ndarray:
-        check_fitted(self, "dual_coef_")
+        check_fitted(self, "intercept_")
+        if getattr(self, "approximation_", None) is not None:
+            return approximate_decision(self, X)
         X = self._validate_predict(X)
         K = X[:, self.support_] if self._precomputed else self.kernel_(X, self.X_fit_)
         return K @ self.dual_coef_ + self.intercept_
@@ -157,7 +215,22 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         and its score are exact) or ``"auto"`` (screen above :data:`SCREEN_MIN_ROWS` rows
         without ``sample_weight``).
     random_state :
-        Seed of the fold shuffling and of the screen's landmarks.
+        Seed of the fold shuffling, of the screen's landmarks and of the approximation's
+        centres / random features.
+    approximation :
+        ``None`` (the exact dual, eq. 2), ``"nystroem"`` (Nyström feature map of the kernel on
+        ``n_components`` random training rows) or ``"rff"`` (random Fourier features, RBF
+        only): the LS-SVM on the approximate Gram ``ΦΦ'``, fitted by streaming the features in
+        row blocks — never an ``N × m`` array — on NumPy or ``dask.array`` inputs
+        (:mod:`lssvm_cvx.estimators.lssvm_approx`).  ``selection`` may then be None or
+        ``"loo"`` (exact LOO of the approximate model); no ``sample_weight``.
+    n_components :
+        Number of Nyström centres or random features ``m``.
+    n_loo :
+        With ``approximation``: the LOO criterion is evaluated on every row up to ``n_loo``
+        rows, above that on a seeded uniform subsample of ``n_loo`` rows (``loo_rows_``).
+    progress :
+        With ``approximation``: tqdm progress bars over the row blocks.
 
     Attributes
     ----------
@@ -179,6 +252,16 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         Training inputs (None for a precomputed kernel).
     support_ : ndarray
         Indices of the training points used (those with positive ``sample_weight``).
+    approximation_ : str or None
+        The approximation fitted (None: the exact dual; then ``coef_`` and ``feature_map_`` are
+        not set, and with an approximation ``dual_coef_``, ``X_fit_``, ``support_`` are None).
+    coef_ : ndarray of shape (m,) or (m, n_targets)
+        θ of the primal ``f(x) = φ(x)'θ + b`` (with ``approximation``).
+    feature_map_ : NystroemMap or RandomFourierMap
+        The feature map ``φ`` (with ``approximation``).
+    loo_residuals_ : ndarray
+        Exact LOO residuals of the approximate model on ``loo_rows_`` (with ``approximation``;
+        a lazy dask array for dask inputs).
 
     Notes
     -----
@@ -190,7 +273,12 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, selection: str | None = None,
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
-                 search: str = "auto", random_state: Any = None):
+                 search: str = "auto", random_state: Any = None, approximation: str | None = None,
+                 n_components: int = 500, n_loo: int = 20000, progress: bool = False):
+        self.approximation = approximation
+        self.n_components = n_components
+        self.n_loo = n_loo
+        self.progress = progress
         self.kernel = kernel
         self.sigma2 = sigma2
         self.gamma = gamma
@@ -210,6 +298,14 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target)."""
+        if self.approximation is not None:
+            self._reset_fitted()
+            try:
+                self._fit_approximate(X, y, sample_weight, classification=False)
+            except BaseException:
+                self._reset_fitted()  # nothing half-fitted
+                raise
+            return self
         X, y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
         self._solve(X, y, sample_weight, classification=False)
         return self
@@ -226,6 +322,9 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     ----------
     kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, search, random_state :
         As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width).
+    approximation, n_components, n_loo, progress :
+        As in :class:`LSSVMRegressor` (streamed Nyström / random features, NumPy or dask
+        inputs; one-vs-rest only).
     multi_class :
         ``"ovr"`` (one-vs-rest: all classes share one factorization, ±1 target columns) or
         ``"ovo"`` (one binary LS-SVM per pair of classes, majority vote).
@@ -258,7 +357,12 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
                  degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
                  selection: str | None = None, selection_score: str = "mse",
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
-                 search: str = "auto", random_state: Any = None):
+                 search: str = "auto", random_state: Any = None, approximation: str | None = None,
+                 n_components: int = 500, n_loo: int = 20000, progress: bool = False):
+        self.approximation = approximation
+        self.n_components = n_components
+        self.n_loo = n_loo
+        self.progress = progress
         self.kernel = kernel
         self.sigma2 = sigma2
         self.gamma = gamma
@@ -275,9 +379,19 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMClassifier":
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
-        X, y = self._validate_fit(X, y)
         if self.multi_class not in ("ovr", "ovo"):
             raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
+        if self.approximation is not None:
+            self._reset_fitted()
+            try:
+                self.classes_ = self._fit_approximate(X, y, sample_weight, classification=True,
+                                                      score=self.selection_score)
+            except BaseException:
+                self._reset_fitted()  # nothing half-fitted
+                raise
+            self.pairs_ = None
+            return self
+        X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
         C = self.classes_.size
         self._solve(X, Y, sample_weight, classification=True, score=self.selection_score)

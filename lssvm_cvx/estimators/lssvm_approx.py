@@ -1,0 +1,217 @@
+"""The LS-SVM estimators with ``approximation="nystroem" | "rff"``: streamed, exact for the
+approximate kernel, on one machine or a Dask cluster.
+
+With an explicit feature map ``φ`` (:mod:`lssvm_cvx.kernels.features`, ``m`` features) the
+LS-SVM of the AReg paper's eq. (1)-(2) on the Gram ``Φ Φ'`` is the primal ridge with an
+unpenalised bias::
+
+    min_{θ, b}  ½ ||θ||² + γ/2 Σ_i (y_i - φ(x_i)'θ - b)²
+    ⇔  (Φ_c'Φ_c/N + I/(γN)) θ = Φ_c'y_c/N,   b = ȳ - φ̄'θ,
+
+the dual solution being ``α = γ e`` and ``θ = Φ'α``.  This is problem (N1) of
+:mod:`lssvm_cvx.linalg.penalized` with ``μ = 0`` and ``ν ρ_R = 1/(γN)``, solved by
+:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`: one pass over row blocks (≈ 32 MB
+of features each) accumulates the ``m × m`` normal equations, so no process ever holds the
+``N × m`` design.  ``selection="loo"`` scores the whole γ grid of one σ² by the exact
+leave-one-out residuals of the approximate model, ``(y_i - ŷ_i)/(1 - h_i)`` with
+``h_i = 1/N + φ_c(x_i)'(Φ_c'Φ_c + I/γ)^{-1}φ_c(x_i)``, from one eigendecomposition of the
+``m × m`` matrix (one more pass); above ``n_loo`` rows the criterion is the mean over a seeded
+uniform subsample of rows (an unbiased estimate of the LOO criterion, ``loo_rows_``).
+
+Dask: ``fit`` with ``dask.array`` ``X`` and ``y`` (same row chunks, known sizes) runs each pass as
+one graph of per-chunk tasks with one tree reduction on the current ``distributed.Client``;
+only ``m × m``, ``m``-sized results and the ``m`` centre rows (plus a 1000-row subsample for the
+default σ² grid) come back to the client.  ``predict`` on a dask array returns a dask array.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import HyperparameterError, InputError
+from ..kernels.base import Kernel
+from ..kernels.features import NystroemMap, RandomFourierMap
+from ..linalg.penalized import CHUNK_ELEMS
+from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
+from .auto_stream import pick_centres
+from .search_results import search_results
+
+__all__ = ["APPROXIMATIONS", "fit_approximate", "approximate_decision", "subsample_rows",
+           "dask_targets"]
+
+#: the values of the LS-SVM estimators' ``approximation`` parameter besides ``None``
+APPROXIMATIONS = ("nystroem", "rff")
+#: LOO score names of the estimators → the streaming engine's vocabulary
+_SCORE = {"mse": "mse", "misclassification": "error"}
+
+
+def subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
+    """At most ``n`` seeded rows of ``X`` in memory (only those rows gathered from a dask array)."""
+    N = X.shape[0]
+    if N <= n:
+        rows = np.arange(N)
+    else:
+        rows = np.sort(np.random.default_rng(seed).choice(N, n, replace=False))
+    if is_dask(X):
+        import dask
+
+        return np.asarray(dask.compute(X[rows])[0], dtype=np.float64)
+    return np.asarray(X[rows], dtype=np.float64)
+
+
+def dask_targets(y: Any, classification: bool) -> tuple[Any, np.ndarray | None]:
+    """Targets of a dask ``y`` as the model uses them (lazy): float columns, or the ±1 coding
+    of :func:`~lssvm_cvx.checks.encode_labels` with the classes computed (a short vector)."""
+    import dask
+    import dask.array as da
+
+    y = da.asarray(y)
+    if not classification:
+        return y.astype(np.float64), None
+    if y.ndim != 1:
+        raise InputError(f"y must be 1-D for a classifier, got shape {y.shape}")
+    (classes,) = dask.compute(da.unique(y))
+    classes = np.asarray(classes)
+    if classes.size < 2:
+        raise InputError(f"y has only {classes.size} class; a classifier needs two")
+    if classes.size == 2:
+        return da.where(y == classes[1], 1.0, -1.0), classes
+    cols = [da.where(y == c, 1.0, -1.0) for c in classes]
+    return da.stack(cols, axis=1), classes
+
+
+def _feature_map(kind: str, kernel: Kernel, X: Any, m: int, random_state: Any) -> Any:
+    if kind == "nystroem":
+        d = X.shape[1]
+        centres = pick_centres(X, np.zeros(d), np.ones(d), m, random_state)
+        return NystroemMap(kernel, centres)
+    sigma2 = RandomFourierMap.check_kernel(kernel)
+    return RandomFourierMap(sigma2, X.shape[1], m, random_state)
+
+
+def _source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
+    if is_dask(X):
+        return DaskSource(X, Y, progress=progress)
+    if is_dask(Y):
+        raise InputError("give X and y both as dask arrays or both in memory")
+    return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
+
+
+def _problem(fmap: Any, source: Any, loo_rows: np.ndarray) -> StreamingPenalizedLS:
+    r = fmap.n_features
+    # a provisional feature mean keeps the shifted sums accurate: the mean over the Nyström
+    # centres (training rows); random Fourier features have mean ≈ 0
+    centres = getattr(fmap, "centres", None)
+    shift = fmap(centres).mean(axis=0) if centres is not None else np.zeros(r)
+    return StreamingPenalizedLS(source, fmap, np.eye(r), None, loo_rows, shift)
+
+
+def _nu(problem: StreamingPenalizedLS, gammas: np.ndarray) -> np.ndarray:
+    """ν of (N1) equivalent to the LS-SVM's γ: ``ν ρ_R = 1/(γN)``."""
+    return 1.0 / (np.asarray(gammas, dtype=np.float64) * problem.N * problem.rho_i)
+
+
+def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
+                    sigma2s: np.ndarray | None, score: str) -> None:
+    """Fit ``est`` (an LS-SVM estimator with ``approximation`` set) on ``X``, ``Y``.
+
+    Parameters
+    ----------
+    est : LSSVMRegressor or LSSVMClassifier
+        The estimator; its ``approximation``, ``n_components``, ``n_loo``, ``random_state``,
+        ``progress``, ``gamma``, ``sigma2`` and kernel parameters are read, and the fitted
+        attributes set.
+    X : numpy.ndarray or dask.array.Array of shape (N, d)
+        Inputs.
+    Y : numpy.ndarray or dask.array.Array of shape (N, T)
+        Targets as the model uses them (±1 columns for a classifier).
+    gammas, sigma2s : numpy.ndarray or None
+        The (γ, σ²) grid of ``selection="loo"`` (σ² only for the RBF kernel), or None to fit at
+        ``est.gamma``, ``est.sigma2``.
+    score : {"mse", "misclassification"}
+        The LOO criterion.
+    """
+    kind = est.approximation
+    m = int(est.n_components)
+    if m < 1:
+        raise HyperparameterError(f"n_components must be >= 1, got {est.n_components!r}")
+    n_loo = int(est.n_loo)
+    if n_loo < 2:
+        raise HyperparameterError(f"n_loo must be >= 2, got {est.n_loo!r}")
+    seed = est.random_state if isinstance(est.random_state, (int, np.integer)) else 0
+    N = X.shape[0]
+    m = min(m, N)
+    source = _source(X, Y, m, bool(est.progress))
+    loo_rows = loo_subsample(N, n_loo, int(seed))
+    if score not in _SCORE:
+        raise HyperparameterError(f"the selection score must be one of {tuple(_SCORE)}, got {score!r}")
+    criterion = _SCORE[score]
+    best: tuple[float, Any, StreamingPenalizedLS, Any] | None
+    if gammas is None:
+        gamma = float(est._gamma())
+        fmap = _feature_map(kind, est._make_kernel(), X, m, est.random_state)
+        best = (gamma, est.sigma2, _problem(fmap, source, loo_rows), fmap)
+        results = None
+    else:
+        sig = [None] if sigma2s is None else list(sigma2s)
+        scores = np.full((len(sig), gammas.size), np.inf)
+        best = None
+        best_score = np.inf
+        for i, s2 in enumerate(sig):
+            fmap = _feature_map(kind, est._make_kernel(s2), X, m, est.random_state)
+            pr = _problem(fmap, source, loo_rows)
+            scores[i] = pr.nu_path(list(_nu(pr, gammas)), 0.0, criterion).scores
+            j = int(np.argmin(scores[i]))
+            if scores[i, j] < best_score:
+                best_score = float(scores[i, j])
+                best = (float(gammas[j]), est.sigma2 if s2 is None else float(s2), pr, fmap)
+        if best is None:
+            raise InputError("no (gamma, sigma2) candidate gave a finite LOO criterion")
+        params = [({} if s2 is None else {"sigma2": float(s2)}) | {"gamma": float(g)}
+                  for s2 in sig for g in gammas]
+        results = search_results(
+            params, scores.ravel(), gammas=np.asarray(gammas), sigma2s=np.asarray(
+                [np.nan if s is None else s for s in sig]), scores=scores,
+            criterion=f"loo ({criterion}, approximate kernel)", best_gamma=best[0],
+            best_sigma2=best[1], best_score=best_score)
+    assert best is not None
+    gamma, sigma2, pr, fmap = best
+    fit = pr.fit(0.0, float(_nu(pr, np.array([gamma]))[0]))
+    est.approximation_ = kind
+    est.feature_map_ = fmap
+    est.n_components_ = fmap.n_features
+    est.coef_ = fit.theta[:, 0] if fit.theta.shape[1] == 1 else fit.theta
+    est.intercept_ = float(fit.b[0]) if fit.b.shape[0] == 1 else np.asarray(fit.b)
+    est.gamma_ = float(gamma)
+    est.sigma2_ = None if sigma2 is None else float(sigma2)
+    est.kernel_ = est._make_kernel(sigma2)
+    est.cv_results_ = results
+    est.loo_rows_ = loo_rows
+    est.loo_residuals_ = fit.loo[:, 0] if fit.loo.shape[1] == 1 else fit.loo
+    est.support_ = None
+    est.X_fit_ = None
+    est.dual_coef_ = None
+
+
+def approximate_decision(est: Any, X: Any) -> Any:
+    """``φ(X)'θ + b`` (a dask array for a dask ``X``)."""
+    coef = est.coef_
+    if is_dask(X):
+        import dask.array as da
+
+        X = da.asarray(X).astype(np.float64)
+        if X.ndim != 2 or X.shape[1] != est.n_features_in_:
+            raise InputError(f"X must have {est.n_features_in_} columns, got shape {X.shape}")
+        X = X.rechunk({1: -1})
+        fmap, b = est.feature_map_, est.intercept_
+        if np.ndim(coef) == 1:
+            return X.map_blocks(lambda xb: fmap(xb) @ coef + b, drop_axis=1, dtype=np.float64)
+        return X.map_blocks(lambda xb: fmap(xb) @ coef + b, chunks=(X.chunks[0], (coef.shape[1],)),
+                            dtype=np.float64)
+    X = est._validate_predict(X)
+    step = max(1, CHUNK_ELEMS // max(est.n_components_, 1))
+    parts = [est.feature_map_(X[s:s + step]) @ coef for s in range(0, X.shape[0], step)]
+    out = np.concatenate(parts, axis=0) if parts else np.zeros((0,) + np.shape(coef)[1:])
+    return out + est.intercept_

@@ -1,0 +1,215 @@
+"""The LS-SVM estimators with ``approximation="nystroem" | "rff"`` (issue 16): the streamed fit
+is the exact LS-SVM on the approximate Gram ΦΦ', its LOO residuals are exact for that model
+(brute-force refits), the Dask path equals the in-memory path on a LocalCluster without
+gathering anything with N rows, no N × m array is allocated, bad input gets clear errors and
+leaves nothing fitted."""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from lssvm_cvx import LSSVMClassifier, LSSVMRegressor
+from lssvm_cvx.exceptions import HyperparameterError, InputError, NotFittedError
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+
+def _data(n, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, (n, d))
+    y = np.sin(X[:, 0]) + 0.5 * X[:, 1] ** 2 + 0.1 * rng.standard_normal(n)
+    return X, y
+
+
+@pytest.mark.parametrize("kind", ["nystroem", "rff"])
+def test_approximate_fit_is_the_lssvm_on_the_approximate_gram(kind):
+    X, y = _data(200)
+    Xt, _ = _data(40, seed=1)
+    est = LSSVMRegressor(sigma2=2.0, gamma=10.0, approximation=kind, n_components=50,
+                         random_state=1).fit(X, y)
+    Phi, Phit = est.feature_map_(X), est.feature_map_(Xt)
+    ref = LSSVMRegressor(kernel="precomputed", gamma=10.0).fit(Phi @ Phi.T, y)
+    np.testing.assert_allclose(est.predict(Xt), ref.predict(Phit @ Phi.T), atol=1e-8)
+    # and the exact LOO residuals of that model, against N brute-force refits
+    r = np.empty(len(y))
+    for i in range(len(y)):
+        k = np.arange(len(y)) != i
+        m = LSSVMRegressor(kernel="precomputed", gamma=10.0).fit(Phi[k] @ Phi[k].T, y[k])
+        r[i] = y[i] - m.predict(Phi[i:i + 1] @ Phi[k].T)[0]
+    np.testing.assert_allclose(est.loo_residuals_, r, atol=1e-8)
+
+
+def test_nystroem_with_all_rows_as_centres_is_the_exact_lssvm():
+    X, y = _data(120)
+    Xt, _ = _data(30, seed=2)
+    est = LSSVMRegressor(sigma2=3.0, gamma=5.0, approximation="nystroem", n_components=120).fit(X, y)
+    exact = LSSVMRegressor(sigma2=3.0, gamma=5.0).fit(X, y)
+    np.testing.assert_allclose(est.predict(Xt), exact.predict(Xt), atol=1e-6)
+
+
+def test_rff_kernel_matches_the_rbf_in_expectation():
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.kernels.features import RandomFourierMap
+
+    X, _ = _data(30)
+    fmap = RandomFourierMap(2.0, 3, 20000, random_state=0)
+    F = fmap(X)
+    assert np.abs(F @ F.T - RBF(2.0)(X)).max() < 0.05      # Monte Carlo error ~ 1/sqrt(m)
+
+
+def test_loo_selection_picks_the_grid_minimum_of_the_approximate_model():
+    X, y = _data(250)
+    grid = dict(gamma_grid=[1.0, 10.0, 100.0], sigma2_grid=[0.5, 2.0, 8.0])
+    est = LSSVMRegressor(approximation="nystroem", n_components=40, random_state=0,
+                         selection="loo", **grid).fit(X, y)
+    scores = np.full((3, 3), np.nan)
+    for i, s2 in enumerate(grid["sigma2_grid"]):
+        for j, g in enumerate(grid["gamma_grid"]):
+            m = LSSVMRegressor(approximation="nystroem", n_components=40, random_state=0,
+                               sigma2=s2, gamma=g).fit(X, y)
+            scores[i, j] = np.mean(m.loo_residuals_ ** 2)
+    np.testing.assert_allclose(est.cv_results_["scores"], scores, rtol=1e-8)
+    i, j = np.unravel_index(np.argmin(scores), scores.shape)
+    assert (est.sigma2_, est.gamma_) == (grid["sigma2_grid"][i], grid["gamma_grid"][j])
+
+
+def test_classifier_binary_and_multiclass():
+    X, y = _data(300)
+    yb = y > 0.5
+    est = LSSVMClassifier(approximation="nystroem", n_components=60, random_state=0,
+                          selection="loo", selection_score="misclassification").fit(X, yb)
+    assert est.classes_.tolist() == [False, True] and est.score(X, yb) > 0.9
+    y3 = np.digitize(y, [0.0, 1.0])
+    est3 = LSSVMClassifier(approximation="rff", n_components=80, sigma2=2.0, gamma=10.0,
+                           random_state=0).fit(X, y3)
+    assert est3.decision_function(X).shape == (300, 3) and est3.score(X, y3) > 0.8
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def _guard_gathers(monkeypatch, n_rows):
+    import dask
+
+    real = dask.compute
+
+    def guarded(*args, **kw):  # nothing with N rows may come back to the client during fit
+        out = real(*args, **kw)
+        for o in out:
+            assert not (hasattr(o, "shape") and len(o.shape) and o.shape[0] == n_rows), o.shape
+        return out
+
+    monkeypatch.setattr(dask, "compute", guarded)
+    monkeypatch.setattr(da.Array, "__array__", lambda *a, **k: pytest.fail("gathered a dask array"))
+
+
+@pytest.mark.parametrize("est", [
+    LSSVMRegressor(approximation="nystroem", n_components=40, random_state=3, selection="loo",
+                   gamma_grid=[1.0, 100.0], sigma2_grid=[0.5, 4.0]),
+    LSSVMClassifier(approximation="nystroem", n_components=40, random_state=3, selection="loo",
+                    gamma_grid=[1.0, 100.0], sigma2_grid=[0.5, 4.0]),
+])
+def test_dask_fit_equals_in_memory_and_gathers_no_n_rows(client, monkeypatch, est):
+    from sklearn.base import clone
+
+    X, y = _data(400)
+    if isinstance(est, LSSVMClassifier):
+        y = np.digitize(y, [0.0, 1.0])
+    Xt, _ = _data(50, seed=1)
+    ref = clone(est).fit(X, y)
+    Xd, yd = da.from_array(X, chunks=(97, 3)), da.from_array(y, chunks=97)
+    _guard_gathers(monkeypatch, X.shape[0])
+    fitted = clone(est).fit(Xd, yd)
+    monkeypatch.undo()
+    assert (fitted.gamma_, fitted.sigma2_) == (ref.gamma_, ref.sigma2_)
+    f_mem = ref.decision_function(Xt) if hasattr(ref, "classes_") else ref.predict(Xt)
+    f_dask = fitted.decision_function(Xt) if hasattr(ref, "classes_") else fitted.predict(Xt)
+    # 1e-6 relative to the scale of the predictions, elementwise (block sums differ in order only)
+    assert np.max(np.abs(f_dask - f_mem)) <= 1e-6 * np.max(np.abs(f_mem))
+    lazy = fitted.predict(da.from_array(Xt, chunks=20))
+    np.testing.assert_array_equal(np.asarray(lazy.compute()), fitted.predict(Xt)) if not hasattr(
+        ref, "classes_") else None
+
+
+def test_bad_dask_input_clear_errors_nothing_fitted(client):
+    X, y = _data(300)
+    est = LSSVMRegressor(approximation="nystroem", n_components=30, random_state=0)
+    Xu = da.from_array(X, chunks=(100, 3))
+    Xu = Xu[Xu[:, 0] > -10]  # unknown chunk sizes
+    with pytest.raises(InputError, match="unknown chunk sizes"):
+        est.fit(Xu, da.from_array(y, chunks=100))
+    with pytest.raises(InputError, match="same row chunks"):
+        est.fit(da.from_array(X, chunks=(100, 3)), da.from_array(y, chunks=150))
+    Xn = X.copy()
+    Xn[280, 1] = np.nan  # in the last chunk
+    with pytest.raises(InputError, match="NaN"):
+        est.fit(da.from_array(Xn, chunks=(100, 3)), da.from_array(y, chunks=100))
+    assert not [k for k in vars(est) if k.endswith("_") and not k.startswith("_")]
+    est.fit(da.from_array(X, chunks=(100, 3)), da.from_array(y, chunks=100))
+    yn = y.copy()
+    yn[290] = np.inf
+    with pytest.raises(InputError):
+        est.fit(da.from_array(X, chunks=(100, 3)), da.from_array(yn, chunks=100))
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+
+
+def test_bad_settings_are_named():
+    X, y = _data(50)
+    with pytest.raises(HyperparameterError, match="approximation"):
+        LSSVMRegressor(approximation="svd").fit(X, y)
+    with pytest.raises(HyperparameterError, match="rff"):
+        LSSVMRegressor(kernel="linear", approximation="rff").fit(X, y)
+    with pytest.raises(HyperparameterError, match="selection"):
+        LSSVMRegressor(approximation="nystroem", selection="kfold").fit(X, y)
+    with pytest.raises(InputError, match="sample_weight"):
+        LSSVMRegressor(approximation="nystroem").fit(X, y, sample_weight=np.ones(50))
+    with pytest.raises(HyperparameterError, match="n_components"):
+        LSSVMRegressor(approximation="nystroem", n_components=0).fit(X, y)
+    with pytest.raises(HyperparameterError, match="precomputed"):
+        LSSVMRegressor(kernel="precomputed", approximation="nystroem").fit(X @ X.T, y)
+
+
+def test_streamed_fit_never_allocates_n_by_m(monkeypatch):
+    import lssvm_cvx.estimators.lssvm_approx as approx
+
+    monkeypatch.setattr(approx, "CHUNK_ELEMS", 400_000)  # blocks of 2000 rows × 200 features
+    n, m = 20000, 200
+    X, y = _data(n, d=5)
+    est = LSSVMRegressor(approximation="nystroem", n_components=m, sigma2=5.0, gamma=100.0,
+                         n_loo=2000, random_state=0)
+    tracemalloc.start()
+    est.fit(X, y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # N × m float64 is 32 MB; one block is 3.2 MB (a few temporaries of it fit)
+    assert peak < 0.4 * n * m * 8, peak
+    assert est.loo_rows_.size == 2000 and est.loo_residuals_.shape == (2000,)
+    assert np.sqrt(np.mean((est.predict(X[:500]) - y[:500]) ** 2)) < 0.2
+
+
+_WEIGHT_CHECKS = {c: "sample_weight is refused with an approximation (a clear InputError)" for c in (
+    "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+    "check_sample_weights_list", "check_all_zero_sample_weights_error",
+    "check_sample_weights_shape", "check_sample_weights_not_overwritten",
+    "check_sample_weight_equivalence_on_dense_data", "check_classifiers_one_label_sample_weights")}
+
+
+@pytest.mark.parametrize("est", [
+    LSSVMRegressor(approximation="nystroem", random_state=0),
+    LSSVMRegressor(approximation="rff", n_components=300, random_state=0),
+    LSSVMClassifier(approximation="nystroem", random_state=0, selection="loo",
+                    gamma_grid=[0.1, 10.0], sigma2_grid=[0.5, 2.0]),
+], ids=["nystroem", "rff", "classifier-loo"])
+def test_sklearn_compatible_with_approximation(est):
+    from sklearn.utils.estimator_checks import check_estimator
+
+    failed = [r for r in check_estimator(est, on_fail=None, expected_failed_checks=_WEIGHT_CHECKS)
+              if r["status"] == "failed"]
+    assert not failed, [(r["check_name"], str(r["exception"])[:200]) for r in failed]
