@@ -24,8 +24,9 @@ from ..kernels import Kernel
 from ..linalg.folds import heldout_folds
 from ..linalg.scores import loo_score
 from ..losses import make_loss
+from ..selection.regularized_screen import screen_landmarks, screen_path
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
-from .lssvm import default_sigma2_grid
+from .lssvm import SCREEN_MIN_ROWS, SEARCHES, default_sigma2_grid
 from .search_results import search_results
 
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID"]
@@ -33,6 +34,11 @@ __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_W
 #: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
 DEFAULT_WEIGHT_GRID = np.logspace(-5, 3, 17)
 SELECTIONS = (None, "loo", "kfold")
+#: after the screen, the exact path scores the best screened candidate (σ², other weights) and
+#: at most ``SCREEN_SHORTLIST - 1`` more whose screened LOO criterion is within
+#: ``SCREEN_RTOL`` of the best (a clear screen winner costs one eigendecomposition)
+SCREEN_SHORTLIST = 2
+SCREEN_RTOL = 0.05
 
 
 class _RegularizedBase(KernelMixin, BaseEstimator):
@@ -43,7 +49,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, *, degree: int = 3,
                  t: float = 1.0, loss: Any = None, terms: Any = None, selection: str | None = None,
                  weight_grid: Any = None, sigma2_grid: Any = None, cv: int = 5,
-                 solver: str | None = None, random_state: Any = None):
+                 solver: str | None = None, search: str = "auto", random_state: Any = None):
+        self.search = search
         self.kernel = kernel
         self.sigma2 = sigma2
         self.degree = degree
@@ -173,6 +180,12 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             s2s = np.array([self.sigma2])
         path_key, *other_keys = list(grid)
         folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1))
+        if self.search not in SEARCHES:
+            raise HyperparameterError(f"search must be one of {SEARCHES}, got {self.search!r}")
+        if (rbf and self.selection == "loo" and s2s.size > 1 and self.search != "grid"
+                and (self.search == "screen" or X.shape[0] > SCREEN_MIN_ROWS)):
+            if make_loss(self.loss).squared and all(t.is_quadratic for t, _ in terms.values()):
+                return self._screened_search(X, Y, w, terms, grid, s2s, path_key, other_keys)
         params, scores = [], []
         for s2 in s2s:
             for combo in itertools.product(*(np.asarray(grid[k], float) for k in other_keys)):
@@ -195,6 +208,57 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         best = params[int(np.argmax(scores))]  # the first of equal scores, as rank 1
         chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
         return best.get("sigma2", self.sigma2), chosen, results
+
+    def _screened_search(self, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict,
+                         grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str]):
+        """Screen every (σ², other weights) candidate's path by the low-rank LOO of
+        :mod:`lssvm_cvx.selection.regularized_screen`, then score the
+        :data:`SCREEN_SHORTLIST` best by the exact path; the choice and its score are exact."""
+        y0 = Y if Y.ndim == 1 else Y[:, 0]
+        ws = np.asarray(grid[path_key], float)
+        crit = "error" if self._classification else "mse"
+        landmarks = screen_landmarks(X.shape[0], random_state=self.random_state)
+        cands = [(float(s2), combo) for s2 in s2s
+                 for combo in itertools.product(*(np.asarray(grid[k], float) for k in other_keys))]
+
+        def with_weights(combo: tuple) -> dict:
+            cand = dict(terms)
+            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
+            return cand
+
+        screened = np.array([screen_path(self._formulation(X, y0, s2, w, with_weights(combo)),
+                                         path_key, ws, Y, landmarks, crit) for s2, combo in cands])
+        best_screen = np.nanmin(screened, axis=1)
+        ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
+        order = [int(c) for c in ranked if best_screen[c] <= (1 + SCREEN_RTOL) * best_screen[ranked[0]]]
+        exact = np.full(screened.shape, np.nan)
+        for c in order:
+            # exact LOO around the screened optimum, widened while the exact optimum sits on
+            # the window's edge (a 1-D search along the path term's weight)
+            s2, combo = cands[c]
+            form = self._formulation(X, y0, s2, w, with_weights(combo))
+            j0 = int(np.nanargmin(screened[c]))
+            todo = [j for j in (j0 - 1, j0, j0 + 1) if 0 <= j < ws.size]
+            while todo:
+                for j in todo:
+                    exact[c, j] = self._score(form.system({path_key: float(ws[j])}).loo(Y), Y)
+                jb = int(np.nanargmax(exact[c]))
+                todo = [j for j in (jb - 1, jb + 1) if 0 <= j < ws.size and np.isnan(exact[c, j])]
+        params = []
+        for s2, combo in cands:
+            for wk in ws:
+                p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
+                p[f"terms__{path_key}"] = float(wk)
+                p["sigma2"] = s2
+                params.append(p)
+        flat = exact.ravel()
+        results = search_results(params, flat, lower_is_better=False,
+                                 screen_scores=(1.0 - screened if self._classification
+                                                else -screened).ravel(),
+                                 search="screen", landmarks=int(landmarks.size))
+        best = params[int(np.nanargmax(flat))]
+        chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
+        return best["sigma2"], chosen, results
 
     def _refit_residuals(self, form: RegularizedLSSVM, key: str, weight: float,
                          folds: list[np.ndarray] | None, Y: np.ndarray) -> np.ndarray:
@@ -249,8 +313,16 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     solver : str, default=None
         ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
         or a cvxpy solver name.
+    search : {"auto", "grid", "screen"}, default="auto"
+        How ``selection="loo"`` covers the RBF grid when the loss is squared and every term
+        quadratic: ``"grid"`` (the exact path for every σ² and weight combination: one
+        eigendecomposition each), ``"screen"`` (a subset-of-regressors screen of the whole grid
+        with 300 landmarks, then the exact path for the best candidate and the runner-up
+        when its screened criterion is within 5 % of the best,
+        :mod:`lssvm_cvx.selection.regularized_screen`; the chosen point and its score are
+        exact) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
-        Fold shuffling.
+        Fold shuffling and the screen's landmarks.
 
     Attributes
     ----------
@@ -345,8 +417,16 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
     solver : str, default=None
         ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
         or a cvxpy solver name.
+    search : {"auto", "grid", "screen"}, default="auto"
+        How ``selection="loo"`` covers the RBF grid when the loss is squared and every term
+        quadratic: ``"grid"`` (the exact path for every σ² and weight combination: one
+        eigendecomposition each), ``"screen"`` (a subset-of-regressors screen of the whole grid
+        with 300 landmarks, then the exact path for the best candidate and the runner-up
+        when its screened criterion is within 5 % of the best,
+        :mod:`lssvm_cvx.selection.regularized_screen`; the chosen point and its score are
+        exact) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
-        Fold shuffling.
+        Fold shuffling and the screen's landmarks.
 
     Attributes
     ----------

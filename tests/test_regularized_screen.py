@@ -1,0 +1,88 @@
+"""The screened (σ², weight) search of the composed estimators (issue 16): the screen is the
+exact LOO of the subset-of-regressors model (checked against the exact path when every row is a
+landmark, and against brute-force refits of that restricted model), and the search is exact at
+its choice: every score it reports as exact equals the exhaustive grid's score there."""
+
+import numpy as np
+import pytest
+
+from lssvm_cvx import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
+from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.formulations import RegularizedLSSVM
+from lssvm_cvx.kernels import RBF
+from lssvm_cvx.losses import Squared
+from lssvm_cvx.selection.regularized_screen import screen_landmarks, screen_path
+from lssvm_cvx.terms import GraphLaplacian, Ridge, RKHSNorm
+
+
+def _data(n=80, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-3, 3, (n, 1))
+    return X, np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("terms,key,rtol", [
+    ({"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)}, "ridge", 1e-10),
+    ({"rkhs": (RKHSNorm(), 0.1)}, "rkhs", 1e-5),
+    ({"rkhs": (RKHSNorm(), 0.1), "g": (GraphLaplacian(n_neighbors=5), 0.01)}, "g", 1e-5),
+])
+def test_screen_with_every_row_a_landmark_is_the_exact_path(weighted, terms, key, rtol):
+    X, y = _data()
+    s = np.random.default_rng(1).uniform(0.5, 2.0, y.size) if weighted else None
+    f = RegularizedLSSVM(X, y, kernel=RBF(0.5), loss=Squared(sample_weight=s), terms=terms)
+    ws = np.logspace(-3, 1, 5)
+    exact = [np.mean(r ** 2) for r in f.path(key, ws).residuals]
+    # eigenvalues of K_LL below 1e-10 λ_max are dropped by the screen: RKHS paths agree to ~1e-7
+    np.testing.assert_allclose(screen_path(f, key, ws, y, np.arange(y.size), "mse"), exact, rtol=rtol)
+
+
+def test_screen_is_the_exact_loo_of_the_restricted_model():
+    """Brute force: α restricted to the landmark columns, observation i removed from the loss."""
+    X, y = _data(60)
+    L = screen_landmarks(60, 15, random_state=0)
+    f = RegularizedLSSVM(X, y, kernel=RBF(0.1), terms={"rkhs": (RKHSNorm(), 0.05)})
+    K = f.context.K
+    w = 0.05
+    r = np.empty(y.size)
+    for i in range(y.size):
+        k = np.arange(y.size) != i
+        Z = np.hstack([np.ones((k.sum(), 1)), K[np.ix_(k, L)]])
+        M = Z.T @ Z
+        M[1:, 1:] += w * K[np.ix_(L, L)] + 1e-12 * np.eye(L.size)
+        beta = np.linalg.solve(M, Z.T @ y[k])
+        r[i] = y[i] - (beta[0] + K[i, L] @ beta[1:])
+    screened = screen_path(f, "rkhs", [w], y, L, "mse")[0]
+    assert screened == pytest.approx(np.mean(r ** 2), rel=1e-6)
+
+
+@pytest.mark.parametrize("terms,grid", [
+    (None, None),
+    ({"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
+     {"ridge": [1e-3, 1e-1, 10.0], "rkhs": [0.01, 1.0]}),
+])
+def test_screened_search_is_exact_at_its_choice(terms, grid):
+    X, y = _data(150)
+    kw = dict(selection="loo", terms=terms, weight_grid=grid, sigma2_grid=[0.1, 0.5, 2.0, 8.0],
+              random_state=0)
+    scr = RegularizedLSSVMRegressor(search="screen", **kw).fit(X, y)
+    full = RegularizedLSSVMRegressor(search="grid", **kw).fit(X, y)
+    a, b = scr.cv_results_, full.cv_results_
+    assert a["params"] == b["params"]
+    done = np.isfinite(a["mean_test_score"])
+    assert 0 < done.sum() < done.size                      # a short list, not the whole grid
+    np.testing.assert_allclose(a["mean_test_score"][done], b["mean_test_score"][done], rtol=1e-8)
+    best = int(np.nanargmax(a["mean_test_score"]))
+    assert scr.sigma2_ == a["params"][best]["sigma2"]
+    assert np.isfinite(a["screen_scores"]).all()
+
+
+def test_screen_for_a_classifier_and_bad_search():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((120, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    est = RegularizedLSSVMClassifier(selection="loo", search="screen", random_state=0,
+                                     sigma2_grid=[0.5, 2.0, 8.0]).fit(X, y)
+    assert est.score(X, y) > 0.8
+    with pytest.raises(HyperparameterError, match="search"):
+        RegularizedLSSVMRegressor(selection="loo", search="fast").fit(X, y.astype(float))
