@@ -1,8 +1,9 @@
 """Model selection at scale (issue 16): fit time and peak memory against N for the Auto LS-SVM
-(streamed Nyström design), scikit-learn's Nystroem(500)+RidgeCV and neo-ls-svm (when the
-``bench`` extra is installed), with fitted log-log slopes; and the exact (γ, σ²) LOO selection of
-``LSSVMRegressor`` at N = 3000 (screened vs exhaustive grid) against one eigendecomposition of
-the N × N Gram in the same run.
+and ``LSSVMRegressor(approximation="nystroem")`` (streamed Nyström designs), scikit-learn's
+Nystroem(500)+RidgeCV and neo-ls-svm (when the ``bench`` extra is installed), with fitted
+log-log slopes; and the exact LOO selection of ``LSSVMRegressor`` (γ, σ²) and of
+``RegularizedLSSVMRegressor`` (weight, σ²) at N = 3000 (screened vs exhaustive grid) against one
+eigendecomposition of the N × N Gram in the same run.
 
 Data: ``make_friedman1(N, n_features=10, noise=1.0)`` from seeds (test: 5000 noise-free points);
 sinc ``y = sinc(x) + 0.1 ε`` on [-3, 3] for the LOO selection (test: 2000 noise-free points).
@@ -29,9 +30,16 @@ method, n = sys.argv[1], int(sys.argv[2])
 X, y = make_friedman1(n, n_features=10, noise=1.0, random_state=0)
 Xt, yt = make_friedman1(5000, n_features=10, noise=0.0, random_state=10_000)
 t0 = time.perf_counter()
+ran = ""
 if method == "ours":
     from lssvm_cvx import AutoLSSVMRegressor
     est = AutoLSSVMRegressor(random_state=0, progress=False).fit(X, y)
+    ran = str(est.approximation_)
+elif method == "lssvm_nystroem":
+    from lssvm_cvx import LSSVMRegressor
+    est = LSSVMRegressor(approximation="nystroem", n_components=500, selection="loo",
+                         random_state=0).fit(X, y)
+    ran = f"{est.approximation_}, (gamma, sigma2) = ({est.gamma_:.3g}, {est.sigma2_:.3g}) by LOO"
 elif method == "sklearn":
     from sklearn.kernel_approximation import Nystroem
     from sklearn.linear_model import RidgeCV
@@ -44,7 +52,7 @@ else:
     est = NeoLSSVM().fit(X, y)
 fit = time.perf_counter() - t0
 rmse = float(np.sqrt(np.mean((est.predict(Xt) - yt) ** 2)))
-print(json.dumps({"fit": fit, "rmse": rmse,
+print(json.dumps({"fit": fit, "rmse": rmse, "ran": ran,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -56,9 +64,10 @@ def _child(method: str, n: int, timeout: float) -> dict:
         out = subprocess.run([sys.executable, "-c", CHILD, method, str(n)], capture_output=True,
                              text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "status": f"timeout {timeout:.0f} s"}
+        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "ran": "",
+                "status": f"timeout {timeout:.0f} s"}
     if out.returncode != 0:
-        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan,
+        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "ran": "",
                 "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]}
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "status": "ok"}
 
@@ -94,6 +103,39 @@ def _loo_selection(n: int, reps: int, grid: bool) -> dict:
     return out
 
 
+def _composed_selection(n: int, reps: int) -> dict:
+    """The same search for the composition core (RegularizedLSSVMRegressor, default RKHS term):
+    the screened (σ², weight) search against one eigh, and the exhaustive grid once."""
+    from threadpoolctl import threadpool_limits
+
+    from lssvm_cvx import RegularizedLSSVMRegressor
+    from lssvm_cvx.kernels import RBF
+
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-3, 3, (n, 1))
+    y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
+    Xt = np.linspace(-3, 3, 2000)[:, None]
+    yt = np.sinc(Xt[:, 0])
+    est = RegularizedLSSVMRegressor(selection="loo", search="screen", random_state=0)
+    rmse = lambda e: float(np.sqrt(np.mean((e.predict(Xt) - yt) ** 2)))  # noqa: E731
+    with threadpool_limits(limits=1, user_api="blas"):
+        t = interleaved_times({"eigh": lambda: np.linalg.eigh(RBF(1.0)(X)),
+                               "screen": lambda: est.fit(X, y)}, reps, warmup=0)
+        full = RegularizedLSSVMRegressor(selection="loo", search="grid")
+        t0 = time.perf_counter()
+        full.fit(X, y)
+        t_grid = time.perf_counter() - t0
+    out = {"N": n, "eigh [s]": float(np.median(t["eigh"])),
+           "screened search + fit [s]": float(np.median(t["screen"])),
+           "screened RMSE": rmse(est),
+           "screened (weight, sigma2)": f"({est.terms_['rkhs'][1]:.3g}, {est.sigma2_:.3g})",
+           "exact LOO evaluations": int(np.isfinite(est.cv_results_["mean_test_score"]).sum()),
+           "grid search + fit [s]": t_grid, "grid RMSE": rmse(full),
+           "grid (weight, sigma2)": f"({full.terms_['rkhs'][1]:.3g}, {full.sigma2_:.3g})"}
+    out["screen / eigh"] = out["screened search + fit [s]"] / out["eigh [s]"]
+    return out
+
+
 @register("scaling", "Model selection at scale: time and memory vs N, LOO selection vs eigh")
 def run(ctx: Context) -> BenchResult:
     import matplotlib
@@ -105,10 +147,12 @@ def run(ctx: Context) -> BenchResult:
     try:
         import neo_ls_svm  # noqa: F401
 
-        methods = ["ours", "sklearn", "neo"]
+        methods = ["ours", "lssvm_nystroem", "sklearn", "neo"]
     except ImportError:
-        methods = ["ours", "sklearn"]
-    names = {"ours": "AutoLSSVMRegressor (default: exact dual <= 1000 rows, streamed Nyström 500 above)",
+        methods = ["ours", "lssvm_nystroem", "sklearn"]
+    names = {"ours": "AutoLSSVMRegressor (defaults)",
+             "lssvm_nystroem": "LSSVMRegressor(approximation='nystroem', n_components=500, "
+                               "selection='loo'; σ² on a 20000-row subsample above 20000 rows)",
              "sklearn": "sklearn Nystroem(500)+RidgeCV", "neo": "neo-ls-svm NeoLSSVM"}
     rows = []
     for n in sizes:
@@ -116,12 +160,13 @@ def run(ctx: Context) -> BenchResult:
             if m == "neo" and n > 100_000:
                 continue
             r = _child(m, n, timeout=1800.0)
-            rows.append({"N": n, "method": names[m], "fit [s]": r["fit"], "peak RSS [MB]": r["peak_mb"],
-                         "test RMSE": r["rmse"], "status": r["status"]})
+            rows.append({"N": n, "method": names[m], "ran": r.get("ran", ""), "fit [s]": r["fit"],
+                         "peak RSS [MB]": r["peak_mb"], "test RMSE": r["rmse"], "status": r["status"]})
             if ctx.progress:
                 print(rows[-1], flush=True)
     df = pd.DataFrame(rows)
     loo = [_loo_selection(1000 if ctx.quick else 3000, ctx.reps(full=3, quick=1), grid=True)]
+    composed = [_composed_selection(1000 if ctx.quick else 3000, ctx.reps(full=3, quick=1))]
     res = BenchResult("scaling", "Model selection at scale (Friedman #1, d = 10; sinc for LOO)")
     slopes = []
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
@@ -142,17 +187,28 @@ def run(ctx: Context) -> BenchResult:
                             "One fit per (method, N) in a fresh subprocess, one BLAS thread."))
     res.tables.append(Table("Fitted log-log slopes", pd.DataFrame(slopes)))
     res.tables.append(Table("Exact (γ, σ²) LOO selection against one eigendecomposition", pd.DataFrame(loo),
-                            "eigh and the screened search interleaved, medians; the exhaustive grid "
-                            "(17 γ × 9 σ², one eigh per σ²) once."))
-    L = loo[0]
-    res.check(f"LOO selection time / one eigh (N = {L['N']})", L["screen / eigh"], 3.0)
-    if "grid RMSE" in L:
-        res.check("screened test RMSE / exhaustive-grid test RMSE", L["screened RMSE"] / L["grid RMSE"], 1.05)
+                            "LSSVMRegressor(selection='loo', search='screen'); eigh and the screened "
+                            "search interleaved, medians; the exhaustive grid (17 γ × 9 σ², one eigh "
+                            "per σ²) once."))
+    res.tables.append(Table("Composed formulations: exact (weight, σ²) LOO selection against one "
+                            "eigendecomposition", pd.DataFrame(composed),
+                            "RegularizedLSSVMRegressor(selection='loo', search='screen') with the default "
+                            "RKHS term (17 weights × 9 σ²); eigh and the screened search interleaved, "
+                            "medians; the exhaustive grid (one eigh per σ²) once."))
+    for label, L in (("LSSVMRegressor", loo[0]), ("RegularizedLSSVMRegressor", composed[0])):
+        res.check(f"{label}: LOO selection time / one eigh (N = {L['N']})", L["screen / eigh"], 3.0)
+        res.check(f"{label}: screened test RMSE / exhaustive-grid test RMSE",
+                  L["screened RMSE"] / L["grid RMSE"], 1.05)
     big = df[df.N == max(sizes)].set_index("method")
-    o, s = big.loc[names["ours"]], big.loc[names["sklearn"]]
-    res.check(f"N = {max(sizes)}: our fit time / Nystroem+RidgeCV", float(o["fit [s]"] / s["fit [s]"]), 0.5)
-    res.check(f"N = {max(sizes)}: our test RMSE / Nystroem+RidgeCV", float(o["test RMSE"] / s["test RMSE"]), 0.5)
-    res.check(f"N = {max(sizes)}: our peak memory", float(o["peak RSS [MB]"]) / 1e3, 2.0, unit=" GB")
+    s = big.loc[names["sklearn"]]
+    for key, label in (("ours", "AutoLSSVMRegressor"), ("lssvm_nystroem", "LSSVMRegressor(nystroem)")):
+        o = big.loc[names[key]]
+        res.check(f"N = {max(sizes)}: {label} fit time / Nystroem+RidgeCV",
+                  float(o["fit [s]"] / s["fit [s]"]), 0.5)
+        res.check(f"N = {max(sizes)}: {label} test RMSE / Nystroem+RidgeCV",
+                  float(o["test RMSE"] / s["test RMSE"]), 0.5)
+        res.check(f"N = {max(sizes)}: {label} peak memory", float(o["peak RSS [MB]"]) / 1e3, 2.0,
+                  unit=" GB")
     res.notes = ("neo-ls-svm is included when the `bench` extra is installed"
                  + ("" if "neo" in methods else " (it was not in this run)") + ".")
     res.meta = {"sizes": sizes}

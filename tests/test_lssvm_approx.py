@@ -213,3 +213,21 @@ def test_sklearn_compatible_with_approximation(est):
     failed = [r for r in check_estimator(est, on_fail=None, expected_failed_checks=_WEIGHT_CHECKS)
               if r["status"] == "failed"]
     assert not failed, [(r["check_name"], str(r["exception"])[:200]) for r in failed]
+
+
+def test_sigma2_stage_on_a_subsample_then_gamma_on_every_row():
+    X, y = _data(400)
+    kw = dict(approximation="nystroem", n_components=40, random_state=0, selection="loo",
+              gamma_grid=[1.0, 10.0, 100.0], sigma2_grid=[0.5, 2.0, 8.0])
+    est = LSSVMRegressor(sigma2_subsample=150, **kw).fit(X, y)
+    stage = est.cv_results_["sigma2_stage"]
+    assert est.cv_results_["sigma2_subsample_rows"] == 150
+    assert est.sigma2_ == stage["best_sigma2"]
+    # the width stage is the full selection on the same 150 rows
+    rows = np.sort(np.random.default_rng(0).choice(400, 150, replace=False))
+    sub = LSSVMRegressor(sigma2_subsample=None, **kw).fit(X[rows], y[rows])
+    np.testing.assert_allclose(stage["scores"], sub.cv_results_["scores"], rtol=1e-10)
+    # then γ on every row at that width: the one-width search on all rows
+    full = LSSVMRegressor(sigma2_subsample=None, **{**kw, "sigma2_grid": [est.sigma2_]}).fit(X, y)
+    assert est.gamma_ == full.gamma_
+    np.testing.assert_allclose(est.predict(X[:20]), full.predict(X[:20]), rtol=1e-12)

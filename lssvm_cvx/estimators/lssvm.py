@@ -142,13 +142,33 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
             else:
                 X, Y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
         gammas = sigma2s = None
+        Y2 = Y if Y.ndim == 2 else Y[:, None]
         if self.selection == "loo":
             gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
             if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
                 sigma2s = (default_sigma2_grid(subsample_rows(X, 1000, 0)) if self.sigma2_grid is None
                            else np.asarray(self.sigma2_grid, float))
-        fit_approximate(self, X, Y if Y.ndim == 2 else Y[:, None], gammas=gammas, sigma2s=sigma2s,
-                        score=score)
+            n_sub = self.sigma2_subsample
+            if sigma2s is not None and sigma2s.size > 1 and n_sub is not None and X.shape[0] > int(n_sub):
+                # width stage on a seeded subsample (the exact LOO of the approximate model there),
+                # then the γ path at the chosen width on every row
+                if int(n_sub) < 2:
+                    raise HyperparameterError(f"sigma2_subsample must be >= 2 or None, got {n_sub!r}")
+                rows = np.sort(np.random.default_rng(0).choice(X.shape[0], int(n_sub), replace=False))
+                if is_dask(X):
+                    import dask
+
+                    Xs, Ys = (np.asarray(a, dtype=np.float64) for a in dask.compute(X[rows], Y2[rows]))
+                else:
+                    Xs, Ys = X[rows], Y2[rows]
+                fit_approximate(self, Xs, Ys, gammas=gammas, sigma2s=sigma2s, score=score)
+                stage = self.cv_results_
+                sigma2s = np.array([self.sigma2_])
+                fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
+                self.cv_results_ = {**self.cv_results_, "sigma2_stage": stage,
+                                    "sigma2_subsample_rows": rows.size}
+                return classes
+        fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
         return classes
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
@@ -226,6 +246,12 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         ``"loo"`` (exact LOO of the approximate model); no ``sample_weight``.
     n_components :
         Number of Nyström centres or random features ``m``.
+    sigma2_subsample :
+        With ``approximation`` and ``selection="loo"`` over several σ²: above this many rows
+        the width is chosen on a seeded subsample of this many rows (exact LOO of the
+        approximate model there), then γ by the exact LOO path on every row at that width
+        (one pass over the data instead of one per σ²; ``cv_results_["sigma2_stage"]``).
+        None: every σ² on every row.
     n_loo :
         With ``approximation``: the LOO criterion is evaluated on every row up to ``n_loo``
         rows, above that on a seeded uniform subsample of ``n_loo`` rows (``loo_rows_``).
@@ -274,8 +300,10 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
                  degree: int = 3, t: float = 1.0, selection: str | None = None,
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
                  search: str = "auto", random_state: Any = None, approximation: str | None = None,
-                 n_components: int = 500, n_loo: int = 20000, progress: bool = False):
+                 n_components: int = 500, n_loo: int = 20000, sigma2_subsample: int | None = 20000,
+                 progress: bool = False):
         self.approximation = approximation
+        self.sigma2_subsample = sigma2_subsample
         self.n_components = n_components
         self.n_loo = n_loo
         self.progress = progress
@@ -322,7 +350,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     ----------
     kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, search, random_state :
         As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width).
-    approximation, n_components, n_loo, progress :
+    approximation, n_components, n_loo, sigma2_subsample, progress :
         As in :class:`LSSVMRegressor` (streamed Nyström / random features, NumPy or dask
         inputs; one-vs-rest only).
     multi_class :
@@ -358,8 +386,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
                  selection: str | None = None, selection_score: str = "mse",
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
                  search: str = "auto", random_state: Any = None, approximation: str | None = None,
-                 n_components: int = 500, n_loo: int = 20000, progress: bool = False):
+                 n_components: int = 500, n_loo: int = 20000, sigma2_subsample: int | None = 20000,
+                 progress: bool = False):
         self.approximation = approximation
+        self.sigma2_subsample = sigma2_subsample
         self.n_components = n_components
         self.n_loo = n_loo
         self.progress = progress
