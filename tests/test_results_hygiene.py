@@ -1,0 +1,157 @@
+"""Results files a reviewer can trust (issue 17, item 6): every committed results file under
+``benchmarks/results/`` (full and quick) records the commit that produced it and that the tree
+was clean, opens with its claims table, and agrees with its JSON twin.
+
+Files written before the provenance header existed are listed in :data:`PENDING` with the
+reason; the list is a ratchet — a pending file that passes must leave the list, and a file not
+in it must pass — so regenerating a benchmark (``lssvm-cvx bench --only NAME``) is the only way
+to shrink it.  Each property is also checked on small synthetic results directories, so that the
+checker itself can fail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+COMMIT = re.compile(r"^- commit: ([0-9a-f]{40}) \(tree (clean|dirty[^)]*)\)$", re.M)
+CLAIMS = "## Claims checked in this run"
+
+#: results files not regenerated since the provenance header was added (their header has no
+#: commit line); regenerate with ``lssvm-cvx bench --only NAME`` (full) or ``--quick``
+PENDING: dict[str, str] = {}
+
+
+def _in_git() -> bool:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"],
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def _commit_exists(sha: str) -> bool:
+    return subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{sha}^{{commit}}"],
+                          capture_output=True, timeout=10).returncode == 0
+
+
+def _md_claims(text: str) -> list[str]:
+    """Claim names of the md claims table (first column of its rows)."""
+    sec = text.split(CLAIMS, 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in sec.splitlines() if ln.startswith("| ") and not ln.startswith("| claim |")]
+    return [r.split(" | ")[0][2:] for r in rows]
+
+
+def problems(md: Path, *, check_git: bool = True) -> list[str]:
+    """Everything wrong with one results file (``<name>.md`` and its ``<name>.json``)."""
+    text = md.read_text(encoding="utf-8")
+    out = []
+    m = COMMIT.search(text)
+    if not m:
+        out.append("no '- commit: <sha> (tree clean)' header line")
+    else:
+        if m.group(2) != "clean":
+            out.append(f"made from a dirty tree ({m.group(2)})")
+        if check_git and not _commit_exists(m.group(1)):
+            out.append(f"commit {m.group(1)[:10]} is not in this repository's history")
+    headings = [ln for ln in text.splitlines() if ln.startswith("## ")]
+    if not headings or headings[0] != CLAIMS:
+        out.append("the claims table is not the first section")
+    js = md.with_suffix(".json")
+    if not js.exists():
+        out.append("no JSON twin")
+        return out
+    data = json.loads(js.read_text(encoding="utf-8"))
+    meta = data.get("meta") or {}
+    if m and meta.get("commit") != m.group(1):
+        out.append(f"JSON meta.commit {meta.get('commit')!r} differs from the md header")
+    if m and meta.get("tree_clean") is not True and m.group(2) == "clean":
+        out.append("JSON meta.tree_clean is not true")
+    for claim, c in (data.get("checks") or {}).items():
+        if not {"value", "target", "relation", "ok"} <= set(c):
+            out.append(f"claim {claim!r} lacks measured/target/met")
+    if CLAIMS in text and sorted(_md_claims(text)) != sorted(
+            s.replace("|", "\\|") for s in (data.get("checks") or {})):
+        out.append("the md claims table and the JSON checks differ")
+    mode = "quick" if md.parent.name == "quick" else "full"
+    if data.get("mode") != mode:
+        out.append(f"JSON mode {data.get('mode')!r} in the {mode} results folder")
+    return out
+
+
+def _files() -> list[Path]:
+    return sorted(RESULTS.glob("*.md")) + sorted((RESULTS / "quick").glob("*.md"))
+
+
+def test_every_results_file_is_trustworthy_or_pending():
+    git = _in_git()
+    bad, stale = {}, []
+    for md in _files():
+        key = str(md.relative_to(RESULTS))
+        found = problems(md, check_git=git)
+        if key in PENDING:
+            if not found:
+                stale.append(key)
+        elif found:
+            bad[key] = found
+    assert not bad, "results files that fail the hygiene checks:\n" + "\n".join(
+        f"  {k}: {'; '.join(v)}" for k, v in bad.items())
+    assert not stale, f"regenerated, remove from PENDING: {stale}"
+    missing = [k for k in PENDING if not (RESULTS / k).exists()]
+    assert not missing, f"PENDING names files that do not exist: {missing}"
+
+
+# ------------------------------------------------------------------ the checker can fail
+SHA = "0" * 40
+
+
+def _write(tmp: Path, header: str, sections: str, *, commit=SHA, clean=True, checks=None,
+           mode="full") -> Path:
+    md = tmp / "x.md"
+    md.write_text(f"# title\n\n- command: `x`\n{header}- date: d\n\n{sections}", encoding="utf-8")
+    checks = {"a claim": {"value": 1.0, "target": 2.0, "relation": "<=", "unit": "", "ok": True}} \
+        if checks is None else checks
+    md.with_suffix(".json").write_text(json.dumps(
+        {"mode": mode, "checks": checks, "meta": {"commit": commit, "tree_clean": clean}}))
+    return md
+
+
+GOOD_CLAIMS = "## Claims checked in this run\n\n| claim | measured | target | met |\n|---|---|---|---|\n" \
+              "| a claim | 1 | <= 2 | yes |\n\n## Table\n\n| a |\n|---|\n| 1 |\n"
+
+
+def test_checker_accepts_a_good_file(tmp_path):
+    md = _write(tmp_path, f"- commit: {SHA} (tree clean)\n", GOOD_CLAIMS)
+    assert problems(md, check_git=False) == []
+
+
+@pytest.mark.parametrize("header,sections,kw,expect", [
+    ("", GOOD_CLAIMS, {}, "no '- commit"),
+    (f"- commit: {SHA} (tree dirty: uncommitted changes, sources hash abc)\n", GOOD_CLAIMS,
+     {"clean": False}, "dirty tree"),
+    (f"- commit: {SHA} (tree clean)\n", "## Table\n\n| a |\n|---|\n| 1 |\n\n" + GOOD_CLAIMS, {},
+     "not the first section"),
+    (f"- commit: {SHA} (tree clean)\n", GOOD_CLAIMS, {"commit": "1" * 40}, "differs from the md"),
+    (f"- commit: {SHA} (tree clean)\n", GOOD_CLAIMS,
+     {"checks": {"another claim": {"value": 1.0, "target": 2.0, "relation": "<=", "ok": True}}},
+     "claims table and the JSON checks differ"),
+    (f"- commit: {SHA} (tree clean)\n", GOOD_CLAIMS,
+     {"checks": {"a claim": {"value": 1.0}}}, "lacks measured/target/met"),
+    (f"- commit: {SHA} (tree clean)\n", GOOD_CLAIMS, {"mode": "quick"}, "JSON mode"),
+])
+def test_checker_catches_each_defect(tmp_path, header, sections, kw, expect):
+    md = _write(tmp_path, header, sections, **kw)
+    assert any(expect in p for p in problems(md, check_git=False)), problems(md, check_git=False)
+
+
+def test_checker_catches_an_unknown_commit(tmp_path):
+    if not _in_git():
+        pytest.skip("not a git checkout: commits cannot be looked up")
+    md = _write(tmp_path, f"- commit: {'f' * 40} (tree clean)\n", GOOD_CLAIMS, commit="f" * 40)
+    assert any("not in this repository" in p for p in problems(md))
