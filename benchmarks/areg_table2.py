@@ -157,6 +157,18 @@ def run(ctx: Context) -> BenchResult:
                      else np.nan)
                 sig[f"p({mine} < {other})"] = float(p)
         sig_rows.append(sig)
+        mean = {m: float(df[m].mean()) for m in ALL}
+        paper_mean = dict(zip(METHODS, PAPER[task]["Mean(MSE)"]))
+        ours = [mean[m] for m in METHODS]
+        notes.append(
+            f"- {task}, {reps} repetitions: mean test MSE {min(ours):.3g}-{max(ours):.3g} over the "
+            f"five paper columns (paper {min(paper_mean.values()):.3g}-{max(paper_mean.values()):.3g}); "
+            f"AReg CV {mean['AReg CV']:.3g} (LSQR 20: {mean['AReg CV (LSQR 20)']:.3g}) against "
+            f"LS-SVM CV {mean['LS-SVM CV']:.3g} (paper {paper_mean['AReg CV']:.3g} against "
+            f"{paper_mean['LS-SVM CV']:.3g}); one-sided rank-sum p(AReg CV < LS-SVM CV) = "
+            f"{sig['p(AReg CV < LS-SVM CV)']:.3g}; exact AReg CV median {float(df['AReg CV'].median()):.3g}, "
+            f"fast CV mean {mean['AReg fast CV']:.3g} (LSQR 20: {mean['AReg fast CV (LSQR 20)']:.3g}, "
+            f"paper {paper_mean['AReg fast CV']:.3g}).")
         if task.startswith(("Linear", "Sinc")) and reps > 1:
             res.check(f"{task.split(' (')[0]}: AReg CV better than LS-SVM CV (one-sided Wilcoxon "
                       "rank-sum p; the paper: significant at 99%)",
@@ -171,49 +183,35 @@ def run(ctx: Context) -> BenchResult:
                             "σ² of the RBF kernel tuned once per task (LS-SVM 10-fold CV on the "
                             "first repetition's train ∪ validation); one-sided Wilcoxon rank-sum "
                             "p-values that AReg CV has lower test MSE.", floatfmt=".3g"))
-    res.notes = NOTES + "\n".join(notes)
+    head, tail = NOTES.split("What this run measured, per data set (generated):")
+    res.notes = head + "What this run measured, per data set (generated):\n\n" + "\n".join(notes) + tail
     res.meta["methods"] = ALL
     return res
 
 
 NOTES = """
 Setup.  Noise of the toys: the printed e ~ N(0, 3) and N(0, 0.3) are read as standard
-deviations (σ = 3, σ = 0.3; the `problems` convention, argued in problems/synthetic.py from the
-MSE scale of this table: near-OLS test MSE on the linear toy is 0.0634 σ², i.e. 0.57 for σ = 3
-against the paper's 0.59, but 0.19 for variance 3).  Linear toy: linear kernel, x ~ N(0, I₂);
-sinc: sin(πx)/(πx) on [-3, 3] (see problems.sinc).  Boston: 13 inputs (the paper's d = 11 does
-not say which two it dropped), inputs and target standardised with train ∪ validation
-statistics (the paper's MSE ≈ 0.18 implies a standardised target).  Abalone: the 7
-measurements (sex dropped, d = 7 as in the paper), inputs standardised, raw ring counts as
-target.  LS-SVM baselines: γ on a grid of 41 values in [1e-3, 1e5] (validation: one eigh of
-the training Gram; 10-fold: exact k-fold residuals).  AReg Val: m = 2 nodes, γ = (1, 400)
-(§6.1), λ by eq. (28), nodes retrained on train ∪ validation.  AReg CV: the stacked system
-(37) with the least-squares criterion of §5.2, 10 folds (4 for Abalone, as in the paper),
-final model AReg (9) on train ∪ validation with the cross-validated c.  AReg fast CV:
-eq. (52), 10 folds, ξ = 1 (the paper does not report its ξ), CV model (41), the
-average of the 10 fold models (the printed eq. 48 drops its factor (L-1)/L; see
-lssvm_cvx.formulations.areg_cv).  With the printed (48) the fast-CV test MSE on the linear
-toy was 1.02 (1000 repetitions, an earlier run of this benchmark) against 0.56 with (41).
+deviations (the `problems` convention, argued in problems/synthetic.py from the MSE scale of this
+table).  Linear toy: linear kernel, x ~ N(0, I₂); sinc: sin(πx)/(πx) on [-3, 3] (see
+problems.sinc).  Boston: all 13 inputs (the paper's d = 11 does not say which two it dropped),
+inputs and target standardised with train ∪ validation statistics (the paper's MSE scale implies
+a standardised target).  Abalone: the 7 measurements (sex dropped, d = 7 as in the paper), inputs
+standardised, raw ring counts as target.  LS-SVM baselines: γ on a log grid (validation: one eigh
+of the training Gram; 10-fold: exact k-fold residuals).  AReg Val: m = 2 Tikhonov nodes,
+γ = (1, 400) (§6.1), λ by eq. (28), nodes retrained on train ∪ validation.  AReg CV: the stacked
+system (37) with the least-squares criterion of §5.2, 10 folds (4 for Abalone, as in the paper),
+final model AReg (9) on train ∪ validation with the cross-validated c.  AReg fast CV: eq. (52),
+10 folds, ξ = 1 (the paper does not report its ξ), CV model (41), the average of the fold models
+(the printed eq. 48 drops its factor (L-1)/L; see lssvm_cvx.formulations.areg_cv and the test
+that pins it).
 
-Exact optimum vs the paper's solver.  The two fused CV problems have N free constants c and
-no other regulariser: their exact optimum fits directions in which the Gram is nearly
-singular with huge coefficients.  With the wide kernels tuned here for Abalone (σ² ≈ 120 on
-7 standardised inputs) the exact AReg CV optimum has mean test MSE 72.7 (median 34) and fast
-CV 5.55; solving the same least-squares problems with 20 LSQR / conjugate-gradient steps, the
-route the paper describes (Remarks 4.4, 5.4: "O(lN²) where 0 < l ≪ N is the number of
-iteration steps"; Matlab's lsqr stops at 20 by default), gives 4.82 and 5.04, close to the
-paper's 5.03 and 4.62.  Early stopping is an implicit regulariser; it is not the optimum of
-the convex problem.  Columns "(LSQR 20)" report that route; the estimators offer it as
-solver="lsqr".  On the toys and Boston the two routes differ less (both are shown).
-
-Comparison with the paper.  Linear toy: all tuned models are close to OLS on 50 points
-(expected MSE 0.57 for σ = 3); ours 0.56-0.71 against the paper's 0.59, except that the
-paper's AReg CV (0.38) is not reproduced (ours 0.56).  Sinc: LS-SVM Val 0.0289 as in the
-paper; the AReg ensemble (Val) is better than the tuned LS-SVMs as in the paper, but our AReg
-CV is not better than LS-SVM CV (the paper's 0.0174 with a significant Wilcoxon test is not
-reproduced: p = 1 for "AReg CV < LS-SVM CV", i.e. it is the other way round here).  Boston:
-our MSEs are lower (0.14 against 0.18; we keep all 13 inputs, the paper 11).  Abalone: the
-tuned LS-SVMs and AReg Val reproduce the paper's 4.66-4.85 (ours 4.69-4.76).
+Exact optimum vs the paper's solver.  The two fused CV problems have N free constants c and no
+other regulariser: their exact optimum fits directions in which the Gram is nearly singular with
+huge coefficients.  Solving the same least-squares problems with 20 LSQR / conjugate-gradient
+steps is the route the paper describes (Remarks 4.4, 5.4: "O(lN²) where 0 < l ≪ N is the number
+of iteration steps"; Matlab's lsqr stops at 20 by default).  Early stopping is an implicit
+regulariser, not the optimum of the convex problem.  Columns "(LSQR 20)" report that route; the
+estimators offer it as solver="lsqr".  What this run measured, per data set (generated):
 
 Times: our CPU seconds per repetition on a shared 2-core machine with one BLAS thread; the
 paper's are Matlab cputime on a 2 GHz Pentium IV (2005) and count different things (e.g. its

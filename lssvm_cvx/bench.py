@@ -140,6 +140,9 @@ class Context:
     seed: int = 0
     progress: bool = True
     command: str = ""
+    #: the commit the run started from (``current_commit()`` at start): what the results record,
+    #: even if the tree changes while a long run goes on; None: look it up when writing
+    commit: str | None = None
 
     def reps(self, full: int, quick: int) -> int:
         return quick if self.quick else full
@@ -302,7 +305,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
         atomic_write(p, write_png)
         fig_files[fname] = p.name
         paths.append(p)
-    commit = current_commit()
+    commit = ctx.commit if ctx.commit is not None else current_commit()
     md = [f"# {result.title}", ""]
     md.append(f"- command: `{ctx.command or 'lssvm-cvx bench --only ' + result.name}`")
     md.append(f"- commit: {provenance_line(commit)}")
@@ -414,6 +417,7 @@ def run_cli(args: Any) -> int:
                   command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     mode = "quick" if args.quick else "full"
     commit = current_commit()
+    ctx.commit = commit
     todo, skipped = [], []
     for b in selected:
         prev = _previous(out, b.name)
