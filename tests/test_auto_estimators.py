@@ -15,7 +15,16 @@ from lssvm_cvx.linalg.penalized import PenalizedLS
 from lssvm_cvx.terms.gradient_basis import basis_transform, exact_basis
 
 
-@parametrize_with_checks([AutoLSSVMRegressor(), AutoLSSVMClassifier()])
+def _expected_failures(estimator):
+    # the exact basis has one kernel function per distinct training row: a repeated row adds a
+    # basis function (and ν||α||² splits its coefficient), so a weight of 2 is not a repeated
+    # row for the estimator; the engine itself is (tests/test_auto_weights.py)
+    return {"check_sample_weight_equivalence_on_dense_data":
+            "data-dependent basis: weights act on the fit term, repeated rows add basis functions"}
+
+
+@parametrize_with_checks([AutoLSSVMRegressor(), AutoLSSVMClassifier()],
+                         expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

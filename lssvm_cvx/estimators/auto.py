@@ -44,7 +44,7 @@ from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
-from .base import SaveMixin, check_fitted, encode_labels, input_error
+from .base import SaveMixin, check_fitted, encode_labels, input_error, sample_weights
 from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -165,12 +165,17 @@ class _AutoBase(SaveMixin, BaseEstimator):
             "mse" if self._task == "regression" else "hinge2")
 
     # fitting -----------------------------------------------------------------------------
-    def _fit_targets(self, X: Any, Y: Any) -> None:
+    def _fit_targets(self, X: Any, Y: Any, w: np.ndarray | None = None) -> None:
         """Standardise, search, solve; ``Y`` is (N,) or (N, T) in the model's target units
-        (``X``, ``Y`` NumPy, or dask arrays: :mod:`lssvm_cvx.estimators.auto_stream`)."""
+        (``X``, ``Y`` NumPy, or dask arrays: :mod:`lssvm_cvx.estimators.auto_stream`); ``w``
+        positive sample weights of the fit term (the exact basis only)."""
         n = X.shape[0]
         kind, gamma, mu, nu = self._check_params(n)
         dask_in = is_dask(X)
+        if w is not None and (dask_in or kind != "exact"):
+            raise InputError(f"sample_weight needs the exact basis (at most max_exact={self.max_exact} "
+                             "rows in memory, approximation='auto' or 'exact'); the streamed "
+                             f"{'dask ' if dask_in else ''}Nyström / random-feature fits are unweighted")
         if dask_in:
             if self.approximation == "auto":
                 kind = "nystroem"
@@ -181,8 +186,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
             constant = st["constant"]
             Xs = None
         else:
-            self.x_mean_ = X.mean(axis=0)
-            scale = X.std(axis=0)
+            self.x_mean_ = np.average(X, axis=0, weights=w)
+            scale = np.sqrt(np.average((X - self.x_mean_) ** 2, axis=0, weights=w))
             self.x_scale_ = np.where(scale > 0, scale, 1.0)
             Xs = (X - self.x_mean_) / self.x_scale_
             self.p_ = n_informative_columns(Xs)
@@ -220,7 +225,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
                 B = nystroem_basis(Xr, g, p=self.p_, c=self.c_, centres=centres, margin=self.margin)
             else:
                 B = rff_basis(Xr, g, p=self.p_, n_components=self.n_components, random_state=seed)
-            pr = PenalizedLS(B.Phi, Yr, B.G, B.R)
+            pr = PenalizedLS(B.Phi, Yr, B.G, B.R,
+                             sample_weight=None if w is None else (w if rows is None else w[rows]))
             pr.basis = B
             return pr
 
@@ -238,7 +244,7 @@ class _AutoBase(SaveMixin, BaseEstimator):
                 warnings.simplefilter("ignore", ConditioningWarning)
                 fit = pr.fit(res.mu, res.nu)
             self.rcond_ = fit.chol.rcond
-            if self._task == "regression" and n <= self.max_exact and not dask_in:
+            if self._task == "regression" and n <= self.max_exact and not dask_in and w is None:
                 self.jackknife_Q_ = fit.jackknife_influence()
             else:
                 self.jackknife_Q_ = None
@@ -360,12 +366,32 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
 
     _task = "regression"
 
-    def fit(self, X: Any, y: Any) -> "AutoLSSVMRegressor":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "AutoLSSVMRegressor":
         """Standardise, tune (γ, μ, ν) by exact LOO, solve; returns ``self``.
 
         ``X`` and ``y`` may be dask arrays (same row chunks): every pass then runs on the
-        current Dask client (:mod:`lssvm_cvx.estimators.auto_stream`)."""
+        current Dask client (:mod:`lssvm_cvx.estimators.auto_stream`).  ``sample_weight``
+        weights the fit term ``Σ s_i r_i²`` through the whole search (weighted standardisation,
+        weighted exact LOO: observation i leaves the fit term; a weight of 0 drops the row);
+        the exact basis only, and :meth:`predict_interval` is then unavailable (jackknife+
+        assumes exchangeable, unweighted observations)."""
+        self.sample_weighted_ = sample_weight is not None
         try:
+            if sample_weight is not None:
+                if is_dask(X) or is_dask(y):
+                    raise InputError("sample_weight is not supported with dask inputs (the "
+                                     "streamed fits are unweighted)")
+                X, y = self._validate_fit(X, y, y_numeric=True)
+                w, keep = sample_weights(sample_weight, X.shape[0])
+                X, y = X[keep], y[keep]
+                mean = float(np.average(y, weights=w))
+                sd = float(np.sqrt(np.average((y - mean) ** 2, weights=w)))
+                self.y_mean_ = mean
+                self.y_scale_ = sd if sd > 0 else 1.0
+                self._fit_targets(X, (y - self.y_mean_) / self.y_scale_, w)
+                self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+                self.support_ = np.flatnonzero(keep)
+                return self
             if is_dask(X) or is_dask(y):
                 import dask
 
@@ -417,6 +443,9 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
             raise HyperparameterError(f"coverage must be a number in (0, 1), got {coverage!r}") from None
         if not 0 < cov < 1:
             raise HyperparameterError(f"coverage must be in (0, 1), got {coverage!r}")
+        if getattr(self, "sample_weighted_", False):
+            raise InputError("predict_interval assumes exchangeable, unweighted observations "
+                             "(jackknife+); this model was fitted with sample_weight")
         X = self._validate_predict(X)
         r = np.asarray(self.loo_std_[:, 0])  # computes a lazy (dask) residual vector here
         n = r.shape[0]
@@ -475,17 +504,23 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
 
     _task = "classification"
 
-    def fit(self, X: Any, y: Any) -> "AutoLSSVMClassifier":
-        """Fit on labels ``y`` (any hashable labels, at least two classes)."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "AutoLSSVMClassifier":
+        """Fit on labels ``y`` (any hashable labels, at least two classes); ``sample_weight``
+        weights the fit term through the whole search (the exact basis only; see
+        :meth:`AutoLSSVMRegressor.fit`)."""
         if is_dask(X) or is_dask(y):
             raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
                              "supported by AutoLSSVMRegressor")
         X, y = self._validate_fit(X, y)
+        w = None
+        if sample_weight is not None:
+            w, keep = sample_weights(sample_weight, X.shape[0])
+            X, y = X[keep], y[keep]
         self.classes_, Y = encode_labels(y)
         C = self.classes_.size
         yi = (Y > 0).astype(np.intp) if C == 2 else Y.argmax(axis=1)
         try:
-            self._fit_targets(X, Y)
+            self._fit_targets(X, Y, w)
         except BaseException:
             self._clear_fitted()
             raise

@@ -101,12 +101,19 @@ NU_UNIT = 1.0
 CHUNK_ELEMS = 4_000_000
 
 
-def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None) -> tuple[float, float]:
+def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
+                sample_weight: np.ndarray | None = None) -> tuple[float, float]:
     """``(ρ_G, ρ_R) = (s_G/N, s_R/N)`` with ``s_G = MU_UNIT tr(C)/tr(G)``, ``s_R = NU_UNIT
-    tr(C)/tr(R)`` (``R = I`` when None) and ``C = Φ_c'Φ_c/N`` (module docstring)."""
+    tr(C)/tr(R)`` (``R = I`` when None) and ``C = Φ_c'SΦ_c/N`` (module docstring; ``S`` the
+    sample weights scaled to mean 1, the identity when None)."""
     Phi = np.asarray(Phi, dtype=np.float64)
     n, m = Phi.shape
-    trC = float(np.sum((Phi - Phi.mean(axis=0)) ** 2) / n)
+    if sample_weight is None:
+        trC = float(np.sum((Phi - Phi.mean(axis=0)) ** 2) / n)
+    else:  # weighted: the sum of weights plays the part of N (integer weights = repeated rows)
+        w = np.asarray(sample_weight, dtype=np.float64)
+        n = float(w.sum())
+        trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
     trG = float(np.trace(G))
     trR = float(m if R is None else np.trace(R))
     if not trG > 0:
@@ -157,9 +164,16 @@ class PenalizedLS:
     R :
         Margin matrix of the ν term ``(m, m)``, symmetric positive definite; None for the
         identity (eq. 9's ``||α||²``).
+    sample_weight :
+        Positive weights ``s_i`` of the observations in the fit term (``Σ s_i r_i²``; None: all
+        ones).  ``W = Σ s_i`` takes the place of N everywhere (so integer weights are the same
+        problem as repeated rows): the bias and the centring become weighted means,
+        ``C = Φ_c'SΦ_c/W``, and the exact LOO residual (observation i leaves the fit term) is
+        ``(y_i - ŷ_i)/(1 - S_ii)`` with ``S_ii = s_i/W + s_i φ_c,i'A^{-1}φ_c,i/W``.
     """
 
-    def __init__(self, Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, R: np.ndarray | None = None):
+    def __init__(self, Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
+                 sample_weight: np.ndarray | None = None):
         self.Phi = np.asarray(Phi, dtype=np.float64)
         Y = np.asarray(Y, dtype=np.float64)
         self.single = Y.ndim == 1
@@ -170,13 +184,28 @@ class PenalizedLS:
         self.R = None if R is None else 0.5 * (R + R.T)
         self.basis: Any = None  # the basis it was built from, when a caller records it
         self.N, self.m = self.Phi.shape
-        self.phi_mean = self.Phi.mean(axis=0)
-        self.y_mean = self.Y.mean(axis=0)
+        self.w = None
+        if sample_weight is not None:
+            w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+            if w.shape != (self.N,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+                raise InputError(f"sample_weight must be {self.N} finite weights > 0")
+            self.w = w
+        self.W = float(self.N if self.w is None else self.w.sum())
+        if self.w is None:
+            self.phi_mean = self.Phi.mean(axis=0)
+            self.y_mean = self.Y.mean(axis=0)
+        else:
+            self.phi_mean = (self.w @ self.Phi) / self.W
+            self.y_mean = (self.w @ self.Y) / self.W
         self.Yc = self.Y - self.y_mean
         self.C = self._gram()
         # (N1) divided by N: the penalties' weights per unit of the mean-squared fit term
-        self.rho_g, self.rho_i = normalizers(self.Phi, self.G, self.R)
-        self.rhs = self._cross(self.Yc) / self.N  # Φ_c' y_c / N
+        self.rho_g, self.rho_i = normalizers(self.Phi, self.G, self.R, self.w)
+        self.rhs = self._cross(self.Yc) / self.W  # Φ_c' S y_c / W
+
+    def _wt(self, sl: slice) -> np.ndarray:
+        """The weights of the rows ``sl`` as a column (ones when unweighted)."""
+        return np.ones((sl.stop - sl.start, 1)) if self.w is None else self.w[sl, None]
 
     # chunked products with the centred design -------------------------------------------
     def _chunks(self):
@@ -186,20 +215,20 @@ class PenalizedLS:
 
     def _gram(self) -> np.ndarray:
         C = np.zeros((self.m, self.m))
-        for _, B in self._chunks():
-            C += B.T @ B
-        C /= self.N
+        for sl, B in self._chunks():
+            C += B.T @ (B if self.w is None else self.w[sl, None] * B)
+        C /= self.W
         return 0.5 * (C + C.T)
 
     def _cross(self, Y: np.ndarray) -> np.ndarray:
         out = np.zeros((self.m, Y.shape[1]))
         for sl, B in self._chunks():
-            out += B.T @ Y[sl]
+            out += B.T @ (Y[sl] if self.w is None else self.w[sl, None] * Y[sl])
         return out
 
     def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
-        return float(mu) * self.N * self.rho_g, float(nu) * self.N * self.rho_i
+        return float(mu) * self.W * self.rho_g, float(nu) * self.W * self.rho_i
 
     def matrix(self, mu: float, nu: float) -> np.ndarray:
         """``A = C + μρ_G G + νρ_R R``."""
@@ -222,7 +251,7 @@ class PenalizedLS:
         for sl, B in self._chunks():
             P = B @ V
             # fitted (centred) values for every value: (rows, T, n_vals)
-            h = (1.0 / self.N) + (P * P) @ W / self.N  # (rows, n_vals)
+            h = self._wt(sl) * ((1.0 / self.W) + (P * P) @ W / self.W)  # (rows, n_vals)
             for t in range(T):
                 fit = P @ (q[:, t:t + 1] * W)  # (rows, n_vals)
                 R[sl, t] = (self.Yc[sl, t:t + 1] - fit) / (1.0 - h)
@@ -264,7 +293,7 @@ class PenalizedLS:
         h = np.empty(self.N)
         for sl, B in self._chunks():
             Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
-            h[sl] = (1.0 + np.einsum("ij,ij->j", Z, Z)) / self.N
+            h[sl] = self._wt(sl)[:, 0] * (1.0 + np.einsum("ij,ij->j", Z, Z)) / self.W
             R[sl] = (self.Yc[sl] - B @ theta) / (1.0 - h[sl, None])
         return Fit(theta=theta, b=b, loo=R, leverage=h, chol=chol, mu=float(mu), nu=float(nu),
                    problem=self)
@@ -299,6 +328,8 @@ class Fit:
         """``Q = A^{-1} Φ_c' diag(r)/N`` (m × N, first target): the LOO model at a new point is
         ``f^{(-i)}(x) = f(x) - r_i/N - (φ_c(x)'Q)_i`` (Sherman-Morrison on (N1))."""
         pr = self.problem
+        if getattr(pr, "w", None) is not None:
+            raise InputError("the jackknife influence assumes unweighted observations")
         r = self.loo[:, 0]
         Q = np.empty((pr.m, pr.N))
         for sl, B in pr._chunks():
@@ -307,21 +338,24 @@ class Fit:
 
 
 def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu: float,
-                    R: np.ndarray | None = None) -> np.ndarray:
+                    R: np.ndarray | None = None, sample_weight: np.ndarray | None = None
+                    ) -> np.ndarray:
     """Definition of the LOO residuals of (N1): N refits, each with observation ``i`` removed
-    from the fit term (``Σ_{j≠i}``), the basis and the penalty matrices (including their
-    normalisers ρ) kept; used by the tests to check the closed form."""
-    pr = PenalizedLS(Phi, Y, G, R)
+    from the fit term (``Σ_{j≠i} w_j r_j²``), the basis and the penalty matrices (including
+    their normalisers ρ) kept; used by the tests to check the closed form."""
+    pr = PenalizedLS(Phi, Y, G, R, sample_weight=sample_weight)
     Y2 = pr.Y
     N = pr.N
+    w = np.ones(N) if pr.w is None else pr.w
     pen = (mu * pr.rho_g) * pr.G + (nu * pr.rho_i) * (np.eye(pr.m) if pr.R is None else pr.R)
+    scale = pr.W
     Z = np.hstack([np.ones((N, 1)), pr.Phi])
     R = np.empty_like(Y2)
     for i in range(N):
         keep = np.arange(N) != i
         Zi = Z[keep]
-        M = Zi.T @ Zi
-        M[1:, 1:] += N * pen  # (1/N)Σ_{j≠i} r_j² + pen, times N
-        beta = np.linalg.solve(M, Zi.T @ Y2[keep])
+        M = Zi.T @ (w[keep, None] * Zi)
+        M[1:, 1:] += scale * pen  # (1/W)Σ_{j≠i} w_j r_j² + pen, times W
+        beta = np.linalg.solve(M, Zi.T @ (w[keep, None] * Y2[keep]))
         R[i] = Y2[i] - Z[i] @ beta
     return R[:, 0] if Y.ndim == 1 else R

@@ -196,6 +196,7 @@ class StreamingPenalizedLS(PenalizedLS):
         self.basis = None
         self.m = self.G.shape[0]
         self.N = source.n_rows
+        self.w, self.W = None, float(self.N)  # unweighted (sample weights: in-memory engine only)
         self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
         shift = np.asarray(shift, dtype=np.float64)
 

@@ -39,6 +39,7 @@ from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.folds import check_folds
+from ..linalg.scores import loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -116,18 +117,13 @@ def _gcv(alpha: np.ndarray, cdiag: np.ndarray, g: np.ndarray) -> float:
 def _score(residuals: np.ndarray, y: np.ndarray, score: str,
            weights: np.ndarray | None = None) -> float:
     """(Weighted) mean squared residual, or the misclassification rate of the held-out
-    predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns)."""
-    if score == "mse":
-        per_point = residuals**2 if residuals.ndim == 1 else np.mean(residuals**2, axis=1)
-    elif score == "misclassification":
-        pred = y - residuals
-        if y.ndim == 1:
-            per_point = (y * pred <= 0).astype(float)
-        else:
-            per_point = (np.argmax(pred, axis=1) != np.argmax(y, axis=1)).astype(float)
-    else:
+    predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns):
+    the package's one score vocabulary, :func:`lssvm_cvx.linalg.scores.loo_score`."""
+    if score not in ("mse", "misclassification"):
         raise HyperparameterError(f"unknown score {score!r}; use 'mse' or 'misclassification'")
-    return float(np.average(per_point, weights=weights))
+    n = residuals.shape[0]
+    return float(loo_score(residuals.reshape(n, -1, 1), np.asarray(y).reshape(n, -1), score,
+                           weights)[0])
 
 
 def score_residuals(residuals: np.ndarray, y: np.ndarray, score: str = "mse",
