@@ -26,14 +26,12 @@ CLAIMS = "## Claims checked in this run"
 #: results files not regenerated since the provenance header was added (their header has no
 #: commit line); regenerate with ``lssvm-cvx bench --only NAME`` (full) or ``--quick``
 PENDING: dict[str, str] = {
-    "areg_harness.md": "written before the provenance header (no commit line)",
     "auto_real.md": "written before the provenance header (no commit line)",
     "componentwise_defaults.md": "written before the provenance header (no commit line)",
     "componentwise_spam.md": "written before the provenance header (no commit line)",
     "componentwise_table1.md": "written before the provenance header (no commit line)",
     "l2svm_raetsch.md": "written before the provenance header (no commit line)",
     "l2svm_spam.md": "written before the provenance header (no commit line)",
-    "l2svm_speed.md": "written before the provenance header (no commit line)",
 }
 
 
