@@ -30,7 +30,6 @@ PENDING: dict[str, str] = {
     "componentwise_defaults.md": "written before the provenance header (no commit line)",
     "componentwise_spam.md": "written before the provenance header (no commit line)",
     "componentwise_table1.md": "written before the provenance header (no commit line)",
-    "l2svm_spam.md": "written before the provenance header (no commit line)",
 }
 
 
