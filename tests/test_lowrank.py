@@ -214,3 +214,47 @@ def test_not_psd(X):
         nystrom_factor(X, CallableKernel(bad), 20, random_state=0)
     with pytest.raises(NotPSDError):
         icf_factor(X, CallableKernel(bad))
+
+
+@pytest.mark.parametrize("rule", ["max", "trace"])
+@pytest.mark.parametrize("rtol", [1e-3, 1e-8])
+def test_one_pivoted_cholesky_dense_loop_and_matrix_free_agree(X, rule, rtol):
+    """The one pivoted Cholesky: LAPACK's dpstrf (dense, rule "max"), the greedy loop on a
+    dense matrix (forced by ``rank``) and the matrix-free loop give the same factor and obey
+    their stopping rule."""
+    from lssvm_cvx.kernels.factors import pivoted_cholesky
+
+    K = RBF(2.0)(X)
+    m = K.shape[0]
+    L_mf, p_mf = pivoted_cholesky(column=lambda i: K[:, i], diag=np.diag(K), rtol=rtol, rule=rule)
+    L_loop, p_loop = pivoted_cholesky(K, rtol, rule=rule, rank=m)
+    assert np.array_equal(p_mf, p_loop) and np.allclose(L_mf, L_loop, atol=1e-12)
+    R = K - L_mf @ L_mf.T
+    assert np.allclose(R[:, p_mf], 0.0, atol=1e-10)          # exact on the pivot columns
+    left = np.diag(R)
+    if rule == "max":
+        assert left.max() <= rtol * np.diag(K).max() * (1 + 1e-8)
+        L_lapack, p_lapack = pivoted_cholesky(K, rtol, rule="max")
+        assert L_lapack.shape[1] == L_mf.shape[1]
+        assert np.allclose(L_lapack @ L_lapack.T, L_mf @ L_mf.T, atol=1e-10)
+    else:
+        assert left.sum() <= rtol * np.trace(K) * (1 + 1e-8)
+        # one step fewer would not have met the rule (greedy: stops at the first r that does)
+        L1 = L_mf[:, :-1]
+        assert np.trace(K - L1 @ L1.T) > rtol * np.trace(K)
+
+
+def test_pivoted_cholesky_bad_input():
+    from lssvm_cvx.exceptions import HyperparameterError, InputError, NotPSDError
+    from lssvm_cvx.kernels.factors import pivoted_cholesky
+
+    with pytest.raises(HyperparameterError, match="rule"):
+        pivoted_cholesky(np.eye(3), rule="frobenius")
+    with pytest.raises(HyperparameterError, match="column and diag"):
+        pivoted_cholesky(column=lambda i: np.eye(3)[:, i])
+    with pytest.raises(InputError, match="NaN"):
+        pivoted_cholesky(np.full((3, 3), np.nan))
+    with pytest.raises(NotPSDError):
+        pivoted_cholesky(-np.eye(3))
+    L, p = pivoted_cholesky(np.zeros((3, 3)))
+    assert L.shape == (3, 0) and p.size == 0

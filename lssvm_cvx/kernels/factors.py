@@ -41,6 +41,7 @@ directions, by ``ε/2``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -353,30 +354,10 @@ def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: f
             return c
     rank = _check_rank(rank, m)
     threshold = _check_threshold(threshold)
-    if np.any(diag < -1e-12 * max(np.abs(diag).max(), 1e-300)):
-        raise NotPSDError("the kernel matrix has a negative diagonal entry: it is not PSD")
-    rmax = m if rank is None else rank
-    L = np.zeros((m, rmax))
-    d = diag.copy()
-    total = float(diag.sum())
-    piv: list[int] = []
-    for j in range(rmax):
-        i = int(np.argmax(d))
-        if d[i] <= 0 or d.sum() <= tol * total:
-            break
-        piv.append(i)
-        col = column(i) - L[:, :j] @ L[i, :j]
-        if col[i] <= 0:
-            break
-        L[:, j] = col / np.sqrt(d[i])
-        d -= L[:, j] ** 2
-        d[i] = 0.0
-        np.maximum(d, 0.0, out=d)
-    r = len(piv)
+    L, P = pivoted_cholesky(column=column, diag=diag, rtol=tol, rule="trace", rank=rank)
+    r = P.size
     if r == 0:
         raise NotPSDError("incomplete Cholesky found no positive pivot: the kernel matrix is zero or not PSD")
-    L = L[:, :r]
-    P = np.asarray(piv)
     # K[:, P] = L L_P^T  =>  L = K[:, P] L_P^{-T}: A = L_P^{-T}
     A = sla.solve_triangular(L[P], np.eye(r), lower=True, trans="T")
     Rk, Q, theta = truncate(L, threshold=threshold, rank=rank)
@@ -417,19 +398,93 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
         f"low_rank must be None, 'eigen', 'nystrom', 'nystrom-density' or 'icf', got {method!r}")
 
 
-def pivoted_cholesky(G: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(L, piv)`` with ``G ≈ L L'`` from LAPACK ``dpstrf`` (pivoted Cholesky of a PSD matrix),
-    stopped when the largest remaining diagonal is ``<= rtol * max diag(G)``.
+def pivoted_cholesky(G: np.ndarray | None = None, rtol: float = 1e-10, *,
+                     column: Callable[[int], np.ndarray] | None = None,
+                     diag: np.ndarray | None = None, rule: str = "max", rank: int | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy pivoted Cholesky ``G ≈ L L'`` of a PSD matrix: ``(L, piv)``.
 
-    The residual ``G - L L'`` is PSD with diagonal ``<= rtol * max diag`` (so every entry is
-    that small), and it vanishes on the pivot columns: ``G[:, piv] = L L[piv]'``.
+    The one pivoted Cholesky of the package (the componentwise bases and the incomplete
+    Cholesky factor :func:`icf_factor` call it).  At step ``j`` the pivot is the row with the
+    largest residual diagonal ``d_i = G_ii - Σ_{k<j} L_ik²``; the factorization stops after
+    ``rank`` columns or when
+
+    * ``rule="max"``: the largest remaining diagonal is ``<= rtol · max diag(G)`` (the
+      residual ``G - L L'`` is PSD with every entry that small); or
+    * ``rule="trace"``: the remaining trace ``Σ_i d_i`` is ``<= rtol · trace(G)`` (Fine &
+      Scheinberg 2001: a bound on the nuclear norm of the residual).
+
+    The residual vanishes on the pivot columns: ``G[:, piv] = L L[piv]'``.
+
+    Parameters
+    ----------
+    G : numpy.ndarray of shape (m, m) or None
+        The dense matrix.  With ``rule="max"`` and no ``rank`` it is factored by LAPACK's
+        blocked ``dpstrf`` (the same pivots and stopping rule as the loop, up to ties).
+    rtol : float, default=1e-10
+        The relative stopping tolerance of ``rule``.
+    column : callable or None
+        Matrix-free access ``column(i) -> G[:, i]`` (then ``diag`` is required and ``G`` is
+        None): one column is evaluated per step, ``O(m r²)`` work in all.
+    diag : numpy.ndarray of shape (m,) or None
+        ``diag(G)`` for the matrix-free form.
+    rule : {"max", "trace"}, default="max"
+        The stopping rule above.
+    rank : int or None
+        At most this many columns.
+
+    Returns
+    -------
+    L : numpy.ndarray of shape (m, r)
+        The factor (rows in the original order).
+    piv : numpy.ndarray of shape (r,)
+        The pivots in the order chosen.
     """
-    scale = float(np.max(np.diag(G)))
-    if not np.isfinite(scale):
+    if rule not in ("max", "trace"):
+        raise HyperparameterError(f"rule must be 'max' or 'trace', got {rule!r}")
+    if G is not None:
+        G = np.asarray(G, dtype=np.float64)
+        d0 = np.diag(G).copy()
+        if column is None:
+            def column(i: int) -> np.ndarray:
+                return G[:, i]
+    elif column is None or diag is None:
+        raise HyperparameterError("pivoted_cholesky needs G, or column and diag")
+    else:
+        d0 = np.asarray(diag, dtype=np.float64)
+    if not np.all(np.isfinite(d0)):
         raise InputError("the matrix contains NaN or inf")
+    m = d0.size
+    if np.any(d0 < -1e-12 * max(float(np.abs(d0).max(initial=0.0)), 1e-300)):
+        raise NotPSDError("the matrix has a negative diagonal entry: it is not PSD")
+    scale = float(d0.max(initial=0.0)) if rule == "max" else float(d0.sum())
     if scale <= 0:
-        return np.zeros((G.shape[0], 0)), np.zeros(0, dtype=int)
-    c, piv, rank, info = lapack.dpstrf(G, tol=rtol * scale, lower=1)
+        return np.zeros((m, 0)), np.zeros(0, dtype=int)
+    if G is not None and rule == "max" and rank is None:
+        return _dpstrf(G, rtol * scale)
+    rmax = m if rank is None else min(rank, m)
+    L = np.zeros((m, rmax))
+    d = d0.copy()
+    piv: list[int] = []
+    for j in range(rmax):
+        i = int(np.argmax(d))
+        left = d[i] if rule == "max" else d.sum()
+        if d[i] <= 0 or left <= rtol * scale:
+            break
+        col = np.array(column(i), dtype=np.float64) - L[:, :j] @ L[i, :j]
+        if col[i] <= 0:
+            break
+        L[:, j] = col / np.sqrt(col[i])
+        d -= L[:, j] ** 2
+        d[i] = 0.0
+        np.maximum(d, 0.0, out=d)
+        piv.append(i)
+    return L[:, :len(piv)], np.asarray(piv, dtype=int)
+
+
+def _dpstrf(G: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """LAPACK's blocked pivoted Cholesky (stops when the largest remaining diagonal <= tol)."""
+    c, piv, rank, info = lapack.dpstrf(G, tol=tol, lower=1)
     if info < 0:  # pragma: no cover - argument error inside LAPACK
         raise InputError(f"dpstrf rejected argument {-info}")
     p = piv - 1
