@@ -8,15 +8,19 @@ a grid of weights (``weight_grid``, default the first term over ``10^-5 … 10^3
 widths (``sigma2_grid``) itself, by exact closed-form held-out residuals when the loss is
 squared and every term quadratic (one eigendecomposition per σ² for RKHS-only problems), and by
 refits of the cached DPP problem otherwise.  ``cv_results_`` has scikit-learn's layout.
+A non-convex term (:class:`~lssvm_cvx.terms.SmoothlyThresholding`) is fitted by graduated
+non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`), its held-out residuals by refits.
 """
 
 from __future__ import annotations
 
 import itertools
+import warnings
 from typing import Any, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
 
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
@@ -24,6 +28,7 @@ from ..kernels import Kernel
 from ..linalg.folds import heldout_folds
 from ..linalg.scores import loo_score
 from ..losses import make_loss
+from ..selection.gnc_terms import gnc_fit, gnc_kfold_residuals, is_nonconvex
 from ..selection.regularized_screen import screen_landmarks, screen_path
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
 from .lssvm import SCREEN_MIN_ROWS, SEARCHES, default_sigma2_grid
@@ -149,13 +154,22 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         self.intercept_ = b
 
     def _solve(self, form: RegularizedLSSVM, Y: np.ndarray) -> tuple[np.ndarray, Any]:
+        nonconvex = is_nonconvex(form.terms_)
         if form.is_quadratic and self.solver is None:
             return form.system(overwrite_gram=True).solve(Y)
-        alphas, bs = [], []
+        alphas, bs, converged = [], [], []
         for f in self._per_column(form, Y, form.terms):
-            sol = f.solve(self.solver or "CLARABEL")
+            if nonconvex:  # graduated non-convexity (each step a convex composition)
+                fit = gnc_fit(f, solver=self.solver)
+                sol = fit.solution
+                converged.append(fit.converged)
+            else:
+                sol = f.solve(self.solver or "CLARABEL")
             alphas.append(sol["alpha"])
             bs.append(sol.scalar("b"))
+        if nonconvex and not all(converged):
+            warnings.warn("graduated non-convexity did not converge for every target column "
+                          "(see lssvm_cvx.selection.gnc_terms.gnc_fit)", ConvergenceWarning, stacklevel=3)
         if Y.ndim == 1:
             return alphas[0], bs[0]
         return np.column_stack(alphas), np.array(bs)
@@ -265,7 +279,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         terms = dict(form.terms_)
         terms[key] = (terms[key][0], weight)
         fl = folds if folds is not None else [np.array([i]) for i in range(Y.shape[0])]
-        out = [f.kfold_residuals(fl, solver=self.solver or "CLARABEL")
+        out = [gnc_kfold_residuals(f, fl, solver=self.solver) if is_nonconvex(terms)
+               else f.kfold_residuals(fl, solver=self.solver or "CLARABEL")
                for f in self._per_column(form, Y, terms)]
         return out[0] if Y.ndim == 1 else np.column_stack(out)
 

@@ -37,7 +37,7 @@ from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
 from .base import BuiltProblem, Formulation, Reference
 
-__all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms"]
+__all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms", "nonconvex_keys"]
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"alpha", "b", "e", "xi", "sample_weight"}
@@ -66,11 +66,34 @@ def check_terms(terms: Any) -> dict[str, tuple[Term, float]]:
             raise HyperparameterError(f"weight of term {key!r} must be a number, got {weight!r}") from exc
         if not np.isfinite(w) or w < 0:
             raise HyperparameterError(f"weight of term {key!r} must be finite and >= 0, got {weight!r}")
-        if not term.convex:
-            raise TermError(f"term {key!r} ({type(term).__name__}) is not convex; it runs only "
-                            "through its own driver")
         out[key] = (term, w)
     return out
+
+
+def nonconvex_keys(terms: Mapping[str, tuple[Term, float]]) -> list[str]:
+    """The keys of the non-convex terms (``term.convex`` False) of a checked ``terms`` dict.
+
+    Parameters
+    ----------
+    terms : mapping of str to (Term, float)
+        A checked ``{key: (term, weight)}`` dict.
+
+    Returns
+    -------
+    list of str
+        The keys whose term is not convex (they run through the GNC driver
+        :func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
+    """
+    return [k for k, (t, _) in terms.items() if not t.convex]
+
+
+def _refuse_nonconvex(terms: Mapping[str, tuple[Term, float]], what: str) -> None:
+    bad = nonconvex_keys(terms)
+    if bad:
+        names = ", ".join(f"{k!r} ({type(terms[k][0]).__name__})" for k in bad)
+        raise TermError(f"{what} needs convex terms; term {names} is not convex: fit the "
+                        "composition with lssvm_cvx.selection.gnc_terms.gnc_fit (graduated "
+                        "non-convexity) or a composed estimator, which calls it")
 
 
 @dataclass
@@ -208,6 +231,7 @@ class RegularizedLSSVM(Formulation):
 
     # --- cvxpy --------------------------------------------------------------------------------
     def _build(self) -> BuiltProblem:
+        _refuse_nonconvex(self.terms_, "a cvxpy problem")
         ctx, y = self.context, self.targets()
         alpha = cp.Variable(ctx.n, name="alpha")
         b = cp.Variable(name="b")
@@ -288,6 +312,7 @@ class RegularizedLSSVM(Formulation):
         QuadraticSystem
             The factorised system (solves, LOO and k-fold residuals).
         """
+        _refuse_nonconvex(self.terms_, "the closed form")
         self._require_quadratic("the closed form")
         ctx, terms = self.context, self.terms_
         w = {k: float(v) for k, (_, v) in terms.items()}

@@ -8,10 +8,13 @@ Compose them with a loss in :class:`lssvm_cvx.formulations.RegularizedLSSVM` or 
   (``P = I``), :class:`Quadratic`, :class:`GraphLaplacian`, :class:`GradientNorm`,
   :class:`Roughness`;
 * :mod:`.sparse` — non-smooth terms written with epigraphs: :class:`L1`, :class:`GroupL1`,
-  :class:`TotalVariation`.
+  :class:`TotalVariation`;
+* :mod:`.nonconvex` — :class:`SmoothlyThresholding` (STP, SCAD, hard threshold on component
+  sizes), minimised by graduated non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
 """
 
 from .base import PSD_RTOL, Context, Term, check_quadratic, psd_factor
+from .nonconvex import SmoothlyThresholding
 from .quadratic import GradientNorm, GraphLaplacian, Quadratic, Ridge, RKHSNorm, Roughness, knn_laplacian
 from .sparse import L1, GroupL1, TotalVariation
 
@@ -27,6 +30,7 @@ __all__ = [
     "L1",
     "GroupL1",
     "TotalVariation",
+    "SmoothlyThresholding",
     "knn_laplacian",
     "psd_factor",
     "check_quadratic",

@@ -1,0 +1,286 @@
+"""Graduated non-convexity on the composition core: a
+:class:`~lssvm_cvx.formulations.RegularizedLSSVM` whose terms include non-convex ones
+(:class:`~lssvm_cvx.terms.SmoothlyThresholding`) is minimised by a sequence of convex
+compositions (componentwise LS-SVM chapter, Algorithm 1).
+
+Every non-convex term ``w Σ_p ℓ(s_p)`` is deformed into
+``J_ζ = w Σ_p [(1 - ζ) ℓ(s_p) + ζ ρ s_p²]`` (ζ from 1 to 0: at ζ = 1 a convex quadratic, at
+ζ = 0 the penalty itself, Algorithm 1's "l2" start).  At every step the concave part is
+replaced by its tangent majorizer (:meth:`SmoothlyThresholding.majorizer`), a quadratic term,
+so the step is the composition's own problem with one more quadratic term: for the squared
+loss with quadratic terms the core's closed form
+(:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`) when it is well conditioned, else the
+exact SVD solve :func:`~lssvm_cvx.linalg.quadratic.penalized_lstsq` (the ridge the augmented
+system adds to an ill-conditioned α block would bias the step and break the monotone
+descent); the cvxpy builder for any other loss or term.  ``J_ζ`` never increases within a
+stage (majorize-minimize; the driver records it and the tests check it).  The last stage
+(ζ = 0) runs until the relative change of the fitted values and of the objective fall below
+``tol``, and the result says whether it converged.
+
+The chapter's own eq. (25), with its L1 size of the component outputs and its elementwise
+reweighting, has a dedicated driver, :func:`lssvm_cvx.selection.gnc.gnc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+from sklearn.base import clone
+
+from ..checks import check_positive
+from ..exceptions import HyperparameterError, TermError
+from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
+from ..kernels.psd import psd_eigh
+from ..solution import Solution
+from ..terms import Quadratic
+
+__all__ = ["TermGNCResult", "gnc_fit", "gnc_kfold_residuals", "is_nonconvex", "DEFAULT_SCHEDULE"]
+
+#: eigenvalues of K below this fraction of the largest are dropped from the closed-form step
+#: (α in their span changes neither the fit nor any component by more than √KERNEL_RTOL)
+KERNEL_RTOL = 1e-12
+
+#: ζ schedule: a strictly decreasing series from 1 to 0 (Algorithm 1)
+DEFAULT_SCHEDULE: tuple[float, ...] = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.0)
+
+
+@dataclass
+class TermGNCResult:
+    """Output of :func:`gnc_fit`.
+
+    Attributes
+    ----------
+    solution : Solution
+        Values ``alpha``, ``b``, ``f`` (fitted values); ``objective`` is the composition's
+        objective with the non-convex terms (``J_0``).
+    history : list of dict
+        One record per step: ``stage``, ``zeta``, ``step``, ``relaxed`` (``J_ζ`` after the
+        step), ``objective`` (``J_0``), ``change`` (relative change of the fitted values).
+    converged : bool
+        Whether the last stage met ``tol`` within ``max_final`` steps.
+    sizes : dict of str to numpy.ndarray
+        The component sizes ``s_p`` of every non-convex term at the solution.
+    selected : dict of str to numpy.ndarray
+        The components with ``s_p > selection_tol · max_p s_p``, per non-convex term.
+    """
+
+    solution: Solution
+    history: list[dict[str, float]]
+    converged: bool
+    sizes: dict[str, np.ndarray] = field(default_factory=dict)
+    selected: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def stage_histories(self) -> dict[int, list[float]]:
+        """``J_ζ`` after every step, grouped by stage (each list is non-increasing).
+
+        Returns
+        -------
+        dict of int to list of float
+            Stage index to its ``J_ζ`` values.
+        """
+        out: dict[int, list[float]] = {}
+        for h in self.history:
+            out.setdefault(int(h["stage"]), []).append(h["relaxed"])
+        return out
+
+
+def _check_schedule(schedule: Sequence[float] | None) -> tuple[float, ...]:
+    z = DEFAULT_SCHEDULE if schedule is None else tuple(float(v) for v in schedule)
+    if (len(z) < 2 or z[0] != 1.0 or z[-1] != 0.0 or any(b >= a for a, b in zip(z, z[1:]))):
+        raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {z}")
+    return z
+
+
+def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None = None,
+            rho: float = 1.0, max_inner: int = 50, max_final: int = 500, tol: float = 1e-8,
+            solver: str | None = None, selection_tol: float = 1e-3,
+            alpha0: np.ndarray | None = None) -> TermGNCResult:
+    """Minimise a composition with non-convex terms by weighted graduated non-convexity.
+
+    Parameters
+    ----------
+    formulation : RegularizedLSSVM
+        The composition; its non-convex terms (``term.convex`` False) must provide
+        ``majorizer(alpha, ctx) -> (P, c)`` and ``sizes(alpha, ctx)``.
+    schedule : sequence of float or None, default=None
+        ζ values decreasing strictly from 1 to 0 (default :data:`DEFAULT_SCHEDULE`).
+    rho : float, default=1.0
+        Weight of the convex quadratic ``ρ Σ_p s_p²`` the deformation starts from.
+    max_inner : int, default=50
+        Majorize-minimize steps per stage before the last (a stage also ends when the
+        relative decrease of ``J_ζ`` is below ``tol``).
+    max_final : int, default=500
+        Steps of the last stage (ζ = 0).
+    tol : float, default=1e-8
+        Relative change of the fitted values and of ``J_0`` that ends the last stage.
+    solver : str or None, default=None
+        None: the closed form when the loss is squared and the convex terms are quadratic, else
+        CLARABEL; or a cvxpy solver name for every step.
+    selection_tol : float, default=1e-3
+        A component is selected when ``s_p > selection_tol · max_p s_p``.
+    alpha0 : numpy.ndarray of shape (N,) or None, default=None
+        Start of the first stage's iteration (default: zero).
+
+    Returns
+    -------
+    TermGNCResult
+        The final point, the history and whether the last stage converged.
+    """
+    terms = formulation.terms_
+    keys = nonconvex_keys(terms)
+    if not keys:
+        raise TermError("gnc_fit needs at least one non-convex term (e.g. SmoothlyThresholding)")
+    zetas = _check_schedule(schedule)
+    rho = check_positive(rho, "rho")
+    for name, v in (("max_inner", max_inner), ("max_final", max_final)):
+        if not isinstance(v, (int, np.integer)) or v < 1:
+            raise HyperparameterError(f"{name} must be an integer >= 1, got {v!r}")
+    tol = check_positive(tol, "tol")
+    formulation.validate()
+    ctx, y = formulation.context, formulation.targets()
+    loss = formulation.loss_
+    convex = {k: (t, w) for k, (t, w) in terms.items() if k not in keys}
+    closed = solver is None and loss.squared and all(t.is_quadratic for t, _ in convex.values())
+    s = loss.weights(ctx.n)
+    grams = {k: sum(terms[k][0].grams(ctx)) for k in keys}
+    if closed:
+        # whitened coordinates α = T w, T = U Λ^{-½} over the eigenpairs of K above
+        # KERNEL_RTOL·λ_max: f = F w with F = U Λ^{½}, α'K_pα = w'M_pw with Σ_p M_p = I
+        lam, U = psd_eigh(ctx.K, rtol=KERNEL_RTOL)
+        T, F = U / np.sqrt(lam), U * np.sqrt(lam)
+        Qc = np.zeros((lam.size, lam.size))
+        for k, (t, w) in convex.items():
+            if w:
+                Qc += w * (T.T @ t.matrix(ctx, name=k) @ T)
+        M = {k: [T.T @ G @ T for G in terms[k][0].grams(ctx)] for k in keys}
+        r = np.sqrt(s)
+        A = np.zeros((ctx.n + lam.size, lam.size + 1))
+        A[:ctx.n, :lam.size] = r[:, None] * F
+        A[:ctx.n, lam.size] = r
+        rhs = np.concatenate([r * y, np.zeros(lam.size)])
+
+    def step(alpha: np.ndarray, zeta: float) -> tuple[np.ndarray, float]:
+        if closed:
+            Q = Qc.copy()
+            for k in keys:
+                term, wk = terms[k]
+                if wk:
+                    slope, _ = term.slopes(alpha, ctx)
+                    Q += wk * sum(((1.0 - zeta) * c + zeta * rho * 2.0) * Mp
+                                  for c, Mp in zip(slope, M[k]))
+            ev, V = np.linalg.eigh((Q + Q.T) / 2.0)
+            A[ctx.n:, :lam.size] = (V * np.sqrt(np.maximum(ev, 0.0))).T
+            z = sla.lstsq(A, rhs, lapack_driver="gelsd")[0]
+            return T @ z[:-1], float(z[-1])
+        P = np.zeros((ctx.n, ctx.n))
+        for k in keys:
+            term, wk = terms[k]
+            if wk:
+                Pk, _ = term.majorizer(alpha, ctx)
+                P += wk * ((1.0 - zeta) * Pk + zeta * rho * 2.0 * grams[k])
+        sub = dict(convex)
+        sub["gnc"] = (Quadratic((P + P.T) / 2.0), 1.0)
+        f = RegularizedLSSVM(ctx.X, y, kernel=ctx.kernel, loss=loss, terms=sub, K=ctx.K)
+        sol = f.solve(solver or "CLARABEL")
+        return np.asarray(sol["alpha"]), sol.scalar("b")
+
+    def relaxed(alpha: np.ndarray, b: float, zeta: float) -> tuple[float, float]:
+        base = loss.value(y, ctx.K @ alpha + b)
+        base += sum(w * t.value(alpha, ctx) for t, w in convex.values() if w)
+        j0 = jz = base
+        for k in keys:
+            term, w = terms[k]
+            pen = w * term.value(alpha, ctx)
+            quad = w * rho * float(alpha @ grams[k] @ alpha)
+            j0 += pen
+            jz += (1.0 - zeta) * pen + zeta * quad
+        return float(jz), float(j0)
+
+    alpha = np.zeros(ctx.n) if alpha0 is None else np.asarray(alpha0, dtype=np.float64).copy()
+    b = 0.0
+    history: list[dict[str, float]] = []
+    converged = False
+    for stage, zeta in enumerate(zetas):
+        last = zeta == 0.0
+        prev_j = np.inf
+        for it in range(max_final if last else (1 if zeta == 1.0 else max_inner)):
+            f_old = ctx.K @ alpha + b
+            alpha, b = step(alpha, zeta)
+            f_new = ctx.K @ alpha + b
+            jz, j0 = relaxed(alpha, b, zeta)
+            change = float(np.linalg.norm(f_new - f_old) / max(np.linalg.norm(f_new), 1e-300))
+            history.append({"stage": stage, "zeta": zeta, "step": it, "relaxed": jz,
+                            "objective": j0, "change": change})
+            small = abs(prev_j - jz) <= tol * max(abs(jz), 1e-300)
+            prev_j = jz
+            if last and change <= tol and small:
+                converged = True
+                break
+            if not last and small:
+                break
+    sizes = {k: terms[k][0].sizes(alpha, ctx) for k in keys}
+    selected = {k: np.flatnonzero(v > selection_tol * max(float(v.max(initial=0.0)), 1e-300))
+                for k, v in sizes.items()}
+    f = ctx.K @ alpha + b
+    sol = Solution(values={"alpha": alpha, "b": np.asarray(b), "f": f},
+                   objective=history[-1]["objective"],
+                   extras={"converged": converged, "n_steps": len(history)})
+    return TermGNCResult(solution=sol, history=history, converged=converged, sizes=sizes,
+                         selected=selected)
+
+
+def is_nonconvex(terms: Any) -> bool:
+    """Whether a ``{key: (term, weight)}`` mapping has a non-convex term.
+
+    Parameters
+    ----------
+    terms : mapping of str to (Term, float)
+        The terms.
+
+    Returns
+    -------
+    bool
+        True when :func:`gnc_fit` is needed.
+    """
+    return bool(nonconvex_keys(terms))
+
+
+def gnc_kfold_residuals(formulation: RegularizedLSSVM, folds: Sequence[Any], **options: Any
+                        ) -> np.ndarray:
+    """Held-out residuals ``y_V - f^{(-V)}(x_V)`` by refitting :func:`gnc_fit` without each fold.
+
+    The basis of the refit is the training part of the fold (a non-convex fit has no
+    closed-form leave-out), so these are ordinary cross-validation residuals.
+
+    Parameters
+    ----------
+    formulation : RegularizedLSSVM
+        The composition with at least one non-convex term; it needs its inputs ``X``.
+    folds : sequence of array-like of int
+        The held-out index sets (one entry each for leave-one-out).
+    **options : dict
+        Passed to :func:`gnc_fit`.
+
+    Returns
+    -------
+    numpy.ndarray of shape (N,)
+        The held-out residuals.
+    """
+    ctx, y = formulation.context, formulation.targets()
+    X = ctx.require_inputs("gnc_kfold_residuals")
+    w = formulation.loss_.weights(ctx.n)
+    out = np.full(ctx.n, np.nan)
+    for V in folds:
+        V = np.asarray(V, dtype=int).reshape(-1)
+        T = np.setdiff1d(np.arange(ctx.n), V)
+        loss = clone(formulation.loss_).set_params(sample_weight=w[T])
+        sub = RegularizedLSSVM(X[T], y[T], kernel=ctx.kernel, loss=loss,
+                               terms=formulation.terms_, K=ctx.K[np.ix_(T, T)])
+        sol = gnc_fit(sub, **options).solution
+        out[V] = y[V] - (ctx.K[np.ix_(V, T)] @ sol["alpha"] + sol.scalar("b"))
+    return out
+
