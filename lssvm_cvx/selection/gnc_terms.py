@@ -7,12 +7,16 @@ Every non-convex term ``w Σ_p ℓ(s_p)`` is deformed into
 ``J_ζ = w Σ_p [(1 - ζ) ℓ(s_p) + ζ ρ s_p²]`` (ζ from 1 to 0: at ζ = 1 a convex quadratic, at
 ζ = 0 the penalty itself, Algorithm 1's "l2" start).  At every step the concave part is
 replaced by its tangent majorizer (:meth:`SmoothlyThresholding.majorizer`), a quadratic term,
-so the step is the composition's own problem with one more quadratic term: for the squared
-loss with quadratic terms the core's closed form
-(:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`) when it is well conditioned, else the
-exact SVD solve :func:`~lssvm_cvx.linalg.quadratic.penalized_lstsq` (the ridge the augmented
-system adds to an ill-conditioned α block would bias the step and break the monotone
-descent); the cvxpy builder for any other loss or term.  ``J_ζ`` never increases within a
+so the step is the composition's own problem with one more quadratic term.  For the squared
+loss with quadratic terms it is solved in the whitened coordinates of the Gram
+(``α = U Λ^{-½} w`` over the eigenpairs of ``K`` above :data:`KERNEL_RTOL` · λ_max: the
+fit is ``U Λ^{½} w`` and each component Gram becomes ``M_p`` with ``Σ_p M_p = I``) by an SVD
+least squares.  No direction that the fit or a component sees is lost (``α'Kα = 0`` forces
+``K_pα = 0``); a convex term that penalises α outside the span of ``K`` (``Ridge``) is
+restricted to that span.  In α itself the system is as ill-conditioned as the Gram of smooth
+1-D kernels: the core's augmented closed form (a ridge on α when ill-conditioned) and an SVD
+least squares in α were tried as steps and gave non-monotone stages, so they are not used.
+Any other loss or term takes the cvxpy builder at every step.  ``J_ζ`` never increases within a
 stage (majorize-minimize; the driver records it and the tests check it).  The last stage
 (ζ = 0) runs until the relative change of the fitted values and of the objective fall below
 ``tol``, and the result says whether it converged.
