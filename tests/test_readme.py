@@ -82,3 +82,22 @@ def test_compose_tutorial_runs_and_its_claims_hold(monkeypatch, tmp_path):
     assert np.abs(ns["loo"] - brute).max() < 1e-8
     assert ns["search"].best_params_["terms__smooth"] in (1e-3, 1e-2, 1e-1)
     assert ns["compare"](ns["sparse"], solvers=["CLARABEL", "OSQP", "ECOS", "SCS"]).all_agree
+
+
+def test_readme_nonconvex_term_selects_the_structure():
+    """The README's SmoothlyThresholding example runs and keeps exactly x1 and x2."""
+    import numpy as np
+
+    from lssvm_cvx.terms import Context
+
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"## Compose a new regularizer\n(.*?)\n## ", text, re.S).group(1)
+    first, second = re.findall(r"```python\n(.*?)```", section, re.S)[:2]
+    header = "\n".join(line for line in first.splitlines() if line.startswith(("import", "from")))
+    ns: dict = {"__name__": "__readme__"}
+    exec(compile(header + "\n" + second, "README-stp", "exec"), ns)
+    est, X5 = ns["stp"], ns["X5"]
+    kernel = est.kernel_
+    ctx = Context(K=kernel(X5), X=X5, kernel=kernel)
+    sizes = est.terms_["stp"][0].sizes(est.dual_coef_, ctx)
+    assert np.flatnonzero(sizes > 1e-3 * sizes.max()).tolist() == [0, 1]
