@@ -381,7 +381,7 @@ def select(names: Iterable[str] | None) -> list[Benchmark]:
     reg = discover()
     if not names:
         return list(reg.values())
-    out = []
+    out: list[Benchmark] = []
     for n in names:
         matches = [reg[n]] if n in reg else [b for k, b in reg.items() if k.startswith(n)]
         if not matches:
@@ -435,7 +435,7 @@ def run_cli(args: Any) -> int:
     est = sum(p["elapsed_s"] for p in known if p and p.get("elapsed_s"))
     unknown = sum(1 for p in known if not (p and p.get("elapsed_s")))
     print(f"{len(todo)} benchmark(s) to run ({mode} mode) into {out}"
-          + (f", {len(skipped)} skipped (results of commit {commit[:10]})" if skipped else "")
+          + (f", {len(skipped)} skipped (results of commit {(commit or '')[:10]})" if skipped else "")
           + (f"; estimated {_fmt_s(est)} from the last recorded run times" if est else "")
           + (f" (+ {unknown} without a recorded time)" if unknown else ""), flush=True)
     done: list[tuple[Benchmark, dict[str, Any], list[Path], float]] = []
@@ -466,11 +466,11 @@ def run_cli(args: Any) -> int:
     print("|---|---|---|---|---|")
     total_met = total = 0
     for b, checks, paths, elapsed in done:
-        met = [c for c in checks.values() if c["ok"]]
+        n_met = sum(1 for c in checks.values() if c["ok"])
         unmet = [k for k, c in checks.items() if not c["ok"]]
-        total_met += len(met)
+        total_met += n_met
         total += len(checks)
-        print(f"| {b.name} | {_fmt_s(elapsed)} | {len(met)}/{len(checks)} | "
+        print(f"| {b.name} | {_fmt_s(elapsed)} | {n_met}/{len(checks)} | "
               f"{_md('; '.join(unmet)) or '–'} | {', '.join(p.name for p in paths)} |")
     for b, prev in skipped:
         checks = prev.get("checks", {})

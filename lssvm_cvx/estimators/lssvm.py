@@ -11,6 +11,7 @@ the Schur complement for the bias, :func:`lssvm_cvx.linalg.lssvm_system`) and ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -18,10 +19,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
+from ..kernels import Kernel
 from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
 from ..linalg.folds import heldout_folds
-from ..model_selection import CRITERIA, select_gamma_sigma2
+from ..model_selection import CRITERIA, SearchResult, select_gamma_sigma2
 from ..selection.lssvm_screen import screened_gamma_sigma2
 from ..linalg.streaming import is_dask
 from .search_results import search_results
@@ -51,6 +53,9 @@ def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.n
 class _LSSVMBase(KernelMixin, BaseEstimator):
     """Fit/select/predict shared by the regressor and the classifier."""
 
+    # fitted attribute read back after it is set (declared for the type checker)
+    cv_results_: dict[str, Any] | None
+
     def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool
                ) -> list[np.ndarray] | None:
         """Held-out index sets (into the kept points) for ``selection="kfold"``."""
@@ -68,13 +73,16 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         folds = [position[t[keep[t]]] for t in tests]
         return [f for f in folds if f.size]
 
-    def _select(self, X: np.ndarray, Y: np.ndarray, folds, weights, score: str):
+    def _select(self, X: np.ndarray, Y: np.ndarray, folds: list[np.ndarray] | None,
+                weights: np.ndarray | None, score: str
+                ) -> tuple[float | np.ndarray, float, dict[str, Any] | None]:
         if self.selection is None:
             return self._gamma(), self.sigma2, None
         if self.selection not in CRITERIA:
             raise HyperparameterError(f"selection must be None or one of {CRITERIA}, got {self.selection!r}")
         gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
         rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
+        make: Callable[[float], Kernel]
         if rbf:
             sigma2s = default_sigma2_grid(X) if self.sigma2_grid is None else np.asarray(self.sigma2_grid, float)
             make = self._make_kernel
@@ -86,6 +94,7 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
             raise HyperparameterError(f"search must be one of {SEARCHES}, got {search!r}")
         screen = (rbf and self.selection == "loo" and weights is None and sigma2s.size > 1
                   and (search == "screen" or (search == "auto" and X.shape[0] > SCREEN_MIN_ROWS)))
+        res: SearchResult
         if screen:
             res = screened_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, score=score,
                                         random_state=self.random_state)
@@ -165,7 +174,9 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                 stage = self.cv_results_
                 sigma2s = np.array([self.sigma2_])
                 fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
-                self.cv_results_ = {**self.cv_results_, "sigma2_stage": stage,
+                full = self.cv_results_
+                assert full is not None  # fit_approximate records the γ grid it searched
+                self.cv_results_ = {**full, "sigma2_stage": stage,
                                     "sigma2_subsample_rows": rows.size}
                 return classes
         fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
@@ -189,7 +200,10 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         alpha, b = lssvm_system(Omega, g, np.ones(Omega.shape[0]), copy=not owned).solve(Yk)
         self.kernel_ = kernel
         self.gamma_ = float(gamma)
-        self.sigma2_ = float(sigma2) if np.isscalar(sigma2) and sigma2 is not None else sigma2
+        # the test is kept in a bool: used as a condition, np.isscalar's TypeGuard would retype
+        # sigma2 (a float) as "generic | complex | str | bytes | memoryview"
+        scalar = bool(np.isscalar(sigma2)) and sigma2 is not None
+        self.sigma2_ = float(sigma2) if scalar else sigma2
         self.cv_results_ = results
         self.support_ = np.flatnonzero(keep)
         self.X_fit_ = Xk if not self._precomputed else None
@@ -381,6 +395,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     that form, which lets one-vs-rest share one Cholesky factorization across classes.
     """
 
+    # fitted attributes read back after they are set (declared for the type checker)
+    classes_: np.ndarray
+    pairs_: list[tuple[int, int]] | None
+
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
                  selection: str | None = None, selection_score: str = "mse",
@@ -414,8 +432,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         if self.approximation is not None:
             self._reset_fitted()
             try:
-                self.classes_ = self._fit_approximate(X, y, sample_weight, classification=True,
-                                                      score=self.selection_score)
+                classes = self._fit_approximate(X, y, sample_weight, classification=True,
+                                                score=self.selection_score)
+                assert classes is not None  # a classifier's fit always returns its classes
+                self.classes_ = classes
             except BaseException:
                 self._reset_fitted()  # nothing half-fitted
                 raise

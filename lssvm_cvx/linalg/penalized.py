@@ -70,12 +70,12 @@ is O(N m): the design is stored once and every other N-sized quantity is formed 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
+from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .cholesky import Cholesky
@@ -257,29 +257,29 @@ class PenalizedLS:
                 R[sl, t] = (self.Yc[sl, t:t + 1] - fit) / (1.0 - h)
         return loo_score(R, self.Y, criterion)
 
-    def mu_path(self, mus: Sequence[float], nu: float, criterion: str = "mse") -> PathResult:
+    def mu_path(self, mus: ArrayLike, nu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every μ at fixed ν (one generalised eigendecomposition)."""
-        mus = np.asarray(mus, dtype=np.float64)
+        mu_grid = np.asarray(mus, dtype=np.float64)
         B = self.matrix(0.0, nu)
         try:
             theta, V = sla.eigh(self.rho_g * self.G, B, check_finite=False)
         except np.linalg.LinAlgError:  # B numerically singular at this ν: no usable path
-            return PathResult("mu", mus, np.full(mus.size, np.inf), {"nu": float(nu)})
+            return PathResult("mu", mu_grid, np.full(mu_grid.size, np.inf), {"nu": float(nu)})
         theta = np.maximum(theta, 0.0)  # PSD G: negative values are round-off
-        W = 1.0 / (1.0 + theta[:, None] * mus[None, :])
-        return PathResult("mu", mus, self._path(V, W, criterion), {"nu": float(nu)})
+        W = 1.0 / (1.0 + theta[:, None] * mu_grid[None, :])
+        return PathResult("mu", mu_grid, self._path(V, W, criterion), {"nu": float(nu)})
 
-    def nu_path(self, nus: Sequence[float], mu: float, criterion: str = "mse") -> PathResult:
+    def nu_path(self, nus: ArrayLike, mu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every ν at fixed μ (one symmetric eigendecomposition, generalised
         with respect to ``R`` when it is not the identity)."""
-        nus = np.asarray(nus, dtype=np.float64)
+        nu_grid = np.asarray(nus, dtype=np.float64)
         try:
             lam, U = sla.eigh(self.matrix(mu, 0.0), self.R, check_finite=False)
         except np.linalg.LinAlgError:
-            return PathResult("nu", nus, np.full(nus.size, np.inf), {"mu": float(mu)})
+            return PathResult("nu", nu_grid, np.full(nu_grid.size, np.inf), {"mu": float(mu)})
         lam = np.maximum(lam, 0.0)
-        W = 1.0 / (lam[:, None] + self.rho_i * nus[None, :])
-        return PathResult("nu", nus, self._path(U, W, criterion), {"mu": float(mu)})
+        W = 1.0 / (lam[:, None] + self.rho_i * nu_grid[None, :])
+        return PathResult("nu", nu_grid, self._path(U, W, criterion), {"mu": float(mu)})
 
     # one setting -----------------------------------------------------------------------
     def fit(self, mu: float, nu: float) -> "Fit":

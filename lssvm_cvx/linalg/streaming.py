@@ -23,7 +23,7 @@ makes each path cost ``O(n_loo · m²)`` instead of ``O(N m²)``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -77,10 +77,12 @@ class ArraySource:
             yield s, self.X[s:e], self.Y[s:e]
 
     def map_reduce(self, fn: Callable[[int, np.ndarray, np.ndarray], tuple], desc: str = "") -> tuple:
-        total = None
+        total: tuple | None = None
         for s, xb, yb in self._blocks(desc):
             part = fn(s, xb, yb)
             total = part if total is None else _add(total, part)
+        if total is None:  # n_rows == 0: no block, nothing to sum
+            raise InputError("the data source has no rows")
         return total
 
     def map_rows(self, fn: Callable[[int, np.ndarray, np.ndarray], np.ndarray], n_out: int,
@@ -157,6 +159,8 @@ class StreamingFit(Fit):
     """A :class:`~lssvm_cvx.linalg.penalized.Fit` whose ``loo`` (and ``leverage``) hold the
     exact LOO residuals on the problem's ``loo_rows`` only (a lazy dask array on a Dask source)."""
 
+    problem: StreamingPenalizedLS = field(repr=False)
+
     def jackknife_influence(self) -> np.ndarray:
         pr = self.problem
         if not isinstance(pr.source, ArraySource) or pr.loo_rows.size != pr.N:
@@ -187,8 +191,12 @@ class StreamingPenalizedLS(PenalizedLS):
         Provisional feature mean ``s`` (any ``m``-vector; a good one keeps the sums accurate).
     """
 
-    def __init__(self, source: Any, features: Callable[[np.ndarray], np.ndarray], G: np.ndarray,
-                 R: np.ndarray | None, loo_rows: np.ndarray, shift: np.ndarray):
+    source: ArraySource | DaskSource
+    features: Callable[[np.ndarray], np.ndarray]
+    loo_rows: np.ndarray
+
+    def __init__(self, source: ArraySource | DaskSource, features: Callable[[np.ndarray], np.ndarray],
+                 G: np.ndarray, R: np.ndarray | None, loo_rows: np.ndarray, shift: np.ndarray):
         self.source = source
         self.features = features
         self.G = 0.5 * (G + G.T)

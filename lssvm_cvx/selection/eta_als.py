@@ -87,7 +87,7 @@ def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
     Kv = [prob.component_gram(d, Xv) for d in range(P)]
     y_tr = prob._targets()
 
-    def level1(eta: np.ndarray) -> tuple[np.ndarray, float, float]:
+    def level1(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray | float, float]:
         Oe = np.zeros((n, n))
         for d in np.flatnonzero(eta):
             Oe += eta[d] * grams[d]

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..checks import check_gamma
 from ..exceptions import HyperparameterError
@@ -89,13 +90,13 @@ def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = 
 
 
 def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
-                    folds: Sequence[Sequence[int]], *, bias: bool = True) -> np.ndarray:
+                    folds: Sequence[ArrayLike], *, bias: bool = True) -> np.ndarray:
     """Exact k-fold residuals: ``r[V] = y[V] - f^{(-V)}(x_V)`` for every held-out set ``V``."""
     y = np.asarray(y, dtype=np.float64)
-    folds = check_folds(folds, y.shape[0])
+    fold_list = check_folds(folds, y.shape[0])
     sys = _system(Omega, gamma, bias)
     alpha, _ = sys.solve(y)
-    return _kfold(alpha, sys.alpha_inv_block, folds)
+    return _kfold(alpha, sys.alpha_inv_block, fold_list)
 
 
 def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> float:
@@ -154,8 +155,8 @@ class GammaSweep:
         return float(self.scores[self.best_index])
 
 
-def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.ndarray, *,
-                criterion: str = "loo", folds: Sequence[Sequence[int]] | None = None,
+def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
+                criterion: str = "loo", folds: Sequence[ArrayLike] | None = None,
                 score: str = "mse", method: str = "auto", bias: bool = True,
                 weights: np.ndarray | None = None) -> GammaSweep:
     """Score every γ in ``gammas`` by exact LOO, exact k-fold or GCV without refitting.
@@ -179,36 +180,37 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.n
     """
     if criterion not in CRITERIA:
         raise HyperparameterError(f"unknown criterion {criterion!r}; use one of {CRITERIA}")
-    gammas = np.asarray([check_gamma(g) for g in np.atleast_1d(gammas)], dtype=np.float64)
-    if gammas.size == 0:
+    gamma_grid = np.asarray([check_gamma(g) for g in np.atleast_1d(gammas)], dtype=np.float64)
+    if gamma_grid.size == 0:
         raise HyperparameterError("gammas is empty")
     y = np.asarray(y, dtype=np.float64)
+    fold_list: list[np.ndarray] = []  # used only when criterion == "kfold"
     if criterion == "kfold":
         if folds is None:
             raise HyperparameterError("criterion='kfold' needs folds")
-        folds = check_folds(folds, y.shape[0])
+        fold_list = check_folds(folds, y.shape[0])
     if weights is not None:
         weights = np.asarray(check_gamma(weights, y.shape[0], name="weights"))
         method = "cholesky"
     if method == "auto":
-        method = "eigh" if use_eigh(gammas.size) else "cholesky"
+        method = "eigh" if use_eigh(gamma_grid.size) else "cholesky"
     if method not in ("eigh", "cholesky"):
         raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
-    scores = np.empty(gammas.size)
+    scores = np.empty(gamma_grid.size)
     spec = SpectralBordered(Omega, np.ones(y.shape[0]) if bias else None) if method == "eigh" else None
-    for k, g in enumerate(gammas):
+    for k, g in enumerate(gamma_grid):
         if spec is not None:
             lam = 1.0 / g
             alpha, _ = spec.solve(y, lam)
             if criterion == "kfold":
-                r = _kfold(alpha, lambda f: spec.alpha_inv_block(f, lam), folds)
+                r = _kfold(alpha, lambda f: spec.alpha_inv_block(f, lam), fold_list)
             else:
                 cdiag = spec.alpha_inv_diag(lam)
         else:
             sys = _system(Omega, g if weights is None else g * weights, bias)
             alpha, _ = sys.solve(y)
             if criterion == "kfold":
-                r = _kfold(alpha, sys.alpha_inv_block, folds)
+                r = _kfold(alpha, sys.alpha_inv_block, fold_list)
             else:
                 cdiag = sys.alpha_inv_diag()
         if criterion == "gcv":
@@ -217,7 +219,7 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.n
             if criterion == "loo":
                 r = _loo(alpha, cdiag)
             scores[k] = _score(r, y, score, weights)
-    return GammaSweep(gammas, scores, criterion, method)
+    return GammaSweep(gamma_grid, scores, criterion, method)
 
 
 @dataclass
@@ -245,22 +247,22 @@ class SearchResult:
                 "best_score": self.best_score}
 
 
-def select_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float],
-                        sigma2s: Sequence[float], *, kernel: Callable[[float], Kernel] = RBF,
-                        criterion: str = "loo", folds: Sequence[Sequence[int]] | None = None,
+def select_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: ArrayLike,
+                        sigma2s: ArrayLike, *, kernel: Callable[[float], Kernel] = RBF,
+                        criterion: str = "loo", folds: Sequence[ArrayLike] | None = None,
                         score: str = "mse", method: str = "auto",
                         weights: np.ndarray | None = None) -> SearchResult:
     """Grid search over (γ, σ²): one Gram (and one decomposition) per σ², all γ from it.
 
     ``kernel(sigma2)`` builds the kernel for a width (RBF by default).
     """
-    sigma2s = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
-    if sigma2s.size == 0:
+    sigma2_grid = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
+    if sigma2_grid.size == 0:
         raise HyperparameterError("sigma2s is empty")
     rows = []
-    for s2 in sigma2s:
+    for s2 in sigma2_grid:
         sweep = gamma_sweep(kernel(float(s2))(X), y, gammas, criterion=criterion, folds=folds,
                             score=score, method=method, weights=weights)
         rows.append(sweep.scores)
-    return SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2s,
+    return SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2_grid,
                         np.vstack(rows), criterion)
