@@ -105,13 +105,11 @@ def default_width(base: float, n: int, d: int) -> float:
 
 
 class ARegData(KernelFormulation):
-    """Training data plus the regression / classification hooks shared by every AReg form.
-
-    Hooks: :meth:`_omega` (``Ω`` or ``Ω_y``), :meth:`_border` (``1`` or ``y``), :meth:`_rhs`
-    (``y`` or ``1``), :meth:`_factor_rows` (a factor ``F`` with ``F F' = _omega()``).
+    """Training data of every AReg form; the regression / classification hooks
+    (:meth:`_omega`: ``Ω`` or ``Ω_y``, :meth:`_border`: ``1`` or ``y``, :meth:`_rhs`: ``y`` or
+    ``1``, :meth:`_factor_rows`: a factor ``F`` with ``F F' = _omega()``) are the task's, from
+    :class:`~lssvm_cvx.formulations.lssvm.KernelFormulation`.
     """
-
-    classification: ClassVar[bool] = False
 
     @property
     def n(self) -> int:
@@ -120,53 +118,16 @@ class ARegData(KernelFormulation):
             self._n = self._inputs().shape[0]
         return self._n
 
-    def _targets(self) -> np.ndarray:
-        return as_targets(self.y, self.n)
-
-    def _border(self) -> np.ndarray:
-        return np.ones(self.n)
-
-    def _rhs(self) -> np.ndarray:
-        return self._targets()
-
-    def _omega(self) -> np.ndarray:
-        return self.Omega
-
-    def _factor_rows(self) -> np.ndarray:
-        return self.gram_factor()
-
     def _kernel_obj(self) -> Kernel:
         return self.kernel or RBF()
 
 
 class ClassifierHooks:
-    """Appendix A: labels mapped to ±1 (sorted order, first class -1), ``Ω_y``, border ``y``,
-    right-hand side ``1``.  Mixed in before an AReg regression class."""
+    """Appendix A: the classifier task (labels coded ±1, ``Ω_y``, border ``y``, right-hand side
+    ``1``: the hooks of :class:`~lssvm_cvx.formulations.lssvm.KernelFormulation` with
+    ``classification = True``).  Mixed in before an AReg regression class."""
 
     classification: ClassVar[bool] = True
-
-    def _targets(self) -> np.ndarray:
-        if getattr(self, "_ypm", None) is None:
-            y = np.asarray(self.y)
-            if y.ndim != 1 or y.shape[0] != self.n:
-                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = binary_labels(y)
-        return self._ypm
-
-    def _border(self) -> np.ndarray:
-        return self._targets()
-
-    def _rhs(self) -> np.ndarray:
-        return np.ones(self.n)
-
-    def _omega(self) -> np.ndarray:
-        if getattr(self, "_Omega_y", None) is None:
-            y = self._targets()
-            self._Omega_y = self.Omega * np.outer(y, y)
-        return self._Omega_y
-
-    def _factor_rows(self) -> np.ndarray:
-        return self._targets()[:, None] * self.gram_factor()
 
 
 class ValidationData(ARegData):

@@ -55,7 +55,22 @@ AREG_PAPER = ("Pelckmans, Suykens & De Moor (2006), Additive regularization trad
 
 
 class KernelFormulation(Formulation):
-    """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor."""
+    """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor, and the
+    task.
+
+    The task is one flag, :attr:`classification`, read by the five hooks of the bordered
+    systems of the papers (the LS-SVM, AReg and componentwise formulations): the targets
+    (:meth:`_targets`), the Gram block (:meth:`_omega`), its factor rows (:meth:`_factor_rows`),
+    the border (:meth:`_border`) and the right-hand side (:meth:`_rhs`).  Regression uses
+    ``y``, ``Ω``, ``1`` and ``y``; classification (AReg paper Appendix A, eq. 57) uses the
+    labels coded ±1 by :func:`lssvm_cvx.checks.binary_labels` (sorted order, the first class is
+    ``-1``; the originals in :attr:`classes`), ``Ω_y = diag(y)Ωdiag(y)``, ``y`` and ``1``.
+    A classifier formulation is its regression formulation with ``classification = True``:
+    this is the one place where formulations code labels.
+    """
+
+    #: the task of the hooks (class docstring)
+    classification: ClassVar[bool] = False
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None):
         self.X = X
@@ -92,6 +107,40 @@ class KernelFormulation(Formulation):
         if self._Omega is None:
             self._Omega = (self.kernel or RBF())(self._inputs())
         return self._Omega
+
+    @property
+    def task(self) -> str:
+        """``"classification"`` or ``"regression"`` (see :attr:`classification`)."""
+        return "classification" if self.classification else "regression"
+
+    # --- the task's hooks (class docstring) ----------------------------------------------------
+    def _targets(self) -> np.ndarray:
+        if not self.classification:
+            return as_targets(self.y, self.n)
+        if getattr(self, "_ypm", None) is None:
+            y = np.asarray(self.y)
+            if y.ndim != 1 or y.shape[0] != self.n:
+                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
+            self._ypm, self.classes = binary_labels(y)
+        return self._ypm
+
+    def _border(self) -> np.ndarray:
+        return self._targets() if self.classification else np.ones(self.n)
+
+    def _rhs(self) -> np.ndarray:
+        return np.ones(self.n) if self.classification else self._targets()
+
+    def _omega(self) -> np.ndarray:
+        if not self.classification:
+            return self.Omega
+        if getattr(self, "_Omega_y", None) is None:
+            y = self._targets()
+            self._Omega_y = self.Omega * np.outer(y, y)
+        return self._Omega_y
+
+    def _factor_rows(self) -> np.ndarray:
+        F = self.gram_factor()
+        return self._targets()[:, None] * F if self.classification else F
 
     def gram_factor(self) -> np.ndarray:
         """``L`` with ``Ω ≈ L L'``: the kernel's factor of ``X`` (exact for the linear kernel),
@@ -143,16 +192,6 @@ class LSSVM(KernelFormulation):
         super().__init__(X, y, kernel=kernel, Omega=Omega)
         self.gamma = gamma
 
-    # data of the bordered system; the classifier overrides these
-    def _targets(self) -> np.ndarray:
-        return as_targets(self.y, self.n)
-
-    def _border(self) -> np.ndarray:
-        return np.ones(self.n)
-
-    def _omega(self) -> np.ndarray:
-        return self.Omega
-
     def _gamma(self) -> float | np.ndarray:
         return check_gamma(self.gamma)
 
@@ -162,12 +201,6 @@ class LSSVM(KernelFormulation):
 
     def parameter_values(self) -> dict[str, Any]:
         return {"gamma": self._gamma()}
-
-    def _factor_rows(self) -> np.ndarray:
-        return self.gram_factor()
-
-    def _rhs(self) -> np.ndarray:
-        return self._targets()
 
     def _build(self) -> BuiltProblem:
         n, F = self.n, self._factor_rows()
@@ -261,30 +294,7 @@ class LSSVMClassification(LSSVM):
     name: ClassVar[str] = "lssvm_classifier"
     reference = Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
                           {"primal": "A.1", "dual system": "(57)"})
-
-    def _targets(self) -> np.ndarray:
-        """Labels mapped to ±1 (cached; the original labels are in :attr:`classes`)."""
-        if getattr(self, "_ypm", None) is None:
-            y = np.asarray(self.y)
-            if y.ndim != 1 or y.shape[0] != self.n:
-                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = binary_labels(y)
-        return self._ypm
-
-    def _border(self) -> np.ndarray:
-        return self._targets()
-
-    def _omega(self) -> np.ndarray:
-        y = self._targets()
-        if getattr(self, "_Omega_y", None) is None:
-            self._Omega_y = self.Omega * np.outer(y, y)
-        return self._Omega_y
-
-    def _factor_rows(self) -> np.ndarray:
-        return self._targets()[:, None] * self.gram_factor()
-
-    def _rhs(self) -> np.ndarray:
-        return np.ones(self.n)
+    classification = True
 
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
         """``f(x) = Σ_i α_i y_i K(x_i, x) + b`` at new points."""
