@@ -100,5 +100,5 @@ def run(ctx: Context) -> BenchResult:
         "program).  The closed form is one Cholesky factorization of Ω + I/γ with the Schur "
         "complement for the bias.  The DPP re-solve skips compilation (the 'compile ratio' column) "
         "but its wall time is dominated by the interior-point / ADMM solve with the dense N × r "
-        "factor, so the end-to-end first/re-solve ratio stays small at N = 500.")
+        f"factor, so the end-to-end first/re-solve ratio stays small at N = {n_dpp}.")
     return res
