@@ -17,15 +17,19 @@ note's noise level) the two regularisers should do about equally well.
 Classes (x uniform unless said; test: 500 noise-free points over the whole input range):
 
 * ``doppler`` — varying smoothness: ``f(x) = sqrt(x(1 - x)) sin(2.1π/(x + 0.05))`` on [0, 1]
-  (Donoho & Johnstone), N = 200, noise σ = 0.1;
+  (Donoho & Johnstone), N = 400, noise σ = 0.05;
 * ``step`` — a discontinuity: ``f(x) = 1[x > 0]`` on [-1, 1], N = 100, σ = 0.1;
 * ``sinc with a gap`` — sparse-data region: sinc on [-5, 5] with no training input in (1, 3)
   (the first 200 of the draws outside it), σ = 0.1, tested over all of [-5, 5];
+* ``2-D sinc with a hole`` — the same in two inputs: ``sinc(x₁) sinc(x₂)`` on [-3, 3]² with no
+  training input within distance 1 of (1, 1) (the first 200 draws outside), σ = 0.1;
 * controls: ``kink`` (``|x|`` on [-1, 1], N = 100, σ = 0.1), ``heteroscedastic sinc`` (σ = 0.05
-  for x < 0, 0.55 for x > 0, N = 200) and ``Friedman #1`` (10 inputs, N = 200, σ = 1).
+  for x < 0, 0.55 for x > 0, N = 200), ``clustered inputs`` (sinc, σ = 0.1, 200 inputs in four
+  clusters of sd 0.4 around -4, -1, 2, 4.5, tested on all of [-5, 5]: the term is expected to
+  hurt here) and ``Friedman #1`` (10 inputs, N = 200, σ = 1).
 
-The classes were found in a development run on seeds 0-9 (the same comparison); the claims are
-checked here on fresh seeds (``SEED0`` onwards).
+The classes and the targets were chosen in development runs on seeds 0-19 (the same
+comparison); the claims are checked here on fresh seeds (``SEED0`` onwards).
 """
 
 from __future__ import annotations
@@ -39,10 +43,12 @@ from lssvm_cvx.bench import BenchResult, Context, Table, register
 #: first seed of the benchmark (the development run that found the classes used seeds 0-9)
 SEED0 = 1000
 #: classes where the gradient-norm term is claimed to help (the others are controls)
-HELPS = ("doppler", "step", "sinc with a gap")
-CONTROLS = ("kink", "heteroscedastic sinc", "Friedman #1")
+HELPS = ("doppler", "step", "sinc with a gap", "2-D sinc with a hole")
+CONTROLS = ("kink", "heteroscedastic sinc", "clustered inputs", "Friedman #1")
 #: claimed bound on mean RMSE(default) / mean RMSE(μ = 0) for each class in HELPS
-RATIO_TARGET = 0.95
+RATIO_TARGET = 0.97
+#: claimed bound on the geometric mean of those ratios over HELPS
+GEOMEAN_TARGET = 0.92
 
 
 def make_problem(name: str, seed: int):
@@ -51,8 +57,8 @@ def make_problem(name: str, seed: int):
     if name == "doppler":
         def f(x):
             return np.sqrt(x * (1 - x)) * np.sin(2.1 * np.pi / (x + 0.05))
-        X, Xt = rng.uniform(0, 1, (200, 1)), rng.uniform(0, 1, (500, 1))
-        return X, f(X[:, 0]) + 0.1 * rng.standard_normal(200), Xt, f(Xt[:, 0])
+        X, Xt = rng.uniform(0, 1, (400, 1)), rng.uniform(0, 1, (500, 1))
+        return X, f(X[:, 0]) + 0.05 * rng.standard_normal(400), Xt, f(Xt[:, 0])
     if name in ("step", "kink"):
         def f(x):
             return (x > 0).astype(float) if name == "step" else np.abs(x)
@@ -63,6 +69,18 @@ def make_problem(name: str, seed: int):
         X = X[np.abs(X[:, 0] - 2.0) > 1.0][:200]
         Xt = rng.uniform(-5, 5, (500, 1))
         return X, np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(len(X)), Xt, np.sinc(Xt[:, 0])
+    if name == "2-D sinc with a hole":
+        def f(X):
+            return np.sinc(X[:, 0]) * np.sinc(X[:, 1])
+        X = rng.uniform(-3, 3, (600, 2))
+        X = X[np.linalg.norm(X - 1.0, axis=1) > 1.0][:200]
+        Xt = rng.uniform(-3, 3, (500, 2))
+        return X, f(X) + 0.1 * rng.standard_normal(len(X)), Xt, f(Xt)
+    if name == "clustered inputs":
+        centre = rng.choice([-4.0, -1.0, 2.0, 4.5], 200)
+        X = (centre + 0.4 * rng.standard_normal(200))[:, None]
+        Xt = rng.uniform(-5, 5, (500, 1))
+        return X, np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(200), Xt, np.sinc(Xt[:, 0])
     if name == "heteroscedastic sinc":
         X, Xt = rng.uniform(-5, 5, (200, 1)), rng.uniform(-5, 5, (500, 1))
         s = np.where(X[:, 0] > 0, 0.55, 0.05)
@@ -126,6 +144,8 @@ def run(ctx: Context) -> BenchResult:
         r = sm[sm["class"] == c].iloc[0]
         res.check(f"{c}: mean RMSE default / μ = 0", float(r["ratio"]), RATIO_TARGET, unit="×")
     helps = sm[sm["class"].isin(HELPS)]
+    res.check("classes where it helps: geometric mean of the ratios default / μ = 0",
+              float(np.exp(np.mean(np.log(helps["ratio"])))), GEOMEAN_TARGET, unit="×")
     res.check("classes where it helps: share of seeds where LOO selects μ > 0",
               float(helps["μ > 0 selected (seeds)"].sum() / helps["seeds"].sum()), 0.9,
               higher_is_better=True)
@@ -138,5 +158,6 @@ def run(ctx: Context) -> BenchResult:
                      f"{r['Wilcoxon p (two-sided)']:.2g}), μ > 0 chosen on {r['μ > 0 selected (seeds)']}, "
                      f"median width γ {r['median γ default']:.3g} with the term vs {r['median γ μ = 0']:.3g} without.")
     res.notes = "\n\n".join(lines)
-    res.meta = {"seeds": seeds, "helps": list(HELPS), "controls": list(CONTROLS), "ratio_target": RATIO_TARGET}
+    res.meta = {"seeds": seeds, "helps": list(HELPS), "controls": list(CONTROLS), "ratio_target": RATIO_TARGET,
+                "geomean_target": GEOMEAN_TARGET}
     return res
