@@ -3,7 +3,11 @@ over the kernel width γ, the gradient-norm weight μ and the ridge / margin wei
 penalised least-squares engine :class:`lssvm_cvx.linalg.penalized.PenalizedLS` (the normalised
 problem (N1), its exact LOO and its μ / ν paths are derived there).
 
-  U diag(1/(λ + νρ_R)) U'``, the same formulas.
+Where the gradient-norm term helps (μ > 0 selected and better than μ = 0 on the same search:
+varying smoothness, jumps, data gaps) and where LOO rightly switches it off (globally smooth
+targets such as Friedman #1) is measured in ``benchmarks/results/auto_gradient.md`` and
+``benchmarks/results/auto_large.md``; the sinc gap to a test-set oracle is LOO selection
+variance, not the grids (``benchmarks/results/auto_sinc.md``).
 
 Search strategy (:func:`auto_search`) and cost
 ----------------------------------------------
