@@ -287,17 +287,36 @@ class ARegCV(FoldData):
 
     def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
         """The least-squares problem in ``c`` by ``iter_lim`` LSQR (CG) steps, the paper's
-        iterative route: an implicitly regularized ``c``, not the optimum of the criterion."""
+        iterative route: an implicitly regularized ``c``, not the optimum of the criterion.
+        The iterate is the minimiser of ``||Gc - h||`` over the Krylov space
+        ``K_k(G'G, G'h)`` (``G, h`` of :meth:`cv_lstsq`; ``test_cv_lsqr_is_krylov_solution``)."""
         self.validate()
         sol = self._solve("lsqr", iter_lim, duals=False)
         sol.backend = f"lsqr({iter_lim})"
         sol.objective = self.objective(sol.values)
         return sol
 
+    def solve_tikhonov(self, mu: float | str = "gcv") -> Solution:
+        """The well-posed variant of the CV fusion: Tikhonov regularization on ``c``,
+        ``min ||Gc - h||² + μ||c||²`` (``G, h`` of :meth:`cv_lstsq`, so ``||Gc - h||²`` is twice
+        the criterion of §5.2), i.e. ``(G'G + μI)c = G'h``.  ``mu="gcv"`` picks ``μ`` by
+        generalized cross-validation of this least-squares problem
+        (:func:`~lssvm_cvx.linalg.lstsq.tikhonov_lstsq`); ``extras["lstsq"]`` holds the
+        chosen ``mu`` and the singular values of ``G``.  This is not in the paper: its exact
+        optimum (:meth:`closed_form`) is ill-posed (``G`` is numerically rank deficient, see
+        ``benchmarks/results/areg_cv_wellposed.md``) and the paper regularizes only by
+        stopping CG early (:meth:`solve_lsqr`)."""
+        self.validate()
+        sol = self._solve("tikhonov", 0, duals=False, mu=mu)
+        mu_v = sol.extras["lstsq"]["mu"]
+        sol.backend = f"tikhonov(mu={mu_v:.3g})"
+        sol.objective = self.objective(sol.values)
+        return sol
+
     def closed_form(self) -> Solution:
         return self._solve("exact", 0, duals=True)
 
-    def _solve(self, method: str, iter_lim: int, duals: bool) -> Solution:
+    def _parts(self) -> tuple[np.ndarray, np.ndarray, list[tuple[Any, np.ndarray, np.ndarray]]]:
         O, a, r = self._omega(), self._border(), self._rhs()
         V, T = self.fold_sets, self.train_sets()
         N = self.n
@@ -315,8 +334,22 @@ class ARegCV(FoldData):
             G_rows += [Gt, Gv]
             h_rows += [C @ r[t], r[v] - K @ r[t]]
             parts.append((sys, v, t))
-        G, h = np.vstack(G_rows), np.concatenate(h_rows)
-        c, info = normal_lstsq(G, -h, method, iter_lim)
+        return np.vstack(G_rows), -np.concatenate(h_rows), parts
+
+    def cv_lstsq(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(G, h)`` with ``||Gc - h||² = Σ_l ||α^{(l)} + c[T_l]||² + ||e^v||²`` (twice the
+        criterion of §5.2; module docstring, "Closed form"): the
+        ``LN × N`` least-squares problem in ``c`` solved by every backend of this class.  Its
+        singular values show the ill-posedness of the exact optimum."""
+        self.validate()
+        G, h, _ = self._parts()
+        return G, h
+
+    def _solve(self, method: str, iter_lim: int, duals: bool, mu: float | str = "gcv") -> Solution:
+        O, a, r = self._omega(), self._border(), self._rhs()
+        N = self.n
+        G, h, parts = self._parts()
+        c, info = normal_lstsq(G, h, method, iter_lim, mu=mu)
         alphas, bs, e_v = [], [], np.empty(N)
         mus, betas = [], []
         for sys, v, t in parts:
