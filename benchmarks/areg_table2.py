@@ -69,7 +69,7 @@ PAPER = {
 _DATA: dict[str, Any] = {}
 
 
-def _split(task: str, rep: int) -> tuple[np.ndarray, ...]:
+def split_task(task: str, rep: int) -> tuple[np.ndarray, ...]:
     """(X_tr, y_tr, X_va, y_va, X_te, y_te) of repetition ``rep`` (scaled for real data)."""
     spec = TASKS[task]
     N, n, nt = spec["sizes"]
@@ -98,7 +98,7 @@ def one_repetition(args: tuple[str, int, float | None]) -> dict[str, Any]:
     """All five methods on one random division: test MSE and CPU seconds of each."""
     task, rep, sigma2 = args
     with threadpool_limits(limits=1):
-        Xtr, ytr, Xva, yva, Xte, yte = _split(task, rep)
+        Xtr, ytr, Xva, yva, Xte, yte = split_task(task, rep)
         X, y = np.vstack([Xtr, Xva]), np.concatenate([ytr, yva])
         N = ytr.shape[0]
         k = _kernel(task, sigma2)
@@ -137,7 +137,7 @@ def run(ctx: Context) -> BenchResult:
         reps = ctx.reps(*spec["reps"])
         sigma2 = None
         if spec["kernel"] == "rbf":
-            Xtr, ytr, Xva, yva, _, _ = _split(task, 0)
+            Xtr, ytr, Xva, yva, _, _ = split_task(task, 0)
             with threadpool_limits(limits=1):
                 sigma2 = tune_sigma2(np.vstack([Xtr, Xva]), np.concatenate([ytr, yva]), RBF)
         out = ctx.map(one_repetition, [(task, r, sigma2) for r in range(reps)], desc=task)

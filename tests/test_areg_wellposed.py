@@ -103,6 +103,35 @@ def test_cv_tikhonov_is_stationary_for_the_refitted_criterion(data, sigma2):
     assert _criterion(f, c) == pytest.approx(float(np.sum((G @ c - hh) ** 2)), rel=1e-10)
 
 
+@pytest.mark.parametrize("sigma2", [0.5, 20.0])
+def test_final_gcv_equals_bruteforce_smoother(data, sigma2):
+    """final_gcv(μ) = ||y - S_μ y||² / (N - tr S_μ)² with the smoother S_μ built column by
+    column: fitted values of the final model (AReg (9) on all points with c_μ = the Tikhonov
+    CV solution for targets e_k).  The chosen μ of solve_tikhonov("gcv") is its argmin."""
+    X, y = data
+    O = RBF(sigma2)(X)
+    N = y.size
+    f = ARegCV(None, y, folds=4, seed=5, Omega=O)
+    G, _ = f.cv_lstsq()
+    smax2 = np.linalg.norm(G, 2) ** 2
+    mus = smax2 * np.array([1e-10, 1e-4, 1e-2, 1.0])
+    curve, _ = f.final_gcv(mus)
+    for mu, value in zip(mus, curve):
+        S = np.empty((N, N))
+        for k in range(N):
+            fk = ARegCV(None, np.eye(N)[k], folds=f.fold_sets, Omega=O)
+            al, b = fk.final_model(fk.solve_tikhonov(mu))
+            S[:, k] = O @ al + b
+        brute = np.sum((y - S @ y) ** 2) / (N - np.trace(S)) ** 2
+        assert value == pytest.approx(brute, rel=1e-6)
+    sol = f.solve_tikhonov("gcv")
+    info = sol.extras["lstsq"]
+    assert info["mu"] == info["grid"][int(np.argmin(info["gcv"]))]
+    np.testing.assert_allclose(sol["c"], f.solve_tikhonov(info["mu"])["c"], rtol=1e-9, atol=1e-12)
+    lst = f.solve_tikhonov("gcv_lstsq").extras["lstsq"]
+    assert lst["mu"] == pytest.approx(tikhonov_lstsq(*f.cv_lstsq(), "gcv")[1]["mu"], rel=1e-12)
+
+
 def _krylov_solution(G: np.ndarray, h: np.ndarray, k: int) -> np.ndarray:
     """argmin ||Gc - h|| over span{G'h, (G'G)G'h, ..., (G'G)^{k-1}G'h} (Arnoldi, full
     re-orthogonalisation)."""
@@ -159,6 +188,7 @@ def test_estimator_tikhonov_option(data):
     (dict(method="fast_cv", solver="tikhonov"), "method='cv' only"),
     (dict(method="cv", solver="tikhonov", mu=0.0), "mu must be"),
     (dict(method="cv", solver="tikhonov", mu="aic"), "mu must be"),
+    (dict(method="cv", solver="tikhonov", mu=True), "mu must be"),
     (dict(method="cv", solver="tikhonov", mu=np.inf), "mu must be"),
     (dict(method="cv", solver="ridge"), "solver must be"),
 ])

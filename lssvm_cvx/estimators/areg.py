@@ -14,7 +14,7 @@ problem (or linear system) that fuses training with validation or cross-validati
 ``"cv"``        one ``c`` shared by ``L`` cross-validation folds (§5.1-5.2, eq. 37); the
                 exact optimum is ill-posed with wide kernels: ``solver="lsqr"`` (early
                 stopping, the paper's route) or ``solver="tikhonov"`` (``μ||c||²``, ``μ``
-                by GCV) give a well-posed ``c``
+                by GCV of the final model) give a well-posed ``c``
 ``"fast_cv"``   the fast cross-validation fusion with weight ``ξ`` (Algorithm 5.1, eq. 52),
                 model (41)
 ==============  ==========================================================================
@@ -85,10 +85,11 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                 raise HyperparameterError("solver='tikhonov' (Tikhonov regularization on c) is "
                                           f"defined for method='cv' only, got {self.method!r}")
             mu = self.mu
-            if not (isinstance(mu, str) and mu == "gcv") and (
+            if not (isinstance(mu, str) and mu in ("gcv", "gcv_lstsq")) and (
                     isinstance(mu, (bool, str)) or not isinstance(mu, (float, int, np.floating))
                     or not np.isfinite(mu) or mu <= 0):
-                raise HyperparameterError(f"mu must be 'gcv' or a finite number > 0, got {mu!r}")
+                raise HyperparameterError(
+                    f"mu must be 'gcv', 'gcv_lstsq' or a finite number > 0, got {mu!r}")
         if self.solver == "lsqr" and (not isinstance(self.max_iter, (int, np.integer))
                                       or isinstance(self.max_iter, bool) or self.max_iter < 1):
             raise HyperparameterError(f"max_iter must be a positive integer, got {self.max_iter!r}")
@@ -263,10 +264,12 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         ``benchmarks/results/areg_cv_wellposed.md``.
     max_iter : int, default=20
         LSQR iterations for ``solver="lsqr"`` (Matlab's ``lsqr`` default, 20).
-    mu : "gcv" or float, default="gcv"
+    mu : {"gcv", "gcv_lstsq"} or float, default="gcv"
         Weight of the Tikhonov penalty ``μ||c||²`` for ``solver="tikhonov"``: a number
-        ``> 0``, or ``"gcv"`` to choose it by generalized cross-validation of the
-        least-squares problem in ``c`` (:func:`~lssvm_cvx.linalg.lstsq.tikhonov_lstsq`).
+        ``> 0``, ``"gcv"`` (generalized cross-validation of the final model as a linear
+        smoother of ``y``, :meth:`~lssvm_cvx.formulations.areg_cv.ARegCV.final_gcv`) or
+        ``"gcv_lstsq"`` (GCV of the least-squares problem in ``c``; it tends to pick no
+        regularization, kept for comparison).
     refit : bool, default=True
         Retrain the ensemble on all the data with the tuned ``λ`` (the paper's protocol).
     recover_gamma : bool, default=True
@@ -363,7 +366,7 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
         As in :class:`AdditiveRegularizationRegressor`.
     max_iter : int, default=20
         As in :class:`AdditiveRegularizationRegressor`.
-    mu : "gcv" or float, default="gcv"
+    mu : {"gcv", "gcv_lstsq"} or float, default="gcv"
         As in :class:`AdditiveRegularizationRegressor`.
     refit : bool, default=True
         As in :class:`AdditiveRegularizationRegressor`.
