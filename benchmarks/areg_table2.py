@@ -211,7 +211,11 @@ huge coefficients.  Solving the same least-squares problems with 20 LSQR / conju
 steps is the route the paper describes (Remarks 4.4, 5.4: "O(lN²) where 0 < l ≪ N is the number
 of iteration steps"; Matlab's lsqr stops at 20 by default).  Early stopping is an implicit
 regulariser, not the optimum of the convex problem.  Columns "(LSQR 20)" report that route; the
-estimators offer it as solver="lsqr".  What this run measured, per data set (generated):
+estimators offer it as solver="lsqr", and a Tikhonov penalty on c with its weight chosen by
+GCV of the final model as solver="tikhonov" (the singular values of the CV problem in c and the
+three solvers side by side: areg_cv_wellposed.md).  Whether the significance claim of the
+paper holds under any reading of its setup (noise scale, inputs, width, γ grid, solver) is
+settled in areg_table2_claim.md.  What this run measured, per data set (generated):
 
 Times: our CPU seconds per repetition on a shared 2-core machine with one BLAS thread; the
 paper's are Matlab cputime on a 2 GHz Pentium IV (2005) and count different things (e.g. its
