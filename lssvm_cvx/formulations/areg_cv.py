@@ -61,6 +61,15 @@ with a linear kernel, or an RBF Gram singular to working precision, the models a
 explicit ``C_l`` per fold plus the ``LN × N`` solve — against a dense solve of the
 ``((N+1)L + N)``-unknown KKT system of eq. (37) (tested to agree on small problems).
 
+Ill-posedness and the well-posed variants.  The least-squares matrix ``G`` in ``c``
+(:meth:`ARegCV.cv_lstsq`, ``LN × N``) is numerically rank deficient for wide kernels (see the
+condition numbers in ``benchmarks/results/areg_cv_wellposed.md``), and its
+exact minimum-norm optimum fits those directions with huge ``c``.  Two regularized solutions:
+:meth:`ARegCV.solve_lsqr` (``k`` LSQR steps from ``c = 0``: the minimiser over the Krylov space
+``K_k(G'G, G'h)``, the paper's CG route of Remark 5.4) and :meth:`ARegCV.solve_tikhonov`
+(``(G'G + μI)c = G'h``, ``μ`` by GCV of the final model, :meth:`ARegCV.final_gcv`; not in the
+paper).
+
 Lemma 5.2 and the fast algorithm: which weight multiplies Ω_CV
 --------------------------------------------------------------
 In eq. (44) each training point's fitted value is averaged over the ``L - 1`` fold models
