@@ -69,7 +69,7 @@ PAPER = {
 _DATA: dict[str, Any] = {}
 
 
-def _split(task: str, rep: int) -> tuple[np.ndarray, ...]:
+def split_task(task: str, rep: int) -> tuple[np.ndarray, ...]:
     """(X_tr, y_tr, X_va, y_va, X_te, y_te) of repetition ``rep`` (scaled for real data)."""
     spec = TASKS[task]
     N, n, nt = spec["sizes"]
@@ -98,7 +98,7 @@ def one_repetition(args: tuple[str, int, float | None]) -> dict[str, Any]:
     """All five methods on one random division: test MSE and CPU seconds of each."""
     task, rep, sigma2 = args
     with threadpool_limits(limits=1):
-        Xtr, ytr, Xva, yva, Xte, yte = _split(task, rep)
+        Xtr, ytr, Xva, yva, Xte, yte = split_task(task, rep)
         X, y = np.vstack([Xtr, Xva]), np.concatenate([ytr, yva])
         N = ytr.shape[0]
         k = _kernel(task, sigma2)
@@ -137,7 +137,7 @@ def run(ctx: Context) -> BenchResult:
         reps = ctx.reps(*spec["reps"])
         sigma2 = None
         if spec["kernel"] == "rbf":
-            Xtr, ytr, Xva, yva, _, _ = _split(task, 0)
+            Xtr, ytr, Xva, yva, _, _ = split_task(task, 0)
             with threadpool_limits(limits=1):
                 sigma2 = tune_sigma2(np.vstack([Xtr, Xva]), np.concatenate([ytr, yva]), RBF)
         out = ctx.map(one_repetition, [(task, r, sigma2) for r in range(reps)], desc=task)
@@ -211,7 +211,11 @@ huge coefficients.  Solving the same least-squares problems with 20 LSQR / conju
 steps is the route the paper describes (Remarks 4.4, 5.4: "O(lN²) where 0 < l ≪ N is the number
 of iteration steps"; Matlab's lsqr stops at 20 by default).  Early stopping is an implicit
 regulariser, not the optimum of the convex problem.  Columns "(LSQR 20)" report that route; the
-estimators offer it as solver="lsqr".  What this run measured, per data set (generated):
+estimators offer it as solver="lsqr", and a Tikhonov penalty on c with its weight chosen by
+GCV of the final model as solver="tikhonov" (the singular values of the CV problem in c and the
+three solvers side by side: areg_cv_wellposed.md).  Whether the significance claim of the
+paper holds under any reading of its setup (noise scale, inputs, width, γ grid, solver) is
+settled in areg_table2_claim.md.  What this run measured, per data set (generated):
 
 Times: our CPU seconds per repetition on a shared 2-core machine with one BLAS thread; the
 paper's are Matlab cputime on a 2 GHz Pentium IV (2005) and count different things (e.g. its

@@ -29,8 +29,9 @@ def _one_blas_thread():
 
 
 @parametrize_with_checks([R(), R(method="fusion"), R(method="cv"), R(method="fast_cv"),
-                          R(method="fast_cv", solver="lsqr"),
+                          R(method="fast_cv", solver="lsqr"), R(method="cv", solver="tikhonov"),
                           C(), C(method="fusion"), C(method="cv"), C(method="fast_cv"),
+                          C(method="cv", solver="tikhonov"),
                           C(criterion="misclassification"), C(criterion="roc")])
 def test_sklearn_conformance(estimator, check):
     check(estimator)

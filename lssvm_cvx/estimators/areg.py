@@ -11,7 +11,10 @@ problem (or linear system) that fuses training with validation or cross-validati
                 constants ``c``; interpolates unless the validation set is large (Remark 3.3)
 ``"ensemble"``  convex combination of Tikhonov nodes ``γ_1..γ_m`` tuned on a validation set
                 (§4, Algorithm 4.1); the paper's "AReg (Val)" column
-``"cv"``        one ``c`` shared by ``L`` cross-validation folds (§5.1-5.2, eq. 37)
+``"cv"``        one ``c`` shared by ``L`` cross-validation folds (§5.1-5.2, eq. 37); the
+                exact optimum is ill-posed with wide kernels: ``solver="lsqr"`` (early
+                stopping, the paper's route) or ``solver="tikhonov"`` (``μ||c||²``, ``μ``
+                by GCV of the final model) give a well-posed ``c``
 ``"fast_cv"``   the fast cross-validation fusion with weight ``ξ`` (Algorithm 5.1, eq. 52),
                 model (41)
 ==============  ==========================================================================
@@ -48,10 +51,13 @@ from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
 from ..linalg.folds import heldout_folds, make_folds
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
-__all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS"]
+__all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS",
+           "SOLVERS"]
 
 #: the fusion schemes of the estimators
 METHODS = ("fusion", "ensemble", "cv", "fast_cv")
+#: how the fused least-squares problems are solved (``"tikhonov"``: ``method="cv"`` only)
+SOLVERS = ("exact", "lsqr", "tikhonov")
 
 
 class _ARegEstimator(KernelMixin, BaseEstimator):
@@ -72,8 +78,18 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
             cv = self.cv
             if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
                 raise HyperparameterError(f"cv must be >= 2 folds, got {cv}")
-        if self.solver not in ("exact", "lsqr"):
-            raise HyperparameterError(f"solver must be 'exact' or 'lsqr', got {self.solver!r}")
+        if self.solver not in SOLVERS:
+            raise HyperparameterError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
+        if self.solver == "tikhonov":
+            if self.method != "cv":
+                raise HyperparameterError("solver='tikhonov' (Tikhonov regularization on c) is "
+                                          f"defined for method='cv' only, got {self.method!r}")
+            mu = self.mu
+            if not (isinstance(mu, str) and mu in ("gcv", "gcv_lstsq")) and (
+                    isinstance(mu, (bool, str)) or not isinstance(mu, (float, int, np.floating))
+                    or not np.isfinite(mu) or mu <= 0):
+                raise HyperparameterError(
+                    f"mu must be 'gcv', 'gcv_lstsq' or a finite number > 0, got {mu!r}")
         if self.solver == "lsqr" and (not isinstance(self.max_iter, (int, np.integer))
                                       or isinstance(self.max_iter, bool) or self.max_iter < 1):
             raise HyperparameterError(f"max_iter must be a positive integer, got {self.max_iter!r}")
@@ -181,6 +197,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
         self.criterion_value_ = crit_value
         lstsq = sol.extras.get("lstsq", {}) if self.method != "ensemble" else {}
         self.n_iter_ = int(lstsq.get("iterations", 1))
+        self.mu_ = lstsq.get("mu") if self.solver == "tikhonov" else None
         self.gamma_ = None
         if self.recover_gamma:
             rec = recover_tikhonov_gamma(omega_h, r, self.c_, border=a)
@@ -189,9 +206,12 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                                     "at_boundary": rec.at_boundary}
 
     def _solve(self, f: Any) -> Any:
-        """The fused least-squares problem: exactly (closed form) or by early-stopped LSQR."""
+        """The fused least-squares problem: exactly (closed form), by early-stopped LSQR or
+        with Tikhonov regularization on ``c`` (``method="cv"``)."""
         if self.solver == "lsqr":
             return f.solve_lsqr(self.max_iter)
+        if self.solver == "tikhonov":
+            return f.solve_tikhonov(self.mu)
         return f.solve("closed_form")
 
     def _decision(self, X: Any) -> np.ndarray:
@@ -230,15 +250,26 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         or a scikit-learn splitter.
     xi : float, default=1.0
         The weight ``ξ > 0`` of eq. (52) (``"fast_cv"``).
-    solver : str, default="exact"
+    solver : {"exact", "lsqr", "tikhonov"}, default="exact"
         How ``"fusion"``, ``"cv"`` and ``"fast_cv"`` solve their fused least-squares problem:
         ``"exact"`` (the closed form: the optimum of the convex problem, minimum-norm when not
-        unique) or ``"lsqr"`` (``max_iter`` conjugate-gradient steps, the paper's route in
-        Remarks 4.4 and 5.4).  With wide kernels the exact fused problems are ill-posed (the
-        constants ``c`` absorb the regularization) and their optimum can generalize badly;
-        early stopping regularizes.  See ``benchmarks/results/areg_table2.md``.
+        unique), ``"lsqr"`` (``max_iter`` conjugate-gradient steps from ``c = 0``, the paper's
+        route in Remarks 4.4 and 5.4: the minimiser over the ``max_iter``-dimensional Krylov
+        space) or, for ``method="cv"`` only, ``"tikhonov"`` (``min ||Gc - h||² + μ||c||²``
+        with ``G, h`` the least-squares problem in ``c`` of the CV fusion,
+        :meth:`~lssvm_cvx.formulations.areg_cv.ARegCV.solve_tikhonov`; not in the paper).
+        With wide kernels the exact CV fusion is ill-posed (its matrix in ``c`` is numerically
+        rank deficient and ``c`` absorbs the regularization) and its optimum can generalize
+        badly; both other solvers regularize.  See
+        ``benchmarks/results/areg_cv_wellposed.md``.
     max_iter : int, default=20
         LSQR iterations for ``solver="lsqr"`` (Matlab's ``lsqr`` default, 20).
+    mu : {"gcv", "gcv_lstsq"} or float, default="gcv"
+        Weight of the Tikhonov penalty ``μ||c||²`` for ``solver="tikhonov"``: a number
+        ``> 0``, ``"gcv"`` (generalized cross-validation of the final model as a linear
+        smoother of ``y``, :meth:`~lssvm_cvx.formulations.areg_cv.ARegCV.final_gcv`) or
+        ``"gcv_lstsq"`` (GCV of the least-squares problem in ``c``; it tends to pick no
+        regularization, kept for comparison).
     refit : bool, default=True
         Retrain the ensemble on all the data with the tuned ``λ`` (the paper's protocol).
     recover_gamma : bool, default=True
@@ -267,12 +298,14 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         The validation split or the folds used.
     n_iter_ :
         LSQR iterations (``solver="lsqr"``); 1 for a direct solve.
+    mu_ :
+        The Tikhonov weight used (``solver="tikhonov"``), else None.
     """
 
     def __init__(self, method: str = "ensemble", kernel: Any = "rbf", sigma2: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, gammas: Any = (1.0, 400.0),
                  validation_fraction: float = 1 / 3, cv: Any = 10, xi: float = 1.0,
-                 solver: str = "exact", max_iter: int = 20, refit: bool = True,
+                 solver: str = "exact", max_iter: int = 20, mu: Any = "gcv", refit: bool = True,
                  recover_gamma: bool = True, random_state: Any = None):
         self.method = method
         self.kernel = kernel
@@ -285,6 +318,7 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         self.xi = xi
         self.solver = solver
         self.max_iter = max_iter
+        self.mu = mu
         self.refit = refit
         self.recover_gamma = recover_gamma
         self.random_state = random_state
@@ -332,6 +366,8 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
         As in :class:`AdditiveRegularizationRegressor`.
     max_iter : int, default=20
         As in :class:`AdditiveRegularizationRegressor`.
+    mu : {"gcv", "gcv_lstsq"} or float, default="gcv"
+        As in :class:`AdditiveRegularizationRegressor`.
     refit : bool, default=True
         As in :class:`AdditiveRegularizationRegressor`.
     recover_gamma : bool, default=True
@@ -356,6 +392,8 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
     alpha_, c_, lambda_, gamma_, criterion_value_ :
         The paper's α and ``c`` (in the ``Ω_y`` form of eq. 59-60), the ensemble weights, the
         recovered γ and the value of the validation criterion (count or AUC).
+    n_iter_, mu_ :
+        As in :class:`AdditiveRegularizationRegressor`.
     """
 
     _classifier = True
@@ -363,8 +401,8 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
     def __init__(self, method: str = "ensemble", kernel: Any = "rbf", sigma2: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, gammas: Any = (1.0, 20.0),
                  criterion: str = "l2", validation_fraction: float = 1 / 3, cv: Any = 10,
-                 xi: float = 1.0, solver: str = "exact", max_iter: int = 20, refit: bool = True,
-                 recover_gamma: bool = True, random_state: Any = None):
+                 xi: float = 1.0, solver: str = "exact", max_iter: int = 20, mu: Any = "gcv",
+                 refit: bool = True, recover_gamma: bool = True, random_state: Any = None):
         self.method = method
         self.kernel = kernel
         self.sigma2 = sigma2
@@ -377,6 +415,7 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
         self.xi = xi
         self.solver = solver
         self.max_iter = max_iter
+        self.mu = mu
         self.refit = refit
         self.recover_gamma = recover_gamma
         self.random_state = random_state

@@ -61,6 +61,15 @@ with a linear kernel, or an RBF Gram singular to working precision, the models a
 explicit ``C_l`` per fold plus the ``LN × N`` solve — against a dense solve of the
 ``((N+1)L + N)``-unknown KKT system of eq. (37) (tested to agree on small problems).
 
+Ill-posedness and the well-posed variants.  The least-squares matrix ``G`` in ``c``
+(:meth:`ARegCV.cv_lstsq`, ``LN × N``) is numerically rank deficient for wide kernels (see the
+condition numbers in ``benchmarks/results/areg_cv_wellposed.md``), and its
+exact minimum-norm optimum fits those directions with huge ``c``.  Two regularized solutions:
+:meth:`ARegCV.solve_lsqr` (``k`` LSQR steps from ``c = 0``: the minimiser over the Krylov space
+``K_k(G'G, G'h)``, the paper's CG route of Remark 5.4) and :meth:`ARegCV.solve_tikhonov`
+(``(G'G + μI)c = G'h``, ``μ`` by GCV of the final model, :meth:`ARegCV.final_gcv`; not in the
+paper).
+
 Lemma 5.2 and the fast algorithm: which weight multiplies Ω_CV
 --------------------------------------------------------------
 In eq. (44) each training point's fitted value is averaged over the ``L - 1`` fold models
@@ -107,11 +116,12 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
+from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import lssvm_system
 from ..linalg.bordered import bordered_solve
 from ..linalg.folds import make_folds
-from ..linalg.lstsq import LSQR_ITER, normal_lstsq
+from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
 from ..solution import Solution
 from .areg import AREG_REF, ARegData, ClassifierHooks, default_width
 from .base import BuiltProblem, Reference
@@ -287,17 +297,87 @@ class ARegCV(FoldData):
 
     def solve_lsqr(self, iter_lim: int = LSQR_ITER) -> Solution:
         """The least-squares problem in ``c`` by ``iter_lim`` LSQR (CG) steps, the paper's
-        iterative route: an implicitly regularized ``c``, not the optimum of the criterion."""
+        iterative route: an implicitly regularized ``c``, not the optimum of the criterion.
+        The iterate is the minimiser of ``||Gc - h||`` over the Krylov space
+        ``K_k(G'G, G'h)`` (``G, h`` of :meth:`cv_lstsq`; ``test_cv_lsqr_is_krylov_solution``)."""
         self.validate()
         sol = self._solve("lsqr", iter_lim, duals=False)
         sol.backend = f"lsqr({iter_lim})"
         sol.objective = self.objective(sol.values)
         return sol
 
+    def solve_tikhonov(self, mu: float | str = "gcv") -> Solution:
+        """The well-posed variant of the CV fusion (not in the paper): Tikhonov regularization
+        on ``c``, ``min ||Gc - h||² + μ||c||²`` (``G, h`` of :meth:`cv_lstsq`, so ``||Gc - h||²``
+        is twice the criterion of §5.2), i.e. ``(G'G + μI)c = G'h``.
+
+        ``mu`` is a number ``> 0``, or the name of the inner criterion that chooses it on the
+        grid ``σ_max(G)² × MU_GRID`` (:data:`~lssvm_cvx.linalg.lstsq.MU_GRID`):
+
+        * ``"gcv"`` (default) — generalized cross-validation of the *final model* (AReg (9) on
+          all ``N`` points with ``c_μ``, :meth:`final_model`) as a linear smoother of the
+          targets: ``c_μ = R_μ r`` is linear in ``r``, so the fitted values are
+          ``S_μ r = H(I - R_μ)r`` with ``H`` the hat matrix of (9), and
+          ``GCV(μ) = ||r - S_μ r||² / (N - tr S_μ)²`` (:meth:`final_gcv`).  The degrees of
+          freedom spent on ``c`` count: ``μ → 0`` (the exact optimum) pays for them.
+        * ``"gcv_lstsq"`` — GCV of the least-squares problem in ``c`` itself
+          (:func:`~lssvm_cvx.linalg.lstsq.tikhonov_lstsq`); its rows are not exchangeable
+          observations and on wide kernels it selects the smallest ``μ`` (no regularization;
+          ``benchmarks/results/areg_cv_wellposed.md``): kept for that comparison.
+
+        ``extras["lstsq"]`` holds the chosen ``mu``, the singular values ``s`` of ``G`` and the
+        curve.  The exact optimum (:meth:`closed_form`) is ill-posed: ``G`` is numerically rank
+        deficient with wide kernels; the paper regularizes only by stopping CG early
+        (:meth:`solve_lsqr`)."""
+        self.validate()
+        sol = self._solve("tikhonov", 0, duals=False, mu=mu)
+        mu_v = sol.extras["lstsq"]["mu"]
+        sol.backend = f"tikhonov(mu={mu_v:.3g})"
+        sol.objective = self.objective(sol.values)
+        return sol
+
+    def final_gcv(self, mus: np.ndarray, svd: tuple[np.ndarray, ...] | None = None
+                  ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """GCV of the final model over the Tikhonov path ``c_μ`` (``solve_tikhonov("gcv")``),
+        for every ``μ`` in ``mus``, and the thin SVD ``(U, s, Vt, h)`` of ``G`` used.
+
+        With ``G = U diag(s) V'``, ``β = U'h``, ``φ_i = s_i/(s_i² + μ)``: ``c_μ = V(φ∘β)``.
+        ``h = D r`` with ``D = G - E`` (``E`` stacks the row selections of the folds: the
+        training rows of fold ``l`` are ``(I - C_l)`` on ``T_l``, its validation rows ``K_l``,
+        module docstring), so ``R_μ = V diag(φ) U'D``.  With ``H = I - C`` (``C`` the
+        α-block of the inverse of the bordered matrix of eq. 9 on all points; fitted values
+        ``Ωα + ab = H(r - c)``) and ``P = HV``::
+
+            r - S_μ r = (I - H) r + P(φ∘β)
+            tr S_μ    = tr H - Σ_i φ_i [s_i (V'P)_ii - (U'EP)_ii]
+
+        One SVD of the ``LN × N`` matrix ``G`` and one ``N × N`` product; ``O(N²)`` per ``μ``.
+        """
+        if svd is None:
+            G, h, _ = self._parts()
+            U, s, Vt = np.linalg.svd(G, full_matrices=False)
+            svd = (U, s, Vt, h)
+        U, s, Vt, h = svd
+        O, a, r = self._omega(), self._border(), self._rhs()
+        full = lssvm_system(O, 1.0, a, name="Omega + I")
+        C = full.chol.solve(np.eye(self.n)) - np.outer(full.u, full.u) / full.s
+        H = np.eye(self.n) - C
+        P = H @ Vt.T
+        rows = np.concatenate([np.concatenate([t, v]) for v, t in zip(self.fold_sets,
+                                                                        self.train_sets())])
+        dEP = np.sum(U * P[rows], axis=0)
+        dDP = s * np.sum(Vt * P.T, axis=1) - dEP
+        beta = U.T @ h
+        mus = np.asarray(mus, dtype=float)
+        phi = s[None, :] / (s[None, :] ** 2 + mus[:, None])
+        res = (r - H @ r)[:, None] + P @ (phi * beta[None, :]).T
+        trS = np.trace(H) - phi @ dDP
+        return np.sum(res ** 2, axis=0) / (self.n - trS) ** 2, svd
+
     def closed_form(self) -> Solution:
         return self._solve("exact", 0, duals=True)
 
-    def _solve(self, method: str, iter_lim: int, duals: bool) -> Solution:
+    def _parts(self) -> tuple[np.ndarray, np.ndarray, list[tuple[Any, np.ndarray, np.ndarray]]]:
         O, a, r = self._omega(), self._border(), self._rhs()
         V, T = self.fold_sets, self.train_sets()
         N = self.n
@@ -315,8 +395,37 @@ class ARegCV(FoldData):
             G_rows += [Gt, Gv]
             h_rows += [C @ r[t], r[v] - K @ r[t]]
             parts.append((sys, v, t))
-        G, h = np.vstack(G_rows), np.concatenate(h_rows)
-        c, info = normal_lstsq(G, -h, method, iter_lim)
+        return np.vstack(G_rows), -np.concatenate(h_rows), parts
+
+    def cv_lstsq(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(G, h)`` with ``||Gc - h||² = Σ_l ||α^{(l)} + c[T_l]||² + ||e^v||²`` (twice the
+        criterion of §5.2; module docstring, "Closed form"): the
+        ``LN × N`` least-squares problem in ``c`` solved by every backend of this class.  Its
+        singular values show the ill-posedness of the exact optimum."""
+        self.validate()
+        G, h, _ = self._parts()
+        return G, h
+
+    def _solve(self, method: str, iter_lim: int, duals: bool, mu: float | str = "gcv") -> Solution:
+        O, a, r = self._omega(), self._border(), self._rhs()
+        N = self.n
+        G, h, parts = self._parts()
+        if method == "tikhonov" and isinstance(mu, str) and mu == "gcv":
+            U, sv, Vt = np.linalg.svd(G, full_matrices=False)
+            mus = float(sv[0]) ** 2 * MU_GRID
+            curve, _ = self.final_gcv(mus, (U, sv, Vt, h))
+            k = int(np.argmin(curve))
+            mu_v = float(mus[k])
+            c = Vt.T @ (sv / (sv ** 2 + mu_v) * (U.T @ h))
+            info = {"method": "tikhonov", "criterion": "gcv (final model)", "mu": mu_v, "s": sv,
+                    "gcv": curve, "grid": mus, "at_boundary": k in (0, mus.size - 1)}
+        else:
+            if method == "tikhonov" and isinstance(mu, str):
+                if mu != "gcv_lstsq":
+                    raise HyperparameterError(
+                        f"mu must be a number > 0, 'gcv' or 'gcv_lstsq', got {mu!r}")
+                mu = "gcv"
+            c, info = normal_lstsq(G, h, method, iter_lim, mu=mu)
         alphas, bs, e_v = [], [], np.empty(N)
         mus, betas = [], []
         for sys, v, t in parts:

@@ -14,8 +14,9 @@ from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
 
-__all__ = ["CHOL_RCOND", "EIG_RTOL", "LSQR_ITER", "cholesky_if_conditioned", "min_norm_lstsq",
-           "lsqr_lstsq", "constrained_lstsq", "normal_lstsq"]
+__all__ = ["CHOL_RCOND", "EIG_RTOL", "LSQR_ITER", "MU_GRID", "cholesky_if_conditioned",
+           "min_norm_lstsq", "lsqr_lstsq", "tikhonov_lstsq", "gcv_curve", "constrained_lstsq",
+           "normal_lstsq"]
 
 #: reciprocal condition of ``M'M`` above which the normal equations are solved by Cholesky
 #: (relative error ≲ eps/rcond ≈ 1e-8)
@@ -25,6 +26,8 @@ CHOL_RCOND = 1e-8
 EIG_RTOL = 1e-13
 #: default number of LSQR iterations of the early-stopped solves (Matlab's ``lsqr`` default)
 LSQR_ITER = 20
+#: relative Tikhonov weights ``μ / σ_max²`` searched by the GCV choice of :func:`tikhonov_lstsq`
+MU_GRID = np.logspace(-14, 1, 151)
 
 
 def cholesky_if_conditioned(G: np.ndarray, rcond: float) -> Cholesky | None:
@@ -75,6 +78,64 @@ def lsqr_lstsq(A: np.ndarray, g: np.ndarray, *, iter_lim: int = LSQR_ITER,
         raise HyperparameterError(f"iter_lim must be a positive integer, got {iter_lim!r}")
     r = lsqr(A, g, atol=tol, btol=tol, iter_lim=it)
     return r[0], {"method": "lsqr", "iterations": int(r[2]), "istop": int(r[1])}
+
+
+def gcv_curve(s: np.ndarray, beta: np.ndarray, perp2: float, m: int, mus: np.ndarray
+              ) -> np.ndarray:
+    """Generalized cross-validation (Golub, Heath & Wahba 1979, cited in §1 of the AReg paper)
+    of the Tikhonov solutions ``x_μ = argmin ||Ax - g||² + μ||x||²`` for every ``μ`` in ``mus``::
+
+        GCV(μ) = ||A x_μ - g||² / (m - tr H_μ)²,   H_μ = A (A'A + μI)^{-1} A'
+
+    from the thin SVD of ``A`` (``m`` rows): singular values ``s``, ``beta = U'g`` and
+    ``perp2 = ||g||² - ||beta||²`` (the part of ``g`` outside the range of ``A``).  With
+    ``f_i = s_i²/(s_i² + μ)``: residual ``Σ((1 - f_i)β_i)² + perp2``, ``tr H_μ = Σ f_i``.
+    """
+    s2 = s[None, :] ** 2
+    f = s2 / (s2 + np.asarray(mus, dtype=float)[:, None])
+    res2 = np.sum(((1.0 - f) * beta[None, :]) ** 2, axis=1) + perp2
+    return res2 / (m - f.sum(axis=1)) ** 2
+
+
+def tikhonov_lstsq(A: np.ndarray, g: np.ndarray, mu: float | str = "gcv", *,
+                   grid: np.ndarray = MU_GRID) -> tuple[np.ndarray, dict[str, Any]]:
+    """Tikhonov-regularized least squares ``min ||A x - g||² + μ ||x||²``, i.e. the solution of
+    the normal equations ``(A'A + μI) x = A'g``, computed from the thin SVD ``A = U S V'`` as
+    ``x = V diag(s/(s² + μ)) U'g`` (stable where ``A'A`` is singular to working precision).
+
+    ``mu="gcv"`` chooses the weight by minimising :func:`gcv_curve` over
+    ``μ = σ_max² × grid`` (``σ_max`` the largest singular value of ``A``; the default grid is
+    :data:`MU_GRID`, 151 points from 1e-14 to 10, i.e. from no regularization at double
+    precision to shrinking every direction); a float ``mu > 0`` is used as given.  ``info``
+    holds ``mu``, the singular values ``s`` and, for the GCV choice, the curve.
+
+    This is the regularized variant of the AReg cross-validation fusion (§5.2 of Pelckmans,
+    Suykens & De Moor 2006), whose exact optimum is ill-posed (``c`` has ``N`` degrees of
+    freedom and the least-squares matrix in ``c`` is numerically rank deficient); the paper
+    regularizes only implicitly, by stopping conjugate gradients early (Remark 5.4).
+    """
+    A = np.asarray(A, dtype=float)
+    g = np.asarray(g, dtype=float)
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    beta = U.T @ g
+    info: dict[str, Any] = {"method": "tikhonov", "s": s}
+    smax2 = max(float(s[0]) ** 2, 1e-300)
+    if isinstance(mu, str):
+        if mu != "gcv":
+            raise HyperparameterError(f"mu must be a number > 0 or 'gcv', got {mu!r}")
+        mus = smax2 * np.asarray(grid, dtype=float)
+        perp2 = max(float(g @ g - beta @ beta), 0.0)
+        curve = gcv_curve(s, beta, perp2, A.shape[0], mus)
+        k = int(np.argmin(curve))
+        mu_v = float(mus[k])
+        info.update(gcv=curve, grid=mus, at_boundary=k in (0, mus.size - 1))
+    else:
+        if isinstance(mu, bool) or not np.isfinite(mu) or mu <= 0:
+            raise HyperparameterError(f"mu must be a finite number > 0 or 'gcv', got {mu!r}")
+        mu_v = float(mu)
+    info["mu"] = mu_v
+    x = Vt.T @ (s / (s ** 2 + mu_v) * beta)
+    return x, info
 
 
 def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np.ndarray, *,
@@ -136,13 +197,18 @@ def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np
     return z - a * (a @ z) / aa, float(x[N])
 
 
-def normal_lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: int = LSQR_ITER
-           ) -> tuple[np.ndarray, dict[str, Any]]:
+def normal_lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: int = LSQR_ITER,
+                 mu: float | str = "gcv") -> tuple[np.ndarray, dict[str, Any]]:
     """``min ||G c - h||`` (minimum norm): Cholesky of ``G'G`` when its reciprocal condition
     exceeds :data:`CHOL_RCOND`, else :func:`min_norm_lstsq`;
-    ``method="lsqr"``: :func:`lsqr_lstsq` (early-stopped CG)."""
+    ``method="lsqr"``: :func:`lsqr_lstsq` (early-stopped CG);
+    ``method="tikhonov"``: :func:`tikhonov_lstsq` with weight ``mu``."""
     if method == "lsqr":
         return lsqr_lstsq(G, h, iter_lim=iter_lim)
+    if method == "tikhonov":
+        return tikhonov_lstsq(G, h, mu)
+    if method != "exact":
+        raise HyperparameterError(f"method must be 'exact', 'lsqr' or 'tikhonov', got {method!r}")
     chol = cholesky_if_conditioned(G.T @ G, CHOL_RCOND)
     if chol is not None:
         return chol.solve(G.T @ h), {"method": "cholesky", "rcond": chol.rcond}
