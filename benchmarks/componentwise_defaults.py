@@ -71,18 +71,23 @@ def one_seed(seed: int, cases=None) -> dict:
                                   for d in sorted(sel)],
                      "start weights": (getattr(est, "start_weights_", np.ones(1))).tolist(),
                      "moves accepted": int(sum(m["accepted"] for m in getattr(est, "prune_log_", [])))}
-        if name == "L1":
-            out["L1 path"] = l1_path(ds, est)
+        if name in PATH_METHODS:
+            out[name + " path"] = l1_path(ds, est, PATH_METHODS[name])
     return out
 
 
-def l1_path(ds, est) -> dict:
-    """What limits the L1 rate: refit eq. (20) on all training data at every ξ of the CV grid
-    (σ² as chosen) and ask whether *any* ξ gives the exact structure, and at what CV error."""
+#: the ξ-penalties whose path is examined (method name → penalty)
+PATH_METHODS = {"L1": "l1", "Fusion with AReg (30)": "fusion_areg"}
+
+
+def l1_path(ds, est, penalty: str = "l1") -> dict:
+    """What limits the L1 (or AReg-fusion) rate: refit eq. (20) (or 30) on all training data at
+    every ξ of the CV grid (σ² as chosen) and ask whether *any* ξ gives the exact structure,
+    and at what CV error."""
     cv = est.cv_results_["xi"]
     exact, best_gap = [], np.inf
     for i, xi in enumerate(cv["grid"]):
-        e = ComponentwiseLSSVMRegressor(penalty="l1", sigma2=est.sigma2_, xi=xi).fit(ds.X, ds.y)
+        e = ComponentwiseLSSVMRegressor(penalty=penalty, sigma2=est.sigma2_, xi=xi).fit(ds.X, ds.y)
         ok = set(e.selected_components_.tolist()) == RELEVANT
         exact.append(ok)
         if ok:
@@ -171,13 +176,17 @@ def run(ctx: Context) -> BenchResult:
     lin_w = f"{np.median([min(x['start weights']) for x in mixed]):.3g}" if mixed else "n/a"
     n_moves = sum(x["moves accepted"] > 0 for x in mixed)
     if not ctx.quick:
-        lp = [r["L1 path"] for r in results]
-        gaps = [x["CV gap in SE at exact"] for x in lp if np.isfinite(x["CV gap in SE at exact"])]
-        l1tab = pd.DataFrame([{
-            "% runs where some ξ of the grid gives exactly {x1..x4}": 100 * np.mean([x["exact on path"] for x in lp]),
-            "median CV-error excess at that ξ [standard errors]": float(np.median(gaps)) if gaps else np.nan,
-            "mean # selected along the grid (small ξ → large ξ)": ", ".join(
-                f"{v:.1f}" for v in np.mean([x["n selected on path"] for x in lp], axis=0))}])
+        prow = []
+        for mname in PATH_METHODS:
+            lp = [r[mname + " path"] for r in results]
+            gaps = [x["CV gap in SE at exact"] for x in lp if np.isfinite(x["CV gap in SE at exact"])]
+            prow.append({
+                "method": mname,
+                "% runs where some ξ of the grid gives exactly {x1..x4}": 100 * np.mean([x["exact on path"] for x in lp]),
+                "median CV-error excess at that ξ [standard errors]": float(np.median(gaps)) if gaps else np.nan,
+                "mean # selected along the grid (small ξ → large ξ)": ", ".join(
+                    f"{v:.1f}" for v in np.mean([x["n selected on path"] for x in lp], axis=0))})
+        l1tab = pd.DataFrame(prow)
     res = BenchResult("componentwise_defaults", "Componentwise LS-SVMs at the defaults: structure "
                       "detection on fresh seeds (§5.2) and Table 1's error scale")
     by = df.set_index(df.columns[0])
@@ -203,7 +212,8 @@ def run(ctx: Context) -> BenchResult:
                             "in the method name only.", paper=paper))
     if not ctx.quick:
         res.tables.append(Table(
-            "What limits L1: is the exact structure on the ξ path, and what does CV say there?", l1tab,
+            "What limits L1 and AReg fusion: is the exact structure on the ξ path, and what does "
+            "CV say there?", l1tab,
             "eq. (20) refitted on all training data at every ξ of the CV grid.  A CV excess above "
             "1 standard error means neither rule (min, one-SE) can pick that ξ."))
         scales = ctx.map(error_scale, seeds[:3], desc="error scale")
