@@ -28,7 +28,6 @@ CLAIMS = "## Claims checked in this run"
 PENDING: dict[str, str] = {
     "auto_real.md": "written before the provenance header (no commit line)",
     "componentwise_defaults.md": "written before the provenance header (no commit line)",
-    "componentwise_spam.md": "written before the provenance header (no commit line)",
     "componentwise_table1.md": "written before the provenance header (no commit line)",
 }
 
