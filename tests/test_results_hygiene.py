@@ -27,7 +27,6 @@ CLAIMS = "## Claims checked in this run"
 #: commit line); regenerate with ``lssvm-cvx bench --only NAME`` (full) or ``--quick``
 PENDING: dict[str, str] = {
     "auto_real.md": "written before the provenance header (no commit line)",
-    "componentwise_defaults.md": "written before the provenance header (no commit line)",
     "componentwise_table1.md": "written before the provenance header (no commit line)",
 }
 
