@@ -46,7 +46,9 @@ def git_state() -> dict:
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+        # results files are outputs, not sources (as in lssvm_cvx.harness.files.current_commit)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", ":(exclude)benchmarks/results"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
         return {"commit": head, "clean": not dirty}
     except (OSError, subprocess.CalledProcessError):
@@ -252,9 +254,7 @@ def run(ctx: Context) -> BenchResult:
         res.meta["error_scale"] = [{str(k): v for k, v in s.items()} for s in scales]
     res.meta.update({"git": git, "seeds": seeds,
                      "runs": [{k: v for k, v in r.items()} for r in results]})
-    res.notes = (("QUICK MODE: one seed, STP only.\n\n" if ctx.quick else "")
-                 + f"Code: commit {git['commit']} (work tree "
-                 + ("clean" if git["clean"] else "with uncommitted changes") + ").  "
+    res.notes = (("QUICK MODE: one seed, STP only.\n\n" if ctx.quick else "") +
                  "λ grid of the STP: ||y - ȳ||² × logspace(0, -2, 7); ξ grid: "
                  "logspace(-0.5, 2.5, 7)/std(y); σ² grid: median column variance × "
                  "(1, 3, 10, 30, 100); γ grid logspace(-2, 4, 13).  GNC (Algorithm 1, least-squares "
