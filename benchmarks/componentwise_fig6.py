@@ -24,7 +24,8 @@ def one_seed(seed: int) -> dict:
     ds = sinc4(seed=seed)
     out = {}
     var_f = float(np.var(ds.y_test))
-    for name, params in (("componentwise LS-SVM (7)", {}), ("L1 regularization (21)", {"penalty": "l1"})):
+    for name, params in (("componentwise LS-SVM (7)", {}), ("L1 regularization (21)", {"penalty": "l1"}),
+                         ("STP (25) (not in the figure)", {"penalty": "stp"})):
         est = ComponentwiseLSSVMRegressor(**params).fit(ds.X, ds.y)
         sel = est.selected_components_.tolist()
         mse = float(np.mean((est.predict(ds.X_test) - ds.y_test) ** 2))
@@ -32,7 +33,7 @@ def one_seed(seed: int) -> dict:
         out[name] = {"selected": sel, "largest spurious": float(norms[1:].max()), "exact": float(sel == [0]), "test MSE": mse,
                      "test MSE / var(f)": mse / var_f, "sigma2": est.sigma2_,
                      "reg": np.nan if est.reg_ is None else est.reg_,
-                     "cv": est.cv_results_.get("xi")}
+                     "cv": est.cv_results_.get("xi"), "converged": float(est.converged_)}
     return out
 
 
@@ -82,7 +83,8 @@ def run(ctx: Context) -> BenchResult:
                      "test MSE / var(f) mean": np.mean([x["test MSE / var(f)"] for x in v]),
                      "median sigma2": float(np.median([x["sigma2"] for x in v])),
                      "median xi": float(np.nanmedian([x["reg"] for x in v]))
-                     if name.startswith("L1") else np.nan})
+                     if name.startswith("L1") else np.nan,
+                     "% GNC converged": 100 * np.mean([x["converged"] for x in v])})
     df = pd.DataFrame(rows)
     paper = pd.DataFrame([
         {"method": "componentwise LS-SVM", "Figure 6": "good prediction, all four components nonzero"},
@@ -100,6 +102,9 @@ def run(ctx: Context) -> BenchResult:
               "||y - ȳ||₂ over x2..x4 (visually sparse in the figure; target 0.1)",
               float(by.loc["L1 regularization (21)", "median largest ||Ŷ^d||/||y - ȳ||, d = x2..x4"]),
               0.1)
+    res.check(f"STP at defaults (not in the figure): % of {reps} seeds selecting exactly {{x1}}",
+              float(by.loc["STP (25) (not in the figure)", "% runs selecting exactly {x1}"]), 70.0,
+              higher_is_better=True, unit="%")
     res.check("componentwise LS-SVM test MSE / var(f) (good prediction; target 0.1)",
               float(by.loc["componentwise LS-SVM (7)", "test MSE / var(f) mean"]), 0.1)
     res.tables.append(Table(f"Figure 6 toy over {reps} seeds ({seeds[0]}..{seeds[-1]})", df,
