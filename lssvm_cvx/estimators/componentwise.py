@@ -44,8 +44,8 @@ from ..formulations.componentwise import (ComponentwiseLSSVM, ComponentwiseLSSVM
                                           check_component_inputs, component_kernels)
 from ..formulations.componentwise_eta import ComponentwiseEta
 from ..selection.eta_als import eta_fusion
-from ..formulations.componentwise_gnc import ComponentwiseSTP
-from ..selection.gnc import gnc
+from ..formulations.componentwise_gnc import ComponentwiseSTP, kernel_dof_weights
+from ..selection.gnc import gnc, prune_overlaps
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import RBF, Componentwise, Kernel, make_kernel
 from ..linalg.folds import make_folds
@@ -53,6 +53,7 @@ from ..selection.componentwise_cv import (RULES, cv_path, default_lam_grid, defa
                                           default_xi_grid)
 from ..selection.lssvm import select_gamma_sigma2
 from ..linalg.threads import small_system_blas
+from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
@@ -78,7 +79,8 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                  a: float = 3.7, cv: int = 10, cv_rule: str = "one_se", cv_grid: Any = None,
                  validation_fraction: float = 0.3, solver: str = "CLARABEL",
                  rank_tol: float = 1e-10, selection_tol: float = 1e-4, gnc_start: str = "l2",
-                 gnc_options: dict | None = None, random_state: Any = None):
+                 gnc_options: dict | None = None, random_state: Any = None,
+                 start_weights: Any = "kernel_dof"):
         self.kernel = kernel
         self.sigma2 = sigma2
         self.gamma = gamma
@@ -98,6 +100,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.gnc_start = gnc_start
         self.gnc_options = gnc_options
         self.random_state = random_state
+        self.start_weights = start_weights
 
     # --- configuration -------------------------------------------------------------------
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
@@ -201,6 +204,22 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 float(np.mean([e.get("n_selected", np.nan) for e in ex])) for ex in path.extras]
         self.reg_ = float(value)
 
+    def _start_weights(self, basis: Any, cw: Componentwise, n_features: int) -> Any:
+        """``w_d`` of the GNC start (:func:`~lssvm_cvx.formulations.componentwise_gnc.kernel_dof_weights`)."""
+        cwt = self.start_weights
+        if cwt is None or (isinstance(cwt, str) and cwt == "equal"):
+            return None
+        if isinstance(cwt, str):
+            if cwt != "kernel_dof":
+                raise HyperparameterError("start_weights must be 'kernel_dof', 'equal', None "
+                                          f"or an array, got {cwt!r}")
+            return kernel_dof_weights(basis, [lab[1] for lab in cw.labels(n_features)],
+                                      self.rank_tol)
+        w = np.asarray(cwt, dtype=np.float64).reshape(-1)
+        if w.shape != (basis.P,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+            raise HyperparameterError(f"start_weights must be {basis.P} finite positive numbers")
+        return w
+
     def _split(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Training / validation indices for the fusion penalties (§4)."""
         n_val = int(round(self.validation_fraction * n))
@@ -250,8 +269,16 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 sol = _solve_qp(f, self.solver)
             else:
                 f = ComponentwiseSTP(X, Y, kernel=cw, lam=self.reg_, a=self.a, rank_tol=self.rank_tol)
+                f.start_weights = self._start_weights(f.basis, cw, X.shape[1])
+                self.start_weights_ = f._ws()
                 opts = {**GNC_DEFAULTS, **(self.gnc_options or {})}
                 res = gnc(f, start=self.gnc_start, **opts)
+                groups = _overlap_groups(self.component_labels_)
+                self.prune_log_ = []
+                if groups:
+                    res, self.prune_log_ = prune_overlaps(
+                        f, res, groups, max_final=opts["max_final"],
+                        tol_stationarity=opts["tol_stationarity"])
                 sol = res.solution
                 self.history_ = res.history
                 self.converged_, self.n_iter_ = bool(res.converged), len(res.history)
@@ -417,99 +444,16 @@ def _solve_qp(f: Any, solver: str):
     raise first_error
 
 
+def _overlap_groups(labels: list) -> list[list[int]]:
+    """Components that share their input columns (several candidate kernels per input)."""
+    by: dict[tuple, list[int]] = {}
+    for d, (cols, _) in enumerate(labels):
+        by.setdefault(tuple(cols), []).append(d)
+    return [g for g in by.values() if len(g) > 1]
+
+
 def _scale(y: np.ndarray) -> float:
     return float(np.linalg.norm(y - y.mean()))
-
-
-_DOC_PARAMS = """
-    kernel :
-        ``"rbf"`` (``exp(-||x-z||²/sigma2)`` per column), ``"linear"``, ``"poly"``, a
-        :class:`~lssvm_cvx.kernels.Kernel` (applied to every column), a list of those (one
-        candidate component per column *and* kernel, e.g. ``["rbf", "linear"]``), or a
-        :class:`~lssvm_cvx.kernels.Componentwise` (used as is, e.g. with column groups).
-    sigma2 :
-        RBF width σ² > 0 (the same for every component, as in the chapter).  ``None``
-        (default): chosen with γ by exact ``cv``-fold CV of the componentwise LS-SVM over the
-        median column variance × (1, 3, 10, 30, 100) (§5: "the kernel parameter (taken to be
-        constant over the components) ... tuned using 10-fold cross-validation").
-    gamma :
-        Regularization constant γ > 0 of eq. (4) (``penalty=None``); the start ``η = γ 1`` of
-        ``"fusion_eta"``.  ``None`` (default): chosen with σ² by that CV over
-        ``logspace(-2, 4, 13)``.
-    degree, t :
-        Polynomial kernel degree and offset.
-    penalty :
-        ``None``, ``"l1"``, ``"stp"``, ``"fusion_areg"`` or ``"fusion_eta"`` (module table).
-    xi :
-        Trade-off ξ > 0 of eq. (20) / (30).  ``None`` (default): ``cv``-fold CV over
-        ``logspace(-0.5, 2.5, 7) / std(y)`` (or ``cv_grid``) with ``cv_rule``.
-    lam, a :
-        λ > 0 and a > 0 of the smoothly thresholding penalty (24) (a = 3.7 in the chapter).
-        ``lam=None`` (default): ``cv``-fold CV over ``||y - ȳ||² × logspace(0, -2, 7)`` (or
-        ``cv_grid``) with ``cv_rule``.  The grid is relative to ``||y - ȳ||²`` because a
-        selected component saturates the penalty (s_d = ||Ŷ^d||_1 ≫ 1/a) and then costs
-        ``λ/2`` against ``½||e||²``.
-    cv :
-        Number of folds (or an iterable of folds) of the hyperparameter CV (default 10, §5).
-    cv_rule :
-        ``"one_se"`` (default): the most regularized value whose mean CV error is within one
-        standard error of the minimum (the standard guard against the over-selection of a
-        CV-tuned sparsity penalty; Hastie et al. 2001, §7.10); ``"min"``: the minimum mean CV
-        error (the chapter's wording).  ``cv_results_`` holds both indices.
-    cv_grid :
-        Grid of λ (``"stp"``) or ξ (``"l1"``, ``"fusion_areg"``) for the CV (default above).
-    validation_fraction :
-        Share of the data held out as validation set by the fusion penalties.
-    solver :
-        cvxpy solver of the QPs (``"l1"``, ``"fusion_areg"``).
-    rank_tol :
-        Truncation of the component Grams for the sparse formulations
-        (:class:`~lssvm_cvx.formulations.componentwise.ComponentBasis`).
-    selection_tol :
-        A component is selected when ``||Ŷ^d||_2 > selection_tol · ||y - mean(y)||_2`` (eq. 22).
-    gnc_start :
-        First GNC stage: ``"l2"`` (default; Algorithm 1 literally: least squares) or ``"l1"``
-        (the penalty's convex tangent at 0, slope ``λa``); see
-        :func:`~lssvm_cvx.formulations.componentwise_gnc.gnc` for how they differ.
-    gnc_options :
-        Extra keyword arguments of :func:`~lssvm_cvx.formulations.componentwise_gnc.gnc`
-        (defaults here: ``max_inner=30, max_final=5000, tol_stationarity=1e-6``).  A fit whose
-        last GNC stage does not reach ``tol_stationarity`` warns (``ConvergenceWarning``) and
-        sets ``converged_ = False``.
-    random_state :
-        Seed of the validation split.
-"""
-
-_DOC_ATTRS = """
-    component_coef_ : ndarray of shape (n_fit, P)
-        Coefficient vector of every component: ``f^d(x) = Σ_k component_coef_[k, d]
-        K^d(x_k^d, x^d)`` (all columns equal α for ``penalty=None``, eq. 8).
-    intercept_ : float
-        The bias ``b``.
-    selected_components_ : ndarray of int
-        ``S_D`` (eq. 22): indices into :attr:`component_labels_`.
-    component_labels_ : list of (columns, kernel name)
-        What each component is (input column(s) and kernel type).
-    kernel_ : Componentwise
-        The componentwise kernel used.
-    X_fit_ : ndarray
-        Training inputs the components expand on (the training part for fusion).
-    history_ : list of dict or None
-        GNC history (``"stp"``) or η-fusion history (``"fusion_eta"``).
-    eta_ : ndarray
-        Final η (``"fusion_eta"`` only).
-    sigma2_, gamma_ : float
-        The σ² and γ used (given or chosen by CV).
-    reg_ : float or None
-        The λ (``"stp"``) or ξ (``"l1"``, ``"fusion_areg"``) used (given or chosen by CV).
-    cv_results_ : dict
-        ``"gamma_sigma2"``: the (γ, σ²) search; ``"lam"`` / ``"xi"``: grid, mean and standard
-        error of the CV error, ``index_min``, chosen ``index``, mean number of selected
-        components per grid value.
-    converged_, n_iter_ :
-        Whether GNC met its stationarity tolerance and how many weighted least-squares steps
-        it took (``"stp"``; True / 0 for the other penalties).
-"""
 
 
 class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
@@ -517,9 +461,9 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     LS-SVM chapter, eq. 3-9, 20-22, 25, 30, 38).
 
     Parameters
-    ----------""" + _DOC_PARAMS + """
+    ----------""" + DOC_PARAMS + """
     Attributes
-    ----------""" + _DOC_ATTRS + """
+    ----------""" + DOC_ATTRS + """
     Examples
     --------
     >>> from lssvm_cvx import problems
@@ -546,9 +490,9 @@ class ComponentwiseLSSVMClassifier(BinaryClassifierMixin, ClassifierMixin, _Comp
     (binary labels; the sparse penalties act on the ±1 coded problem, see the module docstring).
 
     Parameters
-    ----------""" + _DOC_PARAMS + """
+    ----------""" + DOC_PARAMS + """
     Attributes
-    ----------""" + _DOC_ATTRS + """
+    ----------""" + DOC_ATTRS + """
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     """)

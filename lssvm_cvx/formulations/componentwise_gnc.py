@@ -53,7 +53,7 @@ from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
 from .componentwise_sparse import SparseComponents
 
-__all__ = ["ComponentwiseSTP"]
+__all__ = ["ComponentwiseSTP", "kernel_dof_weights", "component_dimensions"]
 
 class ComponentwiseSTP(SparseComponents):
     """STP component selection, eq. (24)-(25); the weighted least-squares step of Algorithm 1.
@@ -78,6 +78,13 @@ class ComponentwiseSTP(SparseComponents):
     rank_tol, coupling_tol, form :
         See :class:`~.componentwise.ComponentBasis` and
         :class:`~.componentwise_sparse.ComponentwiseL1`.
+    start_weights :
+        Positive weights ``w_d`` (length ``P``) of the least-squares start of the deformation
+        (``start="l2"``): ``J_ζ = ½ Σ_d [(1 - ζ) ℓ(s_d) + ζ ρ w_d ||Ŷ^d||²] + ½||e||²``.  The
+        objective of eq. (25) (ζ = 0) does not depend on them; they choose which local minimum
+        GNC reaches.  ``None`` (default): all ones, Algorithm 1 as printed.
+        :func:`kernel_dof_weights` gives the weights the estimators use when candidate
+        kernels of different types compete.
 
     Notes
     -----
@@ -97,7 +104,8 @@ class ComponentwiseSTP(SparseComponents):
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, penalty: Any = "stp",
                  lam: float = 1.0, a: float = 3.7, eps: float | None = None, nu: Any = None,
                  norm_scale: float = 1.0, rank_tol: float = 1e-10,
-                 coupling_tol: float | None = None, form: str = "reduced"):
+                 coupling_tol: float | None = None, form: str = "reduced",
+                 start_weights: Any = None):
         super().__init__(X, y, kernel=kernel, xi=1.0, rank_tol=rank_tol,
                          coupling_tol=coupling_tol, form=form)
         self.penalty = penalty
@@ -106,6 +114,7 @@ class ComponentwiseSTP(SparseComponents):
         self.eps = eps
         self.nu = nu
         self.norm_scale = norm_scale
+        self.start_weights = start_weights
         self._step_cache = None
 
     # --- parameters ------------------------------------------------------------------------
@@ -128,11 +137,22 @@ class ComponentwiseSTP(SparseComponents):
                 f"nu must be a finite non-negative ({self.n}, {self.n_components}) array")
         return nu
 
+    def _ws(self) -> np.ndarray:
+        """The weights ``w_d`` of the least-squares start (ones by default)."""
+        if self.start_weights is None:
+            return np.ones(self.n_components)
+        w = np.asarray(self.start_weights, dtype=np.float64).reshape(-1)
+        if w.shape != (self.n_components,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+            raise HyperparameterError(
+                f"start_weights must be {self.n_components} finite positive numbers")
+        return w
+
     def validate(self) -> None:
         self._targets()
         self.penalty_
         self._eps()
         self._nu()
+        self._ws()
         if self.form not in ("reduced", "printed"):
             raise HyperparameterError(f"form must be 'reduced' or 'printed', got {self.form!r}")
 
@@ -247,7 +267,7 @@ class ComponentwiseSTP(SparseComponents):
         if start == "l1":
             lin = self.penalty_.derivative(0.0) * sn
             return float(0.5 * np.sum((1 - zeta) * pen + zeta * lin) + 0.5 * e @ e)
-        return float(0.5 * np.sum((1 - zeta) * pen) + 0.5 * zeta * rho * np.sum(Yh * Yh)
+        return float(0.5 * np.sum((1 - zeta) * pen) + 0.5 * zeta * rho * np.sum(self._ws() * Yh * Yh)
                      + 0.5 * e @ e)
 
     def weights(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
@@ -259,7 +279,8 @@ class ComponentwiseSTP(SparseComponents):
         if start == "l1":
             slope = (1 - zeta) * slope + zeta * self.penalty_.derivative(0.0) / self.norm_scale
             return slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
-        return (1 - zeta) * slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps)) + zeta * rho
+        return ((1 - zeta) * slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
+                + zeta * rho * self._ws()[None, :])
 
     def gradient(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
                  start: str = "l2") -> np.ndarray:
@@ -274,8 +295,9 @@ class ComponentwiseSTP(SparseComponents):
             slope = (1 - zeta) * slope + zeta * self.penalty_.derivative(0.0) / self.norm_scale
             dYh = 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps)
         else:
-            dYh = (1 - zeta) * 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps) + zeta * rho * Yh
-        dYh -= e[:, None]
+            dYh = ((1 - zeta) * 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps)
+                   + zeta * rho * self._ws()[None, :] * Yh)
+        dYh = dYh - e[:, None]
         return np.concatenate([V.T @ dYh[:, d] for d, V in enumerate(B.V)])
 
     def stationarity(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
@@ -287,6 +309,68 @@ class ComponentwiseSTP(SparseComponents):
         PV = B.V_stack()
         scale = np.linalg.norm(B.UB.T @ (PV.T @ (y - y.mean())))
         return float(np.linalg.norm(g) / (scale if scale > 0 else 1.0))
+
+
+def component_dimensions(basis: Any, rank_tol: float = 1e-10) -> np.ndarray:
+    """Number of free output directions of every component beyond the constant: the rank of
+    the centred component space ``(I - 11'/N) V_d Λ_d^{1/2}`` (singular values² above
+    ``rank_tol`` × the largest), at least 1.  The constant is not counted because the bias
+    ``b`` of eq. (25) absorbs it."""
+    out = []
+    for V, lv in zip(basis.V, basis.lam):
+        M = V * np.sqrt(lv)
+        M = M - M.mean(axis=0)
+        s = np.linalg.svd(M, compute_uv=False)
+        out.append(max(1, int(np.sum(s * s > rank_tol * float(np.max(lv))))) if s.size else 1)
+    return np.asarray(out, dtype=np.float64)
+
+
+def kernel_dof_weights(basis: Any, kernel_names: Any, rank_tol: float = 1e-10) -> np.ndarray:
+    """Start weights ``w_d`` of GNC when candidate kernels of different types compete
+    (componentwise LS-SVM chapter, §5.2 "STP with RBF and lin").
+
+    Why (measured in ``benchmarks/componentwise_defaults.py``).  Inside its span a component
+    is unpenalized (eq. 25 only charges ``ℓ(||Ŷ^d||_1)``, which saturates at ≈ λ/2 for any
+    large component), so a 1-D RBF component is a free regression on ``r_d - 1`` ≈ 4-14
+    directions and a linear one on 1, and the RBF span contains the linear function.
+    Algorithm 1 starts from the least-squares cost ``ρ Σ_d ||Ŷ^d||²``: a ridge in orthonormal
+    output coordinates, which splits a linear effect evenly over the linear and the RBF
+    candidate of its input, and the RBF one also fits noise.  Both pieces are then large,
+    both saturate, and the reweighting keeps the RBF one: the literal start picks RBF for
+    every input, linear or not.  Weighting the start by the dimension of each candidate,
+    ``ρ Σ_d w_d ||Ŷ^d||²``, gives every candidate the same prior budget ``E||f^d||²`` spread
+    over its directions (the ridge of a Gram normalised to unit trace per direction, the
+    usual way to let kernels of different types compete in multiple-kernel learning; the
+    group lasso's ``√p_g`` weights serve the same purpose), so a linear effect starts in the
+    linear candidate and a nonlinear one in the RBF candidate.  The objective of eq. (25) is
+    unchanged: only the local minimum GNC reaches differs.
+
+    The dimension of a kernel type is the mean over its components of
+    :func:`component_dimensions`, so all components of one kernel get the same weight (with a
+    single candidate kernel every weight is 1: Algorithm 1 as printed); the weights are
+    divided by the largest.
+
+    Parameters
+    ----------
+    basis : ComponentBasis
+        The factored components (:class:`~.componentwise_basis.ComponentBasis`).
+    kernel_names : sequence of str
+        Kernel name of every component (the second entry of ``Componentwise.labels``).
+    rank_tol : float
+        Tolerance of :func:`component_dimensions`.
+
+    Returns
+    -------
+    ndarray of shape (P,)
+        Weights in (0, 1].
+    """
+    names = [str(k) for k in kernel_names]
+    if len(names) != basis.P:
+        raise HyperparameterError(f"{len(names)} kernel names for {basis.P} components")
+    dims = component_dimensions(basis, rank_tol)
+    per = {k: float(np.mean([d for d, n in zip(dims, names) if n == k])) for k in set(names)}
+    w = np.array([per[n] for n in names])
+    return w / w.max()
 
 
 def _spd_solve(H: np.ndarray, rhs: np.ndarray) -> np.ndarray:
