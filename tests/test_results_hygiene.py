@@ -26,7 +26,6 @@ CLAIMS = "## Claims checked in this run"
 #: results files not regenerated since the provenance header was added (their header has no
 #: commit line); regenerate with ``lssvm-cvx bench --only NAME`` (full) or ``--quick``
 PENDING: dict[str, str] = {
-    "componentwise_table1.md": "written before the provenance header (no commit line)",
 }
 
 
