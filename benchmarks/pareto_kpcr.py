@@ -100,6 +100,6 @@ def run(ctx: Context) -> BenchResult:
     err = errors(rows)
     res.notes = protocol_note(info, ctx.quick,
                               f"ε sweep of {N_EPS} bounds per kernel/degree, exact over the grid. "
-                              + explanation_note(expl) + " "
+                              + explanation_note(expl, grid=True) + " "
                               + ("Errors: " + "; ".join(err) if err else "No method raised."))
     return res
