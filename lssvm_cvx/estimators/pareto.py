@@ -117,8 +117,10 @@ class ParetoKernelRidge(_ParetoBase):
         Polynomial offset used when ``method=None``.
     degrees : sequence of int or None, default=None
         Degrees enumerated for the polynomial kernel (default 1..6, §V).
-    nlp_maxiter : int, default=15
-        Iteration cap of every SLSQP / L-BFGS-B solve in θ space.
+    nlp_maxiter : int, default=300
+        Iteration limit of every SLSQP solve of the ε sweep in θ space (SLSQP normally stops
+        earlier on its own test; each solve's status, iterations and KKT residuals are in
+        ``selection_.front["convergence"]``).
     s : float, default=0.001
         Constant of eq. (25).
     n_eps : int, default=6
@@ -158,7 +160,7 @@ class ParetoKernelRidge(_ParetoBase):
     def __init__(self, method: str | None = "modified_eps", complexity: str = "roughness",
                  kernel: str = "rbf", *, sigma2: float = 1.0, lam: float = 1.0, degree: int = 2,
                  t: float = 1.0, degrees: Any = None, s: float = 1e-3, n_eps: int = 6,
-                 weights: str = "normalized", nlp_maxiter: int = 15, cv: int = 10,
+                 weights: str = "normalized", nlp_maxiter: int = 300, cv: int = 10,
                  random_state: Any = None):
         self.method = method
         self.complexity = complexity
@@ -187,10 +189,10 @@ class ParetoKernelPCR(_ParetoBase):
     """Kernel principal component regression (eq. 35) with multiobjective model selection.
 
     Parameters are those of :class:`ParetoKernelRidge` with ``r`` (the share of the centred
-    Gram's trace kept, ``0 < r ≤ 1``; searched in ``[0.8, 1]``) in place of ``lam``.  The
-    defaults ``n_eps=5``, ``nlp_maxiter=5`` keep a fit fast: the r-derivative is the paper's
-    central difference of a piecewise-constant map, on which SLSQP gains little from more
-    iterations.
+    Gram's trace kept, ``0 < r ≤ 1``; searched in ``[0.8, 1]``) in place of ``lam``.  KPCR
+    depends on r only through the step function m(r), so the multiobjective fronts are
+    computed exactly over a (σ², r) grid (``select_pareto``'s ``kpcr_search="grid"``), not by
+    SLSQP on the paper's central-difference gradient; ``nlp_maxiter`` is unused here.
 
     Attributes
     ----------

@@ -32,9 +32,10 @@ from ..kernels.base import RBF, Polynomial
 from ..linalg.folds import make_folds
 from .lssvm import gamma_sweep
 from .pareto import ParetoFront, select_ideal_point, trace_front
-from .pareto_nlp import trace_front_nlp
+from .pareto_nlp import NLPFront, trace_fronts_nlp
 
-__all__ = ["Selection", "select_model", "finish_selection", "alpha_front"]
+__all__ = ["Selection", "select_model", "select_pareto", "finish_selection", "alpha_front",
+           "VARIANTS"]
 
 
 @dataclass
@@ -89,42 +90,146 @@ def _grid_points(bounds, k: int = 5) -> np.ndarray:
     return np.array(np.meshgrid(*axes, indexing="ij")).reshape(len(bounds), -1).T
 
 
-def _minimise(fun, bounds, starts, maxiter: int = 50) -> np.ndarray:
-    """Best of a few starts, polished by L-BFGS-B (``fun(θ) -> (value, gradient)``)."""
+def _minimise(fun, bounds, starts, maxiter: int = 200) -> tuple[np.ndarray, dict[str, Any]]:
+    """Best of a few starts, polished by L-BFGS-B (``fun(θ) -> (value, gradient)``); returns the
+    point and L-BFGS-B's convergence record (status, iterations, projected-gradient norm)."""
     vals = [fun(th)[0] for th in starts]
     x0 = starts[int(np.nanargmin(vals))]
     res = minimize(lambda th: fun(th)[0], x0, jac=lambda th: fun(th)[1], method="L-BFGS-B",
-                   bounds=bounds, options={"maxiter": int(maxiter)})
-    return res.x if res.fun <= np.nanmin(vals) else x0
+                   bounds=bounds, options={"maxiter": int(maxiter), "gtol": 1e-9, "ftol": 1e-14})
+    x = res.x if res.fun <= np.nanmin(vals) else x0
+    g = fun(x)[1]
+    lo = np.array([b[0] for b in bounds])
+    hi = np.array([b[1] for b in bounds])
+    pg = np.where(x <= lo + 1e-10, np.minimum(g, 0), np.where(x >= hi - 1e-10, np.maximum(g, 0), g))
+    return x, {"status": int(res.status), "nit": int(res.nit), "success": bool(res.success),
+               "proj_grad": float(np.max(np.abs(pg)))}
 
 
-def _front(obj, method: str, bounds, s: float, n_eps: int, weights: Any = "normalized",
-           maxiter: int = 30) -> dict[str, Any]:
-    """Algorithm 1: ideal point, an ε sweep (continuation), ε* by eq. (27)-(28).
+#: the variants of Algorithm 1 traced from one sweep: (scalarisation, weights of eq. 27)
+VARIANTS = (("modified_eps", "paper"), ("modified_eps", "normalized"),
+            ("eps", "paper"), ("eps", "normalized"))
+
+
+def _front(obj, methods, bounds, s: float, n_eps: int, maxiter: int | None = 300) -> dict[str, Any]:
+    """Algorithm 1, steps 1 and 3 for every scalarisation in ``methods``: the ideal point and
+    an ε sweep (continuation) traced once; ε* is picked afterwards by :func:`_pick`.
 
     The sweep bounds ``b`` (``E_c ≤ b``; ``ε = b/s`` for the modified method) run
     geometrically in ``E_c - z_c*`` from ``10^-4`` to 1 times the span between the ideal
     ``z_c*`` and the complexity of the fit-optimal θ.  ε₀ of eq. (28) is the bound closest to
-    ``E_c(θ₀)`` at the initial θ₀, the centre of the θ box (in log coordinates).
+    ``E_c(θ₀)`` at the initial θ₀, the centre of the θ box (in log coordinates).  SLSQP runs
+    until its own stopping test (``ftol = 1e-12``) or ``maxiter`` (default 300); every solve's
+    status, iterations and KKT residuals are kept in the fronts' ``info``.
     """
     starts = _grid_points(bounds, 4)
-    th_f = _minimise(obj.E_f, bounds, starts, maxiter)
-    th_c = _minimise(obj.E_c, bounds, starts, maxiter)
+    th_f, conv_f = _minimise(obj.E_f, bounds, starts)
+    th_c, conv_c = _minimise(obj.E_c, bounds, starts)
     z = np.array([obj.E_f(th_f)[0], obj.E_c(th_c)[0]])
     hi = obj.E_c(th_f)[0]
+    theta0 = np.array([(lo + up) / 2 for lo, up in bounds])
+    out: dict[str, Any] = {"ideal": z, "ideal_conv": [conv_f, conv_c]}
     if not hi > z[1]:
         F = np.array([[obj.E_f(th_f)[0], hi]])
-        return {"theta": th_f, "X": th_f[None, :], "F": F, "eps": np.array([hi]), "ideal": z,
-                "index": 0, "success": np.array([True]), "eps0_index": 0}
+        info = [{"status": 0, "nit": 0, "success": True, "converged": True, "stationarity": 0.0,
+                 "feasibility": 0.0, "complementarity": 0.0, "mu": [0.0], "h": None}]
+        fr = NLPFront(np.array([hi]), th_f[None, :], F, np.array([True]), 0, z, info)
+        out.update(eps=np.array([hi]), eps0_index=0, fronts={m: fr for m in methods})
+        return out
     b = z[1] + (hi - z[1]) * np.logspace(-4, 0, n_eps)
-    fr = trace_front_nlp(obj.E_f, obj.E_c, b, th_c, method=method, s=s, bounds=bounds,
-                         options={"maxiter": int(maxiter)})
-    F = fr.F.copy()
-    theta0 = np.array([(lo + up) / 2 for lo, up in bounds])
+    opts = {"maxiter": int(maxiter)} if maxiter else None
+    fronts = trace_fronts_nlp(obj.E_f, obj.E_c, b, th_c, methods=tuple(methods), s=s,
+                              bounds=bounds, options=opts, ideal=z)
     e0 = int(np.argmin(np.abs(b - obj.E_c(theta0)[0])))
-    idx = select_ideal_point(F, z, eps0_index=e0, weights=weights) if np.isfinite(F).any() else 0
-    return {"theta": fr.X[idx], "X": fr.X, "F": F, "eps": b, "ideal": z, "index": idx,
-            "success": fr.success, "eps0_index": e0}
+    out.update(eps=b, eps0_index=e0, fronts=fronts)
+    return out
+
+
+def _kpcr_grid(obj, bounds, n_sigma: int = 10, n_r: int = 41):
+    """``(θ points, E_f, E_c)`` of KPCR on the (σ², r) grid of :func:`_front_grid` (cached on
+    ``obj``)."""
+    key = (tuple(map(tuple, bounds)), n_sigma, n_r)
+    cache = getattr(obj, "_grid_cache", None)
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    axes = []
+    if len(bounds) == 2:
+        lo, hi = np.exp(bounds[0][0]), np.exp(bounds[0][1])
+        axes.append(np.log(2 * np.linspace(np.sqrt(lo / 2), np.sqrt(hi / 2), n_sigma) ** 2))
+    axes.append(np.linspace(R_BOUNDS[0], R_BOUNDS[1], n_r))
+    pts = np.array(np.meshgrid(*axes, indexing="ij")).reshape(len(axes), -1).T
+    vals = np.array([obj.values(th)[:2] for th in pts])
+    out = (pts, vals[:, 0], vals[:, 1])
+    obj._grid_cache = (key, out)
+    return out
+
+
+def _front_grid(obj, methods, bounds, s: float, n_eps: int, n_sigma: int = 10,
+                n_r: int = 41) -> dict[str, Any]:
+    """Exact ε-constraint and modified ε-constraint over a (σ², r) grid (KPCR).
+
+    ``E_f`` and ``E_c`` of KPCR depend on r only through the number of components ``m(r)``,
+    a step function, so the paper's central-difference r-gradient (§IV-B) is zero or
+    ``O(1/Δr)`` and an NLP method cannot satisfy KKT conditions in r.  Here both objectives
+    are evaluated on ``n_sigma`` σ values (linear in the paper's σ over ``[μ-2δ, μ+2δ]``, as
+    the CV grid) × ``n_r`` values of r in [0.8, 1]; for each bound ``b`` the ε-constraint
+    point is the exact minimiser of ``E_f`` over the grid points with ``E_c ≤ b`` and the
+    modified point the exact minimiser of ``E_f + s² E_c/b`` (eq. 25-26 with the optimal
+    slack ``h = s E_c/b`` of each point).  Global on the grid; no convergence question.
+    """
+    pts, Ef, Ec = _kpcr_grid(obj, bounds, n_sigma, n_r)
+    z = np.array([Ef.min(), Ec.min()])
+    at_f = np.flatnonzero(Ef <= Ef.min() * (1 + 1e-12) + 1e-300)
+    hi_c = float(Ec[at_f].min())
+    theta0 = np.array([(lo_ + up) / 2 for lo_, up in bounds])
+    b = z[1] + (max(hi_c, z[1]) - z[1]) * np.logspace(-4, 0, n_eps) if hi_c > z[1] else np.array([hi_c])
+    fronts = {}
+    for m in methods:
+        X, F, info = [], [], []
+        for bb in b:
+            feas = Ec <= bb * (1 + 1e-12) + 1e-300
+            crit = Ef if m == "eps" else Ef + s * s * Ec / max(bb, 1e-300)
+            i = int(np.argmin(np.where(feas, crit, np.inf)))
+            X.append(pts[i])
+            F.append([Ef[i], Ec[i]])
+            info.append({"status": 0, "nit": 0, "success": True, "converged": True,
+                         "stationarity": 0.0, "feasibility": 0.0, "complementarity": 0.0,
+                         "mu": [], "h": None if m == "eps" else [float(s * Ec[i] / bb)],
+                         "search": f"exact over a {len(pts)}-point grid"})
+        fronts[m] = NLPFront(b, np.array(X), np.array(F), np.ones(len(b), bool), len(pts), z, info)
+    e0 = int(np.argmin(np.abs(b - obj.values(theta0)[1])))
+    return {"ideal": z, "ideal_conv": [{"search": "grid"}, {"search": "grid"}], "eps": b,
+            "eps0_index": e0, "fronts": fronts}
+
+
+def _pick(fr: dict[str, Any], method: str, weights: Any) -> int:
+    """ε* of eq. (27) with the weights ``weights`` over the ``method`` front."""
+    F = fr["fronts"][method].F
+    if not np.isfinite(F).any():
+        return 0
+    return select_ideal_point(F, fr["ideal"], eps0_index=fr["eps0_index"], weights=weights)
+
+
+def _compare(fr: dict[str, Any], s: float) -> dict[str, Any]:
+    """Per bound ``b``: why the modified and plain ε-constraint agree (or not).
+
+    ``mu_b_over_s2`` is ``μ b / s²`` with ``μ`` the multiplier of ``E_c ≤ b`` in the plain
+    problem: the modified objective ``E_f + s² η`` with ``E_c ≤ η b`` lowers ``η`` below 1
+    only where lowering the bound is worth more than it costs in ``E_f``, i.e. where
+    ``μ b < s²``; ``h_over_s`` is the slack the modified solve returned and ``dtheta``,
+    ``dE_f`` the distances between the two solutions.
+    """
+    fe, fm = fr["fronts"].get("eps"), fr["fronts"].get("modified_eps")
+    if fe is None or fm is None:
+        return {}
+    mu = np.array([i["mu"][0] if i["mu"] else np.nan for i in fe.info])
+    hs = np.array([(i["h"][0] / s) if i["h"] else np.nan for i in fm.info])
+    b = np.asarray(fe.eps, float)
+    act = np.array([abs(f[1] - bb) <= 1e-6 * max(abs(bb), 1e-12) for f, bb in zip(fe.F, b)])
+    return {"mu_b_over_s2": (mu * b / s**2).tolist(), "h_over_s": hs.tolist(),
+            "active": act.tolist(),
+            "dtheta": np.max(np.abs(fe.X - fm.X), axis=1).tolist(),
+            "dE_f": np.abs(fe.F[:, 0] - fm.F[:, 0]).tolist()}
 
 
 def _fit_theta(obj, theta) -> dict[str, Any]:
@@ -145,7 +250,14 @@ def finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, *, f
 
 
 def _criterion_fit(obj, bounds, crit: str, w: float, start) -> np.ndarray:
-    """Minimise the sum (eq. 29) or log-product (eq. 31) criterion over θ."""
+    """Minimise the sum (eq. 29) or log-product (eq. 31) criterion over θ (KPCR: exactly over
+    the (σ², r) grid of :func:`_kpcr_grid`, as its fronts; r acts through a step function)."""
+    if hasattr(obj, "values"):
+        pts, Ef, Ec = _kpcr_grid(obj, bounds)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            crit_v = (Ef + w * Ec if crit == "sum"
+                      else np.where((Ef > 0) & (Ec > 0), np.log(Ef) + w * np.log(Ec), np.inf))
+        return pts[int(np.nanargmin(crit_v))]
     if crit == "sum":
         def fun(th):
             f, gf = obj.E_f(th)
@@ -158,7 +270,7 @@ def _criterion_fit(obj, bounds, crit: str, w: float, start) -> np.ndarray:
             if f <= 0 or c <= 0:
                 return np.inf, np.zeros_like(th)
             return np.log(f) + w * np.log(c), gf / f + w * gc / c
-    return _minimise(fun, bounds, start)
+    return _minimise(fun, bounds, start)[0]
 
 
 def _predict_ev(model, kernel, degree, t, Xtr, ytr_mean, ev, Xte) -> np.ndarray:
@@ -175,7 +287,7 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
                  n_eps: int = 10, weights_grid: Sequence[float] | None = None,
                  n_sigma: int = 10, n_lam: int = 10, n_r: int = 9, cv: int = 10,
                  criterion_cv: int = 5, delta_r: float = 0.01, seed: int = 0,
-                 weights: Any = "normalized", nlp_maxiter: int = 30) -> Selection:
+                 weights: Any = "normalized", nlp_maxiter: int | None = 300) -> Selection:
     """Select (σ², λ) for KRR or (σ², r) for KPCR (and the polynomial degree) by one method.
 
     Parameters
@@ -203,8 +315,11 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
         smoothest end of the front (R² ≈ 0 on scikit-learn's regression check; see
         ``benchmarks/results/pareto_krr.md`` for both variants).
     nlp_maxiter :
-        Iteration cap of each SLSQP solve of the sweep (KPCR's r-derivative is the paper's
-        central difference of a piecewise-constant map, on which SLSQP can cycle).
+        Iteration limit of each SLSQP solve of the sweep (default 300; SLSQP normally stops
+        earlier on its own ``ftol = 1e-12`` test).  Every solve's status, iterations and KKT
+        residuals are in ``Selection.front["convergence"]``.  KPCR's r-derivative is the
+        paper's central difference of a piecewise-constant map, on which SLSQP may stop
+        without satisfying the KKT conditions (reported, not hidden).
     n_sigma, n_lam, n_r :
         Grid sizes of the CV/GCV baselines (σ in ``[μ-2δ, μ+2δ]``, λ in ``10^-5..10^4``,
         r in ``[0.8, 1]``).
@@ -230,33 +345,10 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
                             n_r, cv, seed)
 
     if method in ("modified_eps", "eps"):
-        fronts = []
-        for d in degs:
-            obj = make_objectives(model, X, yc, kernel, d, t, complexity, delta_r)
-            fr = _front(obj, method, bounds, s, n_eps, weights, nlp_maxiter)
-            fronts.append((d, obj, fr))
-        if len(fronts) == 1:
-            d, obj, fr = fronts[0]
-        else:
-            # polynomial degree by enumeration (§IV-A): Algorithm 1 per degree, then the degree
-            # whose selected point is closest to the pooled ideal point, each objective
-            # normalised by its range over the selected points (the per-degree weights of
-            # eq. 28 are not comparable across degrees).
-            P = np.array([fr["F"][fr["index"]] for _, _, fr in fronts])
-            z = np.min([fr["ideal"] for _, _, fr in fronts], axis=0)
-            ok = np.all(np.isfinite(P), axis=1)
-            span = np.nanmax(P, axis=0) - z
-            span = np.where(span > 0, span, 1.0)
-            dist = np.where(ok, np.sum(((P - z) / span) ** 2, axis=1), np.inf)
-            d, obj, fr = fronts[int(np.argmin(dist))]
-        ev = _fit_theta(obj, fr["theta"])
-        front = {"eps": fr["eps"].tolist(), "E_f": fr["F"][:, 0].tolist(),
-                 "E_c": fr["F"][:, 1].tolist(), "theta": fr["X"].tolist(),
-                 "ideal": fr["ideal"].tolist(), "index": int(fr["index"]), "degree": d,
-                 "success": np.asarray(fr["success"]).tolist()}
-        nfev = sum(o.nfev for _, o, _ in fronts)
-        return finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, front=front,
-                       degree=d, t=t, nfev=nfev)
+        return select_pareto(X, y, model=model, kernel=kernel, complexity=complexity,
+                             degrees=degs, t=t, s=s, n_eps=n_eps, delta_r=delta_r,
+                             nlp_maxiter=nlp_maxiter, variants=((method, weights),),
+                             methods=(method,))[f"{method}/{weights}"]
 
     # sum / product: weight by k-fold CV, then refit on all data
     grid = np.asarray(weights_grid if weights_grid is not None else
@@ -285,6 +377,97 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     return finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, degree=d, t=t,
                    scores={"weights": grid.tolist(), "degrees": degs, "cv_mse": scores.tolist(),
                            "weight": w}, nfev=nfev + obj.nfev)
+
+
+def _summ_conv(fr: dict[str, Any], method: str) -> dict[str, Any]:
+    info = fr["fronts"][method].info
+    return {"solves": len(info), "converged": int(sum(i["converged"] for i in info)),
+            "success": int(sum(i["success"] for i in info)),
+            "nit": [int(i["nit"]) for i in info], "status": [int(i["status"]) for i in info],
+            "stationarity": [float(i["stationarity"]) for i in info],
+            "feasibility": [float(i["feasibility"]) for i in info],
+            "complementarity": [float(i["complementarity"]) for i in info],
+            "ideal_conv": fr["ideal_conv"]}
+
+
+def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
+                  complexity: str = "roughness", degrees: Sequence[int] = (1, 2, 3, 4, 5, 6),
+                  t: float = 1.0, s: float = 1e-3, n_eps: int = 10, delta_r: float = 0.01,
+                  nlp_maxiter: int | None = 300, variants: Sequence[tuple[str, Any]] = VARIANTS,
+                  methods: Sequence[str] | None = None,
+                  kpcr_search: str = "grid") -> dict[str, Selection]:
+    """Algorithm 1 (You et al. 2014) for several variants from one ε sweep per degree.
+
+    The plain ε-constraint (eq. 24) and the modified one (eq. 25-26) are traced together
+    (:func:`~lssvm_cvx.selection.pareto_nlp.trace_fronts_nlp`: the modified solve of each bound
+    starts from the plain solution); ε* (eq. 27) is then picked on each front with each
+    weighting — ``"paper"`` (eq. 28 as printed) or ``"normalized"`` (this package's
+    scale-free ``1/range²``) — so ``variants`` cost one sweep.  Returns
+    ``{"method/weights": Selection}``; each selection's ``front`` holds the traced front, the
+    convergence record of every SLSQP solve (``front["convergence"]``) and the per-bound
+    comparison of the two scalarisations (``front["compare"]``, see :func:`_compare`).
+
+    For the polynomial kernel the degree is enumerated (§IV-A): Algorithm 1 per degree, then
+    the degree whose selected point is closest to the pooled ideal point, each objective
+    normalised by its range over the selected points (the per-degree weights of eq. 28 are
+    not comparable across degrees, so this rule is used for both weightings).
+
+    KPCR (``model="kpcr"``): with ``kpcr_search="grid"`` (default) the fronts are exact over
+    a (σ², r) grid (:func:`_front_grid`: r acts through a step function, on which SLSQP
+    cannot converge); ``"slsqp"`` runs the paper's gradient method with its central
+    difference in r.
+    """
+    if kpcr_search not in ("grid", "slsqp"):
+        raise HyperparameterError(f"kpcr_search must be 'grid' or 'slsqp', got {kpcr_search!r}")
+    X = as_matrix(X, min_samples=3)
+    y = as_targets(y, X.shape[0])
+    kernel = check_kernel_name(kernel)
+    complexity = check_complexity(complexity)
+    s = check_s(s)
+    degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]
+    if not degs:
+        raise HyperparameterError("degrees is empty")
+    for m, _ in variants:
+        if m not in ("modified_eps", "eps"):
+            raise HyperparameterError(f"variant method must be 'modified_eps' or 'eps', got {m!r}")
+    meths = tuple(methods) if methods is not None else ("eps", "modified_eps")
+    y_mean = float(y.mean())
+    yc = y - y_mean
+    bounds = _bounds(model, kernel, X)
+    per_deg = []
+    for d in degs:
+        obj = make_objectives(model, X, yc, kernel, d, t, complexity, delta_r)
+        if model == "kpcr" and kpcr_search == "grid":
+            fr = _front_grid(obj, meths, bounds, s, n_eps)
+        else:
+            fr = _front(obj, meths, bounds, s, n_eps, nlp_maxiter)
+        per_deg.append((d, obj, fr))
+    nfev = sum(o.nfev for _, o, _ in per_deg)
+    out: dict[str, Selection] = {}
+    for method, weights in variants:
+        picks = [(d, obj, fr, _pick(fr, method, weights)) for d, obj, fr in per_deg]
+        if len(picks) == 1:
+            d, obj, fr, idx = picks[0]
+        else:
+            P = np.array([fr["fronts"][method].F[i] for _, _, fr, i in picks])
+            z = np.min([fr["ideal"] for _, _, fr, _ in picks], axis=0)
+            ok = np.all(np.isfinite(P), axis=1)
+            span = np.nanmax(P, axis=0) - z if ok.any() else np.ones(2)
+            span = np.where(span > 0, span, 1.0)
+            dist = np.where(ok, np.sum(((P - z) / span) ** 2, axis=1), np.inf)
+            d, obj, fr, idx = picks[int(np.argmin(dist))]
+        nf = fr["fronts"][method]
+        ev = _fit_theta(obj, nf.X[idx])
+        front = {"eps": np.asarray(fr["eps"]).tolist(), "E_f": nf.F[:, 0].tolist(),
+                 "E_c": nf.F[:, 1].tolist(), "theta": nf.X.tolist(),
+                 "ideal": fr["ideal"].tolist(), "index": int(idx), "degree": d,
+                 "success": np.asarray(nf.success).tolist(), "weights": str(weights),
+                 "convergence": {str(dd): _summ_conv(f2, method) for dd, _, f2 in per_deg},
+                 "compare": _compare(fr, s)}
+        out[f"{method}/{weights}"] = finish_selection(model, kernel, method, complexity, X, y_mean,
+                                                      obj, ev, front=front, degree=d, t=t,
+                                                      nfev=nfev)
+    return out
 
 
 def _sigma2_grid(X: np.ndarray, k: int) -> np.ndarray:
