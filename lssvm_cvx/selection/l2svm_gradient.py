@@ -199,11 +199,16 @@ def span_gradient(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: float, *, e
     x = al * S2 - 1.0
     psi, dpsi = _sigmoid(x, A, B)
     G = Minv[:n, :n]
+    G2 = G * G
     grad = np.zeros(2)
     for k in range(2):
-        dtop = (dKE if k == 0 else 0.5 * lam * np.eye(n)) - np.diag(eta * dal[:, k] / al ** 2)
-        # diag(M̃^{-1} dM̃ M̃^{-1})_p over p ∈ E (dM̃ is zero on the border row/column)
-        q = np.einsum("pi,ij,pj->p", G, dtop, G)
+        # q_p = diag(M̃^{-1} dM̃ M̃^{-1})_p over p ∈ E (dM̃ is zero on the border row/column);
+        # dM̃_EE = ∂K̃_EE/∂θ_k - diag(η ∂α_E/∂θ_k / α_E²)
+        ddiag = -eta * dal[:, k] / al ** 2
+        if k == 0:
+            q = np.sum((G @ dKE) * G, axis=1) + G2 @ ddiag
+        else:
+            q = G2 @ (0.5 * lam + ddiag)
         dS2 = q / u ** 2 + eta * dal[:, k] / al ** 2
         grad[k] = float(np.sum(dpsi * (dal[:, k] * S2 + al * dS2))) / m
     return BoundValue(float(np.sum(psi)) / m, grad, st, {"spans": S2})
