@@ -37,6 +37,9 @@ PAPER_T6 = [  # m, path err (sd), gradient err (sd), path s, gradient s, rank
 
 THRESHOLD = 1e-4
 N_UNIFORM = 1000
+#: largest m at which the (exact-kernel, O(m_E³) per step) gradient method is run: the budget of
+#: the shared 2-core machine (a full run with m = 5000 did not finish in 35 minutes)
+GRADIENT_M_MAX = 3000
 
 
 def make_estimator(m: int, s2: float, seed: int) -> L2SVMClassifier:
@@ -88,7 +91,9 @@ def run(ctx: Context) -> BenchResult:
     RG = ctx.reps(1, 1)
     with one_thread():
         rows = ctx.map(lambda j: one(*j), [(m, s) for m in ms for s in range(R)], desc="mixture")
-        gms = ms[:1] if ctx.quick else ms  # quick: the gradient method at the smallest m only
+        # the exact-kernel gradient method costs O(m_E³) per evaluation: run at m ≤ GRADIENT_M_MAX
+        # (quick: the smallest m only); larger m are reported as not run
+        gms = ms[:1] if ctx.quick else [m for m in ms if m <= GRADIENT_M_MAX]
         grows = ctx.map(lambda j: one_gradient(*j), [(m, s) for m in gms for s in range(RG)],
                         desc="mixture gradient")
         # Monte Carlo Bayes error of the generator as printed
@@ -165,8 +170,8 @@ def run(ctx: Context) -> BenchResult:
     res.check("low-rank path at m = 5000 (median)", t_path, 60.0, unit=" s")
     res.check("path / one Cholesky of the Gram at m = 5000", t_path / t_chol, 60.0 / max(t_chol, 1e-9), unit="×")
     res.check("mean test error − MC Bayes error at the largest m", float(df[df.m == ms[-1]]["err"].mean()) - bayes, 0.01)
-    res.check("gradient method: mean test error − MC Bayes error, all m", float(dg["err gradient"].mean()) - bayes, 0.01)
-    res.check("path (σ² by gradient) − gradient method: mean test error, all m",
+    res.check(f"gradient method: mean test error − MC Bayes error, m ≤ {GRADIENT_M_MAX}", float(dg["err gradient"].mean()) - bayes, 0.01)
+    res.check(f"path (σ² by gradient) − gradient method: mean test error, m ≤ {GRADIENT_M_MAX}",
               float((dg["err path"] - dg["err gradient"]).mean()), 0.005)
     p_lo, p_hi = min(float(r[1].split()[0]) for r in PAPER_T6), max(float(r[1].split()[0]) for r in PAPER_T6)
     res.notes = (
@@ -175,9 +180,10 @@ def run(ctx: Context) -> BenchResult:
         f"the paper's own Table 6 path errors ({p_lo:.2f}-{p_hi:.2f}%) sit above our Monte-Carlo "
         "value, consistent with the printed densities. We did not tune the generator to hit the "
         "paper's value. The main path column uses the Table-4 heuristic σ²; the paper's σ came from "
-        f"Chapelle's gradient method, run here on {RG} realisation(s) per m (columns 'path (σ² by "
-        f"gradient)' and 'gradient'; converged on L-BFGS-B's test in {int(dg['converged'].sum())} of "
-        f"{len(dg)} runs). The paper does not state Table 6's threshold or landmark counts; we use "
+        f"Chapelle's gradient method, run here on {RG} realisation(s) per m ≤ {GRADIENT_M_MAX} (columns "
+        f"'path (σ² by gradient)' and 'gradient'; converged on L-BFGS-B's test in "
+        f"{int(dg['converged'].sum())} of {len(dg)} runs; not run at larger m, where its exact-kernel "
+        "steps cost O(m_E³) each and a run at m = 5000 did not fit the machine's budget). The paper does not state Table 6's threshold or landmark counts; we use "
         f"threshold {THRESHOLD}, 60% landmarks (density-weighted, m < 4000) and {N_UNIFORM} uniform "
         f"landmarks (m ≥ 4000). Realisations: {R} per m (the paper: 10). The second check restates "
         "the 60 s target as a multiple of the Cholesky time measured in this run.")
