@@ -127,6 +127,6 @@ def run(ctx: Context) -> BenchResult:
         "liblinear at tol 1e-6 needs minutes per fit at large C on this machine, so the baseline uses "
         f"tol 1e-4 ({n_warn} convergence warnings). The span criterion is evaluated at the path points "
         "with λ in [1e-3, 10] (the C grid's range is [2^-9, 8]) rather than at all of them, to "
-        "bound its O(m_E r²) cost at m = 32561, r ≈ 1250."
+        f"bound its O(m_E r²) cost at m = {len(y)}, r = {fac.rank}."
         + (" QUICK MODE: 4000 training points, 300 landmarks, 2 folds, 3 values of C." if ctx.quick else ""))
     return res

@@ -4,8 +4,11 @@ the low-rank path at m = 5000 runs in ≤ 60 s (timed against one Cholesky facto
 m × m Gram in the same run).
 
 Following §4.1, the Hessian approximation is the density-weighted Nyström method for
-m < 4000 and the uniform one otherwise.  σ² comes from the Table-4 heuristic (the paper used
-Chapelle's gradient method, not implemented here).
+m < 4000 and the uniform one otherwise.  The main Path column takes σ² from the Table-4
+heuristic; the paper took σ from Chapelle et al.'s (2002) gradient method, which is run here on
+the first realisations of every m (:func:`lssvm_cvx.selection.l2svm_gradient.select_gradient`,
+smoothed span, exact kernel): its own test error is the "Gradient" column, and the path at its
+σ² is the "Path (σ² by gradient)" column.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from lssvm_cvx.problems.synthetic import GAUSSIAN_MIXTURE, gaussian_mixture_log_
 from lssvm_cvx import L2SVMClassifier, problems
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.kernels import RBF
+from lssvm_cvx.selection.l2svm_gradient import select_gradient
 
-from .l2svm_common import PAPER, mean_sd, one_thread, sigma2_heuristic, standardize
+from .l2svm_common import PAPER, fixed_fit_error, mean_sd, one_thread, pm1, sigma2_heuristic, standardize
 
 PAPER_T6 = [  # m, path err (sd), gradient err (sd), path s, gradient s, rank
     (1000, "14.22 (0.28)", "14.05 (0.25)", 5.68, 9.21, 127.5),
@@ -33,6 +37,9 @@ PAPER_T6 = [  # m, path err (sd), gradient err (sd), path s, gradient s, rank
 
 THRESHOLD = 1e-4
 N_UNIFORM = 1000
+#: largest m at which the (exact-kernel, O(m_E³) per step) gradient method is run: the budget of
+#: the shared 2-core machine (a full run with m = 5000 did not finish in 35 minutes)
+GRADIENT_M_MAX = 3000
 
 
 def make_estimator(m: int, s2: float, seed: int) -> L2SVMClassifier:
@@ -41,6 +48,24 @@ def make_estimator(m: int, s2: float, seed: int) -> L2SVMClassifier:
                                threshold=THRESHOLD, sigma2=s2, random_state=seed)
     return L2SVMClassifier(path=True, low_rank="nystrom", n_landmarks=N_UNIFORM, threshold=THRESHOLD,
                            sigma2=s2, random_state=seed)
+
+
+def one_gradient(m: int, seed: int) -> dict:
+    """Chapelle's gradient method (exact kernel) from the heuristic σ² and λ = 1, one fit at its
+    (σ², λ), and the path at its σ² (the paper's Table 6 protocol)."""
+    ds = problems.get_problem("gaussian_mixture", n_train=m, n_test=30000, seed=1000 * m + seed)
+    X, Xt = standardize(ds.X, ds.X_test)
+    y, yt = pm1(ds.y), pm1(ds.y_test)
+    t0 = time.perf_counter()
+    g = select_gradient(X, y, sigma2=sigma2_heuristic(X), lam=1.0, criterion="span", max_iter=50)
+    err = fixed_fit_error(X, y, Xt, yt, RBF(g.sigma2), g.lam)
+    t = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    est = make_estimator(m, g.sigma2, seed).fit(X, y)
+    t_path = time.perf_counter() - t0
+    return {"m": m, "seed": seed, "err gradient": err, "t gradient": t, "sigma2": g.sigma2, "lam": g.lam,
+            "evals": g.n_evals, "converged": g.converged, "err path": float(np.mean(est.predict(Xt) != yt)),
+            "t path": t_path, "rank": est.rank_}
 
 
 def one(m: int, seed: int) -> dict:
@@ -63,8 +88,14 @@ def one(m: int, seed: int) -> dict:
 def run(ctx: Context) -> BenchResult:
     ms = [1000, 5000] if ctx.quick else [1000, 2000, 3000, 4000, 5000]
     R = ctx.reps(10, 1)
+    RG = ctx.reps(1, 1)
     with one_thread():
         rows = ctx.map(lambda j: one(*j), [(m, s) for m in ms for s in range(R)], desc="mixture")
+        # the exact-kernel gradient method costs O(m_E³) per evaluation: run at m ≤ GRADIENT_M_MAX
+        # (quick: the smallest m only); larger m are reported as not run
+        gms = ms[:1] if ctx.quick else [m for m in ms if m <= GRADIENT_M_MAX]
+        grows = ctx.map(lambda j: one_gradient(*j), [(m, s) for m in gms for s in range(RG)],
+                        desc="mixture gradient")
         # Monte Carlo Bayes error of the generator as printed
         big = problems.get_problem("gaussian_mixture", n_train=2, n_test=ctx.reps(2_000_000, 200_000), seed=12345)
         lp, ln = gaussian_mixture_log_densities(big.X_test)
@@ -85,21 +116,41 @@ def run(ctx: Context) -> BenchResult:
 
         times = interleaved_times({"path": path, "cholesky": chol}, ctx.reps(5, 1), warmup=0)
     df = pd.DataFrame(rows)
+    dg = pd.DataFrame(grows)
     summ = []
+    labels: dict[int, str] = {}
     for m in ms:
         d = df[df.m == m]
-        summ.append({"m": m, "realisations": len(d), "path error % (sd)": mean_sd(d["err"]),
+        e = dg[dg.m == m]
+        labels[m] = f"{m} ({len(d)} of the paper's 10 realisations; gradient columns: {len(e)})"
+        summ.append({"m": labels[m],
+                     "realisations": len(d), "path error % (sd)": mean_sd(d["err"]),
+                     f"path (σ² by gradient) error % (sd), first {RG} realisations":
+                         mean_sd(e["err path"]) if len(e) else "not run",
+                     f"gradient error % (sd), exact kernel, first {RG} realisations":
+                         mean_sd(e["err gradient"]) if len(e) else "not run",
+                     "gradient time [s]": e["t gradient"].mean() if len(e) else np.nan,
                      "Bayes rule on the same test sets %": 100 * d["bayes rule on this test set"].mean(),
                      "path time [s]": d["time"].mean(), "rank": d["rank"].mean(),
                      "approximation": "density-weighted Nyström 60%" if m < 4000 else f"uniform Nyström {N_UNIFORM}"})
-    paper = pd.DataFrame([{"m": r[0], "path error % (sd)": r[1], "gradient error % (sd)": r[2], "path time [s]": r[3],
-                           "gradient time [s]": r[4], "rank": r[5]} for r in PAPER_T6 if r[0] in ms])
+    paper = pd.DataFrame([{"m": labels[r[0]],
+                           "realisations": 10, "path error % (sd)": r[1],
+                           f"path (σ² by gradient) error % (sd), first {RG} realisations": r[1],
+                           f"gradient error % (sd), exact kernel, first {RG} realisations": r[2],
+                           "gradient time [s]": r[4], "Bayes rule on the same test sets %": np.nan,
+                           "path time [s]": r[3], "rank": r[5], "approximation": "not stated"}
+                          for r in PAPER_T6 if r[0] in ms])
     t_path, t_chol = float(np.median(times["path"])), float(np.median(times["cholesky"]))
     res = BenchResult("l2svm_mixture", "ℓ2-SVM path on the Gaussian mixture of §4.4 (Bonidal et al. 2013, Table 6)")
     res.tables.append(Table("Table 6", pd.DataFrame(summ),
                             f"Test error on 30000 points; span LOO prediction minimised along the path (2% rule); "
                             f"eigenvalue threshold {THRESHOLD}; time = the whole fit (factor incl. k-means, path, "
-                            "criterion, expansion). σ² from the Table-4 heuristic. One BLAS thread.", paper=paper))
+                            "criterion, expansion). Path: σ² from the Table-4 heuristic (the paper: from the "
+                            "gradient method). Path (σ² by gradient): the paper's protocol, on the first "
+                            f"{RG} realisations. Gradient: (σ², λ) by L-BFGS-B on the smoothed span estimate "
+                            "(exact kernel, from the heuristic σ² and λ = 1, at most 50 iterations) and one "
+                            "fit; time = selection + fit. The paper's Path column is printed under both path "
+                            "columns. One BLAS thread.", paper=paper))
     res.tables.append(Table("Bayes error of the generator", pd.DataFrame([
         {"quantity": "Monte Carlo Bayes error of the printed densities", "value %": 100 * bayes, "samples": n_mc,
          "MC s.e. %": 100 * np.sqrt(bayes * (1 - bayes) / n_mc)},
@@ -114,18 +165,26 @@ def run(ctx: Context) -> BenchResult:
          "repeats": len(times["cholesky"])},
         {"what": "ratio path / Cholesky", "median [s]": t_path / t_chol, "repeats": np.nan}]),
         "Interleaved medians, one BLAS thread, same process."))
+    res.tables.append(Table("Gradient method, all realisations", dg, ""))
     res.tables.append(Table("All realisations", df, ""))
     res.check("low-rank path at m = 5000 (median)", t_path, 60.0, unit=" s")
     res.check("path / one Cholesky of the Gram at m = 5000", t_path / t_chol, 60.0 / max(t_chol, 1e-9), unit="×")
     res.check("mean test error − MC Bayes error at the largest m", float(df[df.m == ms[-1]]["err"].mean()) - bayes, 0.01)
+    res.check(f"gradient method: mean test error − MC Bayes error, m ≤ {GRADIENT_M_MAX}", float(dg["err gradient"].mean()) - bayes, 0.01)
+    res.check(f"path (σ² by gradient) − gradient method: mean test error, m ≤ {GRADIENT_M_MAX}",
+              float((dg["err path"] - dg["err gradient"]).mean()), 0.005)
+    p_lo, p_hi = min(float(r[1].split()[0]) for r in PAPER_T6), max(float(r[1].split()[0]) for r in PAPER_T6)
     res.notes = (
         f"The generator implemented exactly as printed in §4.4 has a Monte-Carlo Bayes error of "
-        f"{100 * bayes:.2f}% ({n_mc} samples), not the paper's 12.11%; the paper's own Table 6 errors "
-        "(13.82-14.22%) sit just above 13.7%, consistent with the printed densities. We did not "
-        "tune the generator to hit 12.11%. The paper's σ came from Chapelle's gradient method "
-        "(not implemented); we use the Table-4 heuristic. The paper does not state Table 6's "
-        f"threshold or landmark counts; we use threshold {THRESHOLD}, 60% landmarks (density-weighted, "
-        f"m < 4000) and {N_UNIFORM} uniform landmarks (m ≥ 4000). Realisations: {R} per m "
-        "(the paper: 10). The second check restates the 60 s target as a multiple of the "
-        "Cholesky time measured in this run.")
+        f"{100 * bayes:.2f}% ({n_mc} samples), not the paper's {100 * GAUSSIAN_MIXTURE['bayes_error_paper']:.2f}%; "
+        f"the paper's own Table 6 path errors ({p_lo:.2f}-{p_hi:.2f}%) sit above our Monte-Carlo "
+        "value, consistent with the printed densities. We did not tune the generator to hit the "
+        "paper's value. The main path column uses the Table-4 heuristic σ²; the paper's σ came from "
+        f"Chapelle's gradient method, run here on {RG} realisation(s) per m ≤ {GRADIENT_M_MAX} (columns "
+        f"'path (σ² by gradient)' and 'gradient'; converged on L-BFGS-B's test in "
+        f"{int(dg['converged'].sum())} of {len(dg)} runs; not run at larger m, where its exact-kernel "
+        "steps cost O(m_E³) each and a run at m = 5000 did not fit the machine's budget). The paper does not state Table 6's threshold or landmark counts; we use "
+        f"threshold {THRESHOLD}, 60% landmarks (density-weighted, m < 4000) and {N_UNIFORM} uniform "
+        f"landmarks (m ≥ 4000). Realisations: {R} per m (the paper: 10). The second check restates "
+        "the 60 s target as a multiple of the Cholesky time measured in this run.")
     return res

@@ -1,6 +1,7 @@
 """scikit-learn estimator for the ℓ2-SVM of Bonidal, Tindel & Guermeur (2013): a fixed-λ fit
 (Problem 2 by the active-set iteration) or model selection along the regularization path with
-the span leave-one-out test error prediction or the radius-margin bound (§3).
+the span leave-one-out test error prediction or the radius-margin bound (§3), optionally after
+Chapelle et al.'s (2002) gradient-based selection of the RBF width (§4.4, Tables 3 and 6).
 
 ``lam`` is the paper's regularization coefficient λ (Problem 1: ``||ξ||² + (λ/2)||h̄||²``); in
 scikit-learn's ``SVC(loss="squared_hinge")`` terms ``C = 1/λ`` up to the factor of the loss
@@ -20,6 +21,7 @@ from ..checks import check_gamma
 from ..exceptions import HyperparameterError
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.factors import make_factor
+from ..selection.l2svm_gradient import select_gradient
 from ..selection.l2svm_path import expand, regularization_path
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 from .search_results import search_results
@@ -74,6 +76,16 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         ``"support"`` (the paper's §2.7.3 expansion on ``E``); irrelevant for the exact Gram.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the Nyström landmark draw / k-means.
+    sigma_selection : {None, "gradient"}, default=None
+        ``"gradient"``: before the fit, select ``(σ², λ)`` jointly by Chapelle et al.'s (2002)
+        gradient descent on ``criterion`` (the smoothed span estimate or the radius-margin
+        bound, with their analytic gradients; :func:`~lssvm_cvx.selection.l2svm_gradient.select_gradient`),
+        started from ``(sigma2, lam)`` on the exact Gram.  With ``path=False`` the machine is
+        then fitted at the selected ``(σ², λ)`` (the "Gradient" columns of Bonidal et al.'s
+        Tables 3-6); with ``path=True`` only σ² is kept and λ is selected along the path (the
+        "Path" column of Table 3).  Needs ``kernel="rbf"``.
+    gradient_max_iter : int, default=50
+        Iterations of the gradient method (``sigma_selection="gradient"``).
 
     Attributes
     ----------
@@ -96,6 +108,13 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         Indices of the expansion points in the training set when they are training points.
     rank_ : int or None
         Rank of the Hessian approximation.
+    sigma2_ : float or None
+        The RBF width used (the selected one with ``sigma_selection="gradient"``; None for a
+        non-RBF kernel).
+    gradient_ : dict or None
+        With ``sigma_selection="gradient"``: ``sigma2``, ``lam`` and ``value`` (criterion) at
+        the selected point, ``history`` (one dict per evaluation), ``n_evals``, ``n_iter``,
+        ``converged``, ``message`` and ``time`` (seconds).
     path_ : dict or None
         With ``path=True``: ``lambdas`` (the path points, decreasing), ``alpha`` (array of
         shape ``(n_lambdas, n_samples)``: row ``k`` holds the multipliers ``α_i(λ_k)`` of
@@ -115,7 +134,8 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
                  sigma2: float = 1.0, degree: int = 3, t: float = 1.0,
                  threshold: float | None = None, n_landmarks: int | None = None,
                  breakpoints: str = "paper", lam_min: float = 1e-6, lam_max: float = 1e7,
-                 expansion: str = "landmarks", random_state: Any = None):
+                 expansion: str = "landmarks", random_state: Any = None,
+                 sigma_selection: str | None = None, gradient_max_iter: int = 50):
         self.lam = lam
         self.path = path
         self.criterion = criterion
@@ -132,6 +152,8 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         self.lam_max = lam_max
         self.expansion = expansion
         self.random_state = random_state
+        self.sigma_selection = sigma_selection
+        self.gradient_max_iter = gradient_max_iter
 
     def _check_params(self, m: int) -> float:
         lam = float(check_gamma(self.lam, name="lam"))
@@ -149,6 +171,14 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
             raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {self.breakpoints!r}")
         if self.expansion not in ("landmarks", "support"):
             raise HyperparameterError(f"expansion must be 'landmarks' or 'support', got {self.expansion!r}")
+        sel = self.sigma_selection
+        if sel not in (None, "gradient"):
+            raise HyperparameterError(f"sigma_selection must be None or 'gradient', got {sel!r}")
+        if sel == "gradient" and not (isinstance(self.kernel, str) and self.kernel.lower() == "rbf"):
+            raise HyperparameterError("sigma_selection='gradient' needs kernel='rbf'")
+        gmi = self.gradient_max_iter
+        if isinstance(gmi, bool) or not isinstance(gmi, (int, np.integer)) or gmi < 1:
+            raise HyperparameterError(f"gradient_max_iter must be a positive integer, got {gmi!r}")
         return lam
 
     def fit(self, X: Any, y: Any) -> L2SVMClassifier:
@@ -157,7 +187,19 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         self.classes_, ypm = encode_labels(y, binary=True, model="the ℓ2-SVM")
         m = X.shape[0]
         lam = self._check_params(m)
-        kernel = self._make_kernel()
+        self.gradient_ = None
+        if self.sigma_selection == "gradient":
+            g = select_gradient(X, ypm, sigma2=float(check_gamma(self.sigma2, name="sigma2")), lam=lam,
+                                criterion=self.criterion, max_iter=int(self.gradient_max_iter),
+                                lam_bounds=(self.lam_min, self.lam_max))
+            self.gradient_ = {"sigma2": g.sigma2, "lam": g.lam, "value": g.value, "history": g.history,
+                              "n_evals": g.n_evals, "n_iter": g.n_iter, "converged": g.converged,
+                              "message": g.message, "time": g.time}
+            kernel = self._make_kernel(g.sigma2)
+            lam = g.lam
+        else:
+            kernel = self._make_kernel()
+        self.sigma2_ = float(kernel.sigma2) if hasattr(kernel, "sigma2") else None
         pre = self._precomputed
         K, factor = None, None
         if self.low_rank is None:
