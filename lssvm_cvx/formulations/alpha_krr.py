@@ -29,7 +29,7 @@ __all__ = ["AlphaKRR", "SpectralPath", "ParetoAlphaKRR", "EpsAlphaKRR", "Weighte
 #: relative eigenvalue cutoff of the whitening ``α = Tc`` (eigenvalues of K ``<= WHITEN_RTOL ·
 #: λ_max`` are dropped).  At 1e-10 cond(T) reached 1e5 and the whitened Hessian 1e8-1e10, and
 #: the closed form and the cvxpy solvers disagreed by 1e-5 to 1e-2 along near-flat directions
-#: (issue 12); 1e-8 drops only directions whose function has RKHS norm² below 1e-8 λ_max |c|².
+#: (issue 12); 1e-8 drops only directions whose function has RKHS norm² below ``1e-8 λ_max |c|²``.
 WHITEN_RTOL = 1e-8
 
 
