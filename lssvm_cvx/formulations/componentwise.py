@@ -147,7 +147,7 @@ class Components:
         self._Xc = None
         self._grams: list[np.ndarray] | None = None
         self._Omega = None
-        self._built = None
+        self._built: BuiltProblem | None = None
 
     def _inputs(self) -> np.ndarray:
         if self._Xc is None:
