@@ -7,19 +7,12 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 
 from lssvm_cvx import problems
 from lssvm_cvx.formulations.areg import AReg
 from lssvm_cvx.formulations.areg_cv import ARegClassifierCV, ARegCV, fast_cv_matrices, make_folds, omega_cv
 from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
 from lssvm_cvx.kernels import RBF, Linear
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_blas_thread():
-    with threadpool_limits(limits=1):
-        yield
 
 
 @pytest.fixture

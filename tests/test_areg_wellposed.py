@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 
 from lssvm_cvx import AdditiveRegularizationClassifier, AdditiveRegularizationRegressor, problems
 from lssvm_cvx.exceptions import HyperparameterError
@@ -14,12 +13,6 @@ from lssvm_cvx.formulations.areg import AReg
 from lssvm_cvx.formulations.areg_cv import ARegCV
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.linalg.lstsq import gcv_curve, tikhonov_lstsq
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_blas_thread():
-    with threadpool_limits(limits=1):
-        yield
 
 
 @pytest.fixture

@@ -23,12 +23,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from ..exceptions import HyperparameterError, InputError
-from ..formulations.regularized import RegularizedLSSVM, check_terms
+from ..formulations.regularized import RegularizedLSSVM, check_terms, nonconvex_keys
 from ..kernels import Kernel
 from ..linalg.folds import heldout_folds
 from ..linalg.scores import loo_score
 from ..losses import make_loss
-from ..selection.gnc_terms import gnc_fit, gnc_kfold_residuals, is_nonconvex
+from ..selection.gnc_terms import gnc_fit, gnc_kfold_residuals
 from ..selection.regularized_screen import screen_landmarks, screen_path
 from .base import KernelMixin, check_fitted, encode_labels, sample_weights
 from .lssvm import SCREEN_MIN_ROWS, SEARCHES, default_sigma2_grid
@@ -154,9 +154,9 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         self.intercept_ = b
 
     def _solve(self, form: RegularizedLSSVM, Y: np.ndarray) -> tuple[np.ndarray, Any]:
-        nonconvex = is_nonconvex(form.terms_)
         if form.is_quadratic and self.solver is None:
             return form.system(overwrite_gram=True).solve(Y)
+        nonconvex = bool(nonconvex_keys(form.terms_))
         alphas, bs, converged = [], [], []
         for f in self._per_column(form, Y, form.terms):
             if nonconvex:  # graduated non-convexity (each step a convex composition)
@@ -279,7 +279,7 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         terms = dict(form.terms_)
         terms[key] = (terms[key][0], weight)
         fl = folds if folds is not None else [np.array([i]) for i in range(Y.shape[0])]
-        out = [gnc_kfold_residuals(f, fl, solver=self.solver) if is_nonconvex(terms)
+        out = [gnc_kfold_residuals(f, fl, solver=self.solver) if nonconvex_keys(terms)
                else f.kfold_residuals(fl, solver=self.solver or "CLARABEL")
                for f in self._per_column(form, Y, terms)]
         return out[0] if Y.ndim == 1 else np.column_stack(out)

@@ -287,6 +287,7 @@ class RegularizedLSSVM(Formulation):
     # --- closed form ---------------------------------------------------------------------------
     def _require_quadratic(self, what: str) -> None:
         if not self.is_quadratic:
+            _refuse_nonconvex(self.terms_, what)
             rough = [k for k, (t, _) in self.terms_.items() if not t.is_quadratic]
             why = (f"the loss {type(self.loss_).__name__} is not squared" if not self.loss_.squared
                    else f"terms {rough} are not quadratic")
@@ -312,7 +313,6 @@ class RegularizedLSSVM(Formulation):
         QuadraticSystem
             The factorised system (solves, LOO and k-fold residuals).
         """
-        _refuse_nonconvex(self.terms_, "the closed form")
         self._require_quadratic("the closed form")
         ctx, terms = self.context, self.terms_
         w = {k: float(v) for k, (_, v) in terms.items()}

@@ -18,7 +18,8 @@ from ..formulations.componentwise_sparse import selected_components
 from ..solution import Solution
 from ..linalg.threads import small_system_blas
 
-__all__ = ["GNCResult", "gnc", "prune_overlaps", "DEFAULT_SCHEDULE", "STARTS"]
+__all__ = ["GNCResult", "gnc", "prune_overlaps", "check_schedule", "stage_histories",
+           "DEFAULT_SCHEDULE", "STARTS"]
 
 #: first (convex) stage of the deformation: "l2" = least squares (Algorithm 1), "l1" = the
 #: penalty's tangent at 0
@@ -26,6 +27,47 @@ STARTS = ("l2", "l1")
 
 #: default ζ schedule of Algorithm 1 ("a strictly decreasing series 1, ζ(1), ζ(2), …, 0")
 DEFAULT_SCHEDULE: tuple[float, ...] = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.0)
+
+
+def check_schedule(schedule: Sequence[float] | None,
+                   default: Sequence[float] = DEFAULT_SCHEDULE) -> tuple[float, ...]:
+    """The ζ schedule as a tuple, checked to decrease strictly from 1 to 0.
+
+    Parameters
+    ----------
+    schedule : sequence of float or None
+        The ζ values (None: ``default``).
+    default : sequence of float, default=DEFAULT_SCHEDULE
+        The schedule used when ``schedule`` is None.
+
+    Returns
+    -------
+    tuple of float
+        The schedule.
+    """
+    sched = tuple(float(v) for v in (default if schedule is None else schedule))
+    if len(sched) < 2 or sched[0] != 1.0 or sched[-1] != 0.0 or np.any(np.diff(sched) >= 0):
+        raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {sched}")
+    return sched
+
+
+def stage_histories(history: Sequence[dict[str, float]]) -> dict[int, list[float]]:
+    """``J_ζ`` after every step (``history[i]["relaxed"]``), grouped by ``"stage"``.
+
+    Parameters
+    ----------
+    history : sequence of dict
+        A GNC driver's step records.
+
+    Returns
+    -------
+    dict of int to list of float
+        Stage index to its ``J_ζ`` values (each list must be non-increasing).
+    """
+    out: dict[int, list[float]] = {}
+    for h in history:
+        out.setdefault(int(h["stage"]), []).append(h["relaxed"])
+    return out
 
 
 @dataclass
@@ -61,10 +103,7 @@ class GNCResult:
 
     def stage_histories(self) -> dict[int, list[float]]:
         """``J_ζ`` after every step, grouped by stage (each list must be non-increasing)."""
-        out: dict[int, list[float]] = {}
-        for h in self.history:
-            out.setdefault(int(h["stage"]), []).append(h["relaxed"])
-        return out
+        return stage_histories(self.history)
 
 
 def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
@@ -119,9 +158,7 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
     GNCResult
         Stage 0 is ζ = 1; every later stage is one ζ of the schedule.
     """
-    sched = tuple(float(v) for v in (DEFAULT_SCHEDULE if schedule is None else schedule))
-    if len(sched) < 2 or sched[0] != 1.0 or sched[-1] != 0.0 or np.any(np.diff(sched) >= 0):
-        raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {sched}")
+    sched = check_schedule(schedule)
     if start not in STARTS:
         raise HyperparameterError(f"start must be one of {STARTS}, got {start!r}")
     rho = check_positive(rho, "rho")

@@ -41,8 +41,9 @@ from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..kernels.psd import psd_eigh
 from ..solution import Solution
 from ..terms import Quadratic
+from .gnc import check_schedule, stage_histories
 
-__all__ = ["TermGNCResult", "gnc_fit", "gnc_kfold_residuals", "is_nonconvex", "DEFAULT_SCHEDULE"]
+__all__ = ["TermGNCResult", "gnc_fit", "gnc_kfold_residuals", "DEFAULT_SCHEDULE"]
 
 #: eigenvalues of K below this fraction of the largest are dropped from the closed-form step
 #: (α in their span changes neither the fit nor any component by more than √KERNEL_RTOL)
@@ -86,17 +87,7 @@ class TermGNCResult:
         dict of int to list of float
             Stage index to its ``J_ζ`` values.
         """
-        out: dict[int, list[float]] = {}
-        for h in self.history:
-            out.setdefault(int(h["stage"]), []).append(h["relaxed"])
-        return out
-
-
-def _check_schedule(schedule: Sequence[float] | None) -> tuple[float, ...]:
-    z = DEFAULT_SCHEDULE if schedule is None else tuple(float(v) for v in schedule)
-    if (len(z) < 2 or z[0] != 1.0 or z[-1] != 0.0 or any(b >= a for a, b in zip(z, z[1:]))):
-        raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {z}")
-    return z
+        return stage_histories(self.history)
 
 
 def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None = None,
@@ -108,8 +99,10 @@ def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None =
     Parameters
     ----------
     formulation : RegularizedLSSVM
-        The composition; its non-convex terms (``term.convex`` False) must provide
-        ``majorizer(alpha, ctx) -> (P, c)`` and ``sizes(alpha, ctx)``.
+        The composition; its non-convex terms (``term.convex`` False) follow
+        :class:`~lssvm_cvx.terms.SmoothlyThresholding`: ``value``, ``grams(ctx)`` (the
+        component Grams), ``slopes(alpha, ctx)`` (closed-form steps), ``majorizer(alpha, ctx)``
+        (cvxpy steps) and ``sizes(alpha, ctx)``.
     schedule : sequence of float or None, default=None
         ζ values decreasing strictly from 1 to 0 (default :data:`DEFAULT_SCHEDULE`).
     rho : float, default=1.0
@@ -138,7 +131,7 @@ def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None =
     keys = nonconvex_keys(terms)
     if not keys:
         raise TermError("gnc_fit needs at least one non-convex term (e.g. SmoothlyThresholding)")
-    zetas = _check_schedule(schedule)
+    zetas = check_schedule(schedule, DEFAULT_SCHEDULE)
     rho = check_positive(rho, "rho")
     for name, v in (("max_inner", max_inner), ("max_final", max_final)):
         if not isinstance(v, (int, np.integer)) or v < 1:
@@ -235,22 +228,6 @@ def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None =
                    extras={"converged": converged, "n_steps": len(history)})
     return TermGNCResult(solution=sol, history=history, converged=converged, sizes=sizes,
                          selected=selected)
-
-
-def is_nonconvex(terms: Any) -> bool:
-    """Whether a ``{key: (term, weight)}`` mapping has a non-convex term.
-
-    Parameters
-    ----------
-    terms : mapping of str to (Term, float)
-        The terms.
-
-    Returns
-    -------
-    bool
-        True when :func:`gnc_fit` is needed.
-    """
-    return bool(nonconvex_keys(terms))
 
 
 def gnc_kfold_residuals(formulation: RegularizedLSSVM, folds: Sequence[Any], **options: Any
