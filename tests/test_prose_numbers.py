@@ -293,9 +293,15 @@ def test_source_checker_catches_typed_numbers_and_accepts_formatted_ones():
     'PAPER_T2 = {"a": "5.77 (0.81)"}',                         # paper table
     'x = "the paper reports 5.77 on Housing (Table II)"',     # labelled and in the paper
     'x = f"{n} × {m} Gram, 200 × 200 blocks, {r:.2f}× faster"',  # sizes, formatted ratio
+    'x = "s ≈ 1/a, §5.2, Remark 3.1, N = 100, 1e-6"',          # no measured-looking number
 ])
 def test_source_checker_accepts(src):
     assert source_violations(src, {5.77}) == []
+
+
+def test_source_checker_reads_strings_inside_fields():
+    assert source_violations('x = f"{\'Quick: 0.0787 s. \' if q else \'\'}{r:.3f}"', set()) == [
+        (1, "0.0787s")]
 
 
 def test_source_checker_wants_the_paper_number_to_be_in_the_paper():
