@@ -9,7 +9,7 @@ Data ("California-like" synthetic regression, generated here from a seed):
 
 Memory: ``tracemalloc`` peak during the fit (numpy reports its buffers to tracemalloc), and the
 process's ``ru_maxrss`` after the fit (an upper bound that includes everything loaded before).
-Timing: one BLAS thread for every method (on the shared 2-core machine threaded BLAS was ~3×
+Timing: one BLAS thread for every method (on the shared 2-core machine threaded BLAS was
 slower at N = 10⁵); the ratio is the median of interleaved repetitions.
 """
 
