@@ -79,7 +79,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     "auto_large.py": {"4.9": "sd of make_friedman1's noise-free signal: the generator, not a run"},
     "auto_sinc.py": {k: "issue 7's target, in the targets table beside its source"
                      for k in ("0.064", "87%", "93%")},
-    "componentwise_spam.py": {"80%": "the n // 5 validation split", "20%": "the same split"},
     "componentwise_table1.py": {"0.05": "analytic: σ² p / N with σ² = 1, p = 5, N = 100"},
 }
 
