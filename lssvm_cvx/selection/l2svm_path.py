@@ -28,7 +28,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -193,7 +193,21 @@ def _kernel_rows(path: L2SVMPath, X_new: Any, Z: Any) -> np.ndarray:
     return kernel(X_new, Z)
 
 
-def expand(path: L2SVMPath, st: State, *, expansion: str = "landmarks", eps: float = 1e-8
+class Expandable(Protocol):
+    """What :func:`expand` reads of a path: an :class:`L2SVMPath`, or any object with the
+    labels, the Hessian, the training inputs and the kernel of a fixed-λ fit."""
+
+    @property
+    def y(self) -> np.ndarray: ...
+    @property
+    def hess(self) -> Hessian: ...
+    @property
+    def X(self) -> Any: ...
+    @property
+    def kernel(self) -> Kernel | None: ...
+
+
+def expand(path: Expandable, st: State, *, expansion: str = "landmarks", eps: float = 1e-8
            ) -> tuple[Any, np.ndarray, float]:
     """§2.7.3: the classifier ``h(x) = Σ_j γ_j k(z_j, x) + α_0`` on the original kernel.
 
