@@ -76,6 +76,8 @@ class _AutoBase(SaveMixin, BaseEstimator):
     _task = "regression"
     #: extra keyword arguments of :func:`~lssvm_cvx.auto_tuning.auto_search` (for experiments)
     _search_options: dict[str, Any] = {}
+    #: set by ``fit``: jackknife influence of the exact regression fit, else None
+    jackknife_Q_: np.ndarray | None
 
     def __init__(self, kernel_gamma: float | None = None, mu: float | None = None,
                  nu: float | None = None, *, margin: str = "rkhs", approximation: str = "auto",
@@ -201,27 +203,31 @@ class _AutoBase(SaveMixin, BaseEstimator):
         if kind == "nystroem":
             centres = pick_centres(X, self.x_mean_, self.x_scale_, self.n_components, self.random_state)
         m_est = n if kind == "exact" else min(self.n_components, n)
-        seed = self.random_state if isinstance(self.random_state, (int, np.integer)) else 0
+        seed = int(self.random_state) if isinstance(self.random_state, (int, np.integer)) else 0
         Y2 = Y if dask_in or Y.ndim == 2 else Y[:, None]
         if dask_in and Y2.ndim == 1:
             Y2 = Y2[:, None]
         source = make_source(X, Y2, m_est, bool(self.progress)) if kind != "exact" else None
 
         def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
-            if rows is not None and kind != "exact":
-                Xr, Yr = take_standardized(source, rows, self.x_mean_, self.x_scale_)
-                Yr = Yr[:, 0] if not dask_in and Y.ndim == 1 else Yr
-            else:
-                Xr = Xs if rows is None else Xs[rows]
-                Yr = Y if rows is None else Y[rows]
-            if kind == "exact":
-                B = exact_basis(Xr, g, p=self.p_, c=self.c_, margin=self.margin)
-            elif rows is None:
+            if rows is None and kind != "exact":
                 return streamed_problem(kind, source, g, p=self.p_, c=self.c_, margin=self.margin,
                                         centres=centres, mean=self.x_mean_, scale=self.x_scale_,
                                         n_components=self.n_components, seed=seed,
                                         n_loo=self.n_loo, X_mem=X if not dask_in else None)
+            if rows is not None and kind != "exact":
+                Xr, Yr = take_standardized(source, rows, self.x_mean_, self.x_scale_)
+                Yr = Yr[:, 0] if not dask_in and Y.ndim == 1 else Yr
+            else:
+                if Xs is None:  # dask inputs with the exact basis were refused above
+                    raise HyperparameterError("approximation='exact' needs X in memory")
+                Xr = Xs if rows is None else Xs[rows]
+                Yr = Y if rows is None else Y[rows]
+            if kind == "exact":
+                B = exact_basis(Xr, g, p=self.p_, c=self.c_, margin=self.margin)
             elif kind == "nystroem":
+                if centres is None:  # picked above for the Nyström basis
+                    raise InputError("the Nyström basis needs its centres")
                 B = nystroem_basis(Xr, g, p=self.p_, c=self.c_, centres=centres, margin=self.margin)
             else:
                 B = rff_basis(Xr, g, p=self.p_, n_components=self.n_components, random_state=seed)

@@ -131,6 +131,8 @@ def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, ma
                      ) -> StreamingPenalizedLS:
     """The full-data problem of the ``kind`` basis at width ``gamma``, streamed from ``source``."""
     if kind == "nystroem":
+        if centres is None:
+            raise InputError("the Nyström basis needs its centres")
         params, G, R = nystroem_penalties(centres, gamma, p=p, c=c, margin=margin)
         shift = basis_transform(kind, params, centres).mean(axis=0)
     elif kind == "rff":

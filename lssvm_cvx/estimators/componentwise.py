@@ -66,11 +66,13 @@ GNC_DEFAULTS = {"max_inner": 30, "max_final": 5000, "tol_stationarity": 1e-6}
 
 
 def _seed(random_state: Any) -> int | None:
-    return random_state if isinstance(random_state, (int, np.integer)) else 0
+    return int(random_state) if isinstance(random_state, (int, np.integer)) else 0
 
 
 class _ComponentwiseBase(KernelMixin, BaseEstimator):
     """Fit / predict / component access shared by the regressor and the classifier."""
+
+    prune_log_: list[dict[str, Any]]  # set by fit (STP): the overlap pruning steps
 
     # the regressor and the classifier take the same parameters (documented on each class)
     def __init__(self, kernel: Any = "rbf", sigma2: float | None = None,
@@ -82,7 +84,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                  gnc_options: dict | None = None, random_state: Any = None,
                  start_weights: Any = "kernel_dof"):
         self.kernel = kernel
-        self.sigma2 = sigma2
+        self.sigma2 = sigma2  # type: ignore[assignment]  # None: by CV (KernelMixin's is a float)
         self.gamma = gamma
         self.degree = degree
         self.t = t
@@ -173,7 +175,8 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.sigma2_ = 1.0 if s2 is None else float(s2)        # unused without RBF components
         self.gamma_ = 1.0 if g is None else float(g)
         self.reg_ = None
-        name = {"l1": "xi", "fusion_areg": "xi", "stp": "lam"}.get(self.penalty)
+        names: dict[str | None, str] = {"l1": "xi", "fusion_areg": "xi", "stp": "lam"}
+        name = names.get(self.penalty)
         if name is None:
             return
         value = getattr(self, name)
@@ -252,32 +255,34 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.history_ = None
         if self.penalty is None:
             if classification:
-                f = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma_)
-                sol = f.closed_form()
-                coef = sol["alpha"] * f._targets()
+                fc = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma_)
+                sol = fc.closed_form()
+                coef = sol["alpha"] * fc._targets()
             else:
-                f = ComponentwiseLSSVM(X, Y, kernel=cw, gamma=self.gamma_)
-                sol = f.closed_form()
+                sol = ComponentwiseLSSVM(X, Y, kernel=cw, gamma=self.gamma_).closed_form()
                 coef = sol["alpha"]
             A = np.repeat(coef[:, None], P, axis=1)
             b = sol.scalar("b")
             Xfit = X
             selected = np.arange(P)
         elif self.penalty in ("l1", "stp"):
+            f: ComponentwiseL1 | ComponentwiseSTP
             if self.penalty == "l1":
                 f = ComponentwiseL1(X, Y, kernel=cw, xi=self.reg_, rank_tol=self.rank_tol)
                 sol = _solve_qp(f, self.solver)
             else:
-                f = ComponentwiseSTP(X, Y, kernel=cw, lam=self.reg_, a=self.a, rank_tol=self.rank_tol)
-                f.start_weights = self._start_weights(f.basis, cw, X.shape[1])
-                self.start_weights_ = f._ws()
+                if self.reg_ is None:  # (set by _select_hyperparameters for the STP penalty)
+                    raise HyperparameterError("the STP penalty needs lam")
+                f = stp = ComponentwiseSTP(X, Y, kernel=cw, lam=self.reg_, a=self.a, rank_tol=self.rank_tol)
+                stp.start_weights = self._start_weights(stp.basis, cw, X.shape[1])
+                self.start_weights_ = stp._ws()
                 opts = {**GNC_DEFAULTS, **(self.gnc_options or {})}
-                res = gnc(f, start=self.gnc_start, **opts)
+                res = gnc(stp, start=self.gnc_start, **opts)
                 groups = _overlap_groups(self.component_labels_)
                 self.prune_log_ = []
                 if groups:
                     res, self.prune_log_ = prune_overlaps(
-                        f, res, groups, max_final=opts["max_final"],
+                        stp, res, groups, max_final=opts["max_final"],
                         tol_stationarity=opts["tol_stationarity"])
                 sol = res.solution
                 self.history_ = res.history
@@ -295,19 +300,19 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             Xfit = X[tr]
             check_component_inputs(Xfit, cw, min_components=2)
             if self.penalty == "fusion_areg":
-                f = ComponentwiseFusion(Xfit, Y[tr], X[va], kernel=cw, xi=self.reg_,
-                                        rank_tol=self.rank_tol)
-                sol = _solve_qp(f, self.solver)
-                A, b = f.basis.coef(sol["z"]), sol.scalar("b")
+                fus = ComponentwiseFusion(Xfit, Y[tr], X[va], kernel=cw, xi=self.reg_,
+                                          rank_tol=self.rank_tol)
+                sol = _solve_qp(fus, self.solver)
+                A, b = fus.basis.coef(sol["z"]), sol.scalar("b")
                 selected = selected_components(sol["yhat"], self.selection_tol, scale=_scale(Y[tr]))
             else:
-                res = eta_fusion(Xfit, Y[tr], X[va], Y[va], kernel=cw, eta0=self.gamma_)
-                A = np.outer(res.solution["alpha"], res.eta)
-                b = res.solution.scalar("b")
-                self.eta_ = res.eta
-                self.history_ = res.history
-                f = ComponentwiseEta(Xfit, Y[tr], kernel=cw, eta=res.eta)
-                out = f.component_outputs(res.solution["alpha"])
+                eres = eta_fusion(Xfit, Y[tr], X[va], Y[va], kernel=cw, eta0=self.gamma_)
+                A = np.outer(eres.solution["alpha"], eres.eta)
+                b = eres.solution.scalar("b")
+                self.eta_ = eres.eta
+                self.history_ = eres.history
+                feta = ComponentwiseEta(Xfit, Y[tr], kernel=cw, eta=eres.eta)
+                out = feta.component_outputs(eres.solution["alpha"])
                 selected = selected_components(out, self.selection_tol, scale=_scale(Y[tr]))
             self.validation_indices_ = va
         self.X_fit_ = Xfit
@@ -441,6 +446,8 @@ def _solve_qp(f: Any, solver: str):
         except SolverError as exc:
             first_error = first_error or exc
             f._built = None
+    if first_error is None:  # (unreachable: the requested solver is always tried)
+        raise SolverError("no solver was tried", solver=str(solver))
     raise first_error
 
 

@@ -20,9 +20,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from ..checks import check_gamma
 from ..exceptions import HyperparameterError
 from ..formulations.l2svm_active_set import solve_fixed
-from ..kernels.factors import make_factor
+from ..kernels.base import Kernel
+from ..kernels.factors import LowRankFactor, make_factor
 from ..selection.l2svm_gradient import select_gradient
-from ..selection.l2svm_path import expand, regularization_path
+from ..selection.l2svm_path import Expandable, expand, regularization_path
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 from .search_results import search_results
 
@@ -129,6 +130,11 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         criterion, ``rank_test_score``) and ``criterion`` (its name).
     """
 
+    # fitted attributes that may be None (documented above)
+    path_: dict[str, Any] | None
+    cv_results_: dict[str, Any] | None
+    support_: np.ndarray | None
+
     def __init__(self, lam: float = 1.0, *, path: bool = False, criterion: str = "span",
                  rank: int | None = None, low_rank: str | None = None, kernel: Any = "rbf",
                  sigma2: float = 1.0, degree: int = 3, t: float = 1.0,
@@ -231,14 +237,15 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
             self.cv_results_ = search_results([{"lam": float(v)} for v in lams], vals,
                                               criterion=self.criterion)
             self.lam_ = float(lam_sel)
+            source: Expandable = P
         else:
-            P = _FixedPath(ypm, K, factor, None if pre else X, kernel)
-            st = solve_fixed(ypm, lam, hess=P.hess)
+            source = _FixedPath(ypm, K, factor, None if pre else X, kernel)
+            st = solve_fixed(ypm, lam, hess=source.hess)
             self.path_ = None
             self.cv_results_ = None
             self.lam_ = lam
         t0 = time.perf_counter()
-        Z, coef, b = expand(P, st, expansion=self.expansion)
+        Z, coef, b = expand(source, st, expansion=self.expansion)
         if self.path_ is not None:
             self.path_["timing"]["expansion"] = time.perf_counter() - t0
         self.alpha_ = st.alpha(m)
@@ -246,7 +253,7 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
         self.intercept_ = float(b)
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
         exact = factor is None or factor.info.get("numerically_exact", False)
-        if exact or self.expansion == "support":
+        if factor is None or exact or self.expansion == "support":  # (factor is None: exact)
             self.support_ = st.E
         else:  # landmarks: training points except for k-means centres
             self.support_ = None if factor.method == "nystrom-density" else factor.landmark_index
@@ -277,7 +284,8 @@ class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseE
 class _FixedPath:
     """The minimal path-like object :func:`~lssvm_cvx.l2svm_path.expand` needs for a fixed-λ fit."""
 
-    def __init__(self, y, K, factor, X, kernel):
+    def __init__(self, y: np.ndarray, K: np.ndarray | None, factor: LowRankFactor | None, X: Any,
+                 kernel: Kernel | None):
         from ..formulations.l2svm_active_set import Hessian
 
         self.y = y

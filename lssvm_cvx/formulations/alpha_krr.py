@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from numbers import Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import cvxpy as cp
 import numpy as np
@@ -21,7 +21,13 @@ from ..solution import Solution
 from ..terms.roughness import PolynomialRoughness, RBFRoughness
 from .base import BuiltProblem, Formulation, Reference
 from .multiobjective import MOBJ_KEY, MOBJ_PAPER, check_complexity
-from .scalarize import check_eps_values, check_s, epsilon_constraint, modified_epsilon_constraint
+from .scalarize import (
+    ParetoProblem,
+    check_eps_values,
+    check_s,
+    epsilon_constraint,
+    modified_epsilon_constraint,
+)
 
 __all__ = ["AlphaKRR", "SpectralPath", "ParetoAlphaKRR", "EpsAlphaKRR", "WeightedSumAlphaKRR",
            "WHITEN_RTOL"]
@@ -39,7 +45,7 @@ class AlphaKRR(Formulation):
     ``α'Kα`` (L2)."""
 
     reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"E_f": "(12)", "E_c": "(16)-(17), (22)"})
-    compare = ("e",)
+    compare: ClassVar[tuple[str, ...]] = ("e",)
 
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, complexity: str = "roughness"):
         self.X = X
@@ -136,9 +142,10 @@ class AlphaKRR(Formulation):
         return c, e, E_f, E_c, fit
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
-        out = {k: v.value for k, v in built.vars.items()}
-        if out.get("c") is not None:
-            out["alpha"] = self._whiten() @ out["c"]
+        out = super().values_from(built)
+        c = out.get("c")
+        if c is not None:
+            out["alpha"] = self._whiten() @ c
         return out
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
@@ -223,6 +230,9 @@ class SpectralPath:
         lo = hi / 10.0 if hi > 1.0 else 0.0
         return float(brentq(lambda v: self.E_c(v) - b, lo, hi, xtol=1e-14, rtol=1e-13))
 
+_ParetoT = TypeVar("_ParetoT", bound="ParetoAlphaKRR")
+
+
 class ParetoAlphaKRR(AlphaKRR):
     """Modified ε-constraint (eq. 25-26, convex form) over the kernel expansion α::
 
@@ -262,11 +272,9 @@ class ParetoAlphaKRR(AlphaKRR):
         c, e, E_f, E_c, fit = self._exprs()
         pp = modified_epsilon_constraint(E_f, E_c, float(self.eps), s=float(self.s),
                                          constraints={"fit": fit})
-        built = BuiltProblem(pp.objective, pp.cons, vars={"c": c, "e": e,
-                                                          "eta": pp.vars["eta"]},
-                             params={"eps": pp.eps})
-        built.objectives = [E_f, E_c]
-        built.eps = pp.eps
+        built = ParetoProblem(pp.objective, pp.cons, vars={"c": c, "e": e, "eta": pp.vars["eta"]},
+                              params={"eps": pp.eps}, objectives=[E_f, E_c], kind=pp.kind, s=pp.s)
+        built.h = pp.h
         return built
 
     has_closed_form = True
@@ -297,7 +305,7 @@ class ParetoAlphaKRR(AlphaKRR):
                                "h >= 0": np.asarray(0.0), "h <= s": np.asarray(lam_hi)})
 
     @classmethod
-    def random_instance(cls, n: int = 40, *, seed: int = 0, **kwargs: Any) -> ParetoAlphaKRR:
+    def random_instance(cls: type[_ParetoT], n: int = 40, *, seed: int = 0, **kwargs: Any) -> _ParetoT:
         inst = super().random_instance(n, seed=seed, **kwargs)
         # a bound halfway between the complexity of α = 0 and that of the interpolant
         a_int = np.linalg.lstsq(inst._prep()["K"], inst._prep()["y"], rcond=1e-10)[0]
@@ -315,11 +323,8 @@ class EpsAlphaKRR(ParetoAlphaKRR):
     def _build(self) -> BuiltProblem:
         c, e, E_f, E_c, fit = self._exprs()
         pp = epsilon_constraint(E_f, E_c, float(self.eps), constraints={"fit": fit})
-        built = BuiltProblem(pp.objective, pp.cons, vars={"c": c, "e": e},
-                             params={"eps": pp.eps})
-        built.objectives = [E_f, E_c]
-        built.eps = pp.eps
-        return built
+        return ParetoProblem(pp.objective, pp.cons, vars={"c": c, "e": e}, params={"eps": pp.eps},
+                             objectives=[E_f, E_c], kind=pp.kind)
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         return self.E_f(np.asarray(values["alpha"]))

@@ -55,7 +55,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import cvxpy as cp
 import numpy as np
@@ -185,29 +185,54 @@ class ValidationData(ARegData):
         self._val_rhs()
 
 
+class _ValidationClassifierHost(Protocol):
+    """What :class:`ValidationClassifierHooks` uses of its host (a :class:`ValidationData`
+    regression class, with the classifier hooks of :class:`KernelFormulation`)."""
+
+    y_val: Any
+    _yvpm: np.ndarray | None
+    _Omega_vy: np.ndarray | None
+
+    @property
+    def classes(self) -> np.ndarray: ...
+    @property
+    def n_val(self) -> int: ...
+    @property
+    def Omega_v(self) -> np.ndarray: ...
+    def _targets(self) -> np.ndarray: ...
+    def _val_targets(self) -> np.ndarray: ...
+
+
 class ValidationClassifierHooks(ClassifierHooks):
     """Validation side of Appendix A: ``Ω^v_y = diag(y^v) Ω^v diag(y)``, border ``y^v``,
     right-hand side ``1_n`` (eq. 61)."""
 
-    def _val_targets(self) -> np.ndarray:
-        if getattr(self, "_yvpm", None) is None:
+    # lazily set caches (declared only: no class attribute, ``getattr`` sees them unset)
+    _yvpm: np.ndarray | None
+    _Omega_vy: np.ndarray | None
+
+    def _val_targets(self: _ValidationClassifierHost) -> np.ndarray:
+        yvpm = getattr(self, "_yvpm", None)
+        if yvpm is None:
             self._targets()
             yv = np.asarray(self.y_val)
             if yv.ndim != 1 or yv.shape[0] != self.n_val:
                 raise InputError(f"y_val must be 1-D with {self.n_val} entries, got shape {yv.shape}")
-            self._yvpm, _ = binary_labels(yv, self.classes, name="y_val")
-        return self._yvpm
+            yvpm, _ = binary_labels(yv, self.classes, name="y_val")
+            self._yvpm = yvpm
+        return yvpm
 
-    def _val_border(self) -> np.ndarray:
+    def _val_border(self: _ValidationClassifierHost) -> np.ndarray:
         return self._val_targets()
 
-    def _val_rhs(self) -> np.ndarray:
+    def _val_rhs(self: _ValidationClassifierHost) -> np.ndarray:
         return np.ones(self.n_val)
 
-    def _omega_v(self) -> np.ndarray:
-        if getattr(self, "_Omega_vy", None) is None:
-            self._Omega_vy = self.Omega_v * np.outer(self._val_targets(), self._targets())
-        return self._Omega_vy
+    def _omega_v(self: _ValidationClassifierHost) -> np.ndarray:
+        Omega_vy = getattr(self, "_Omega_vy", None)
+        if Omega_vy is None:
+            Omega_vy = self._Omega_vy = self.Omega_v * np.outer(self._val_targets(), self._targets())
+        return Omega_vy
 
 
 # ------------------------------------------------------------------------------ item 1: training

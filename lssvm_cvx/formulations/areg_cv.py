@@ -116,10 +116,10 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import HyperparameterError
+from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Kernel
 from ..linalg import lssvm_system
-from ..linalg.bordered import bordered_solve
+from ..linalg.bordered import BorderedSystem, bordered_solve
 from ..linalg.folds import make_folds
 from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
 from ..solution import Solution
@@ -135,6 +135,13 @@ __all__ = [
     "ARegClassifierCV",
     "FoldData",
 ]
+
+
+def _border_solution(sys: BorderedSystem) -> np.ndarray:
+    """``u = H^{-1} a`` of a bordered system (the AReg systems always have the border ``a``)."""
+    if sys.u is None:
+        raise InputError("the AReg systems need a border vector a")
+    return sys.u
 
 
 def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
@@ -222,10 +229,12 @@ class ARegCV(FoldData):
                                                   "criterion": "§5.2"})
     has_closed_form = True
     compare = ("c", "alpha", "b", "e_v")
+    _blk: dict[str, Any] | None  # lazily set by :meth:`_blocks`
 
     # --- the stacked system -------------------------------------------------------------
     def _blocks(self) -> dict[str, Any]:
-        if getattr(self, "_blk", None) is None or self._blk["folds"] is not self.fold_sets:
+        blk = getattr(self, "_blk", None)
+        if blk is None or blk["folds"] is not self.fold_sets:
             O, a, r = self._omega(), self._border(), self._rhs()
             V, T = self.fold_sets, self.train_sets()
             N, L = self.n, len(V)
@@ -239,9 +248,9 @@ class ARegCV(FoldData):
                 BV[v, l] = a[v]
             BT = sp.block_diag([a[t][:, None] for t in T], format="csr")
             S = sp.vstack([sp.eye(N, format="csr")[t] for t in T], format="csr")
-            self._blk = dict(folds=self.fold_sets, H=H, W=W.tocsr(), BV=BV, BT=BT, S=S,
-                             offs=offs, rT=np.concatenate([r[t] for t in T]))
-        return self._blk
+            blk = self._blk = dict(folds=self.fold_sets, H=H, W=W.tocsr(), BV=BV, BT=BT, S=S,
+                                   offs=offs, rT=np.concatenate([r[t] for t in T]))
+        return blk
 
     def stacked_system(self) -> tuple[np.ndarray, np.ndarray]:
         """The dense matrix and right-hand side of eq. (37): ``(N+1)L`` rows, unknowns
@@ -360,7 +369,8 @@ class ARegCV(FoldData):
         U, s, Vt, h = svd
         O, a, r = self._omega(), self._border(), self._rhs()
         full = lssvm_system(O, 1.0, a, name="Omega + I")
-        C = full.chol.solve(np.eye(self.n)) - np.outer(full.u, full.u) / full.s
+        u = _border_solution(full)
+        C = full.chol.solve(np.eye(self.n)) - np.outer(u, u) / full.s
         H = np.eye(self.n) - C
         P = H @ Vt.T
         rows = np.concatenate([np.concatenate([t, v]) for v, t in zip(self.fold_sets,
@@ -385,8 +395,9 @@ class ARegCV(FoldData):
         for v, t in zip(V, T):
             sys = lssvm_system(O[np.ix_(t, t)], 1.0, a[t], name="Omega_T + I")
             Hinv = sys.chol.solve(np.eye(t.size))
-            C = Hinv - np.outer(sys.u, sys.u) / sys.s
-            g = sys.u / sys.s
+            u = _border_solution(sys)
+            C = Hinv - np.outer(u, u) / sys.s
+            g = u / sys.s
             K = O[np.ix_(v, t)] @ C + np.outer(a[v], g)
             Gt = np.zeros((t.size, N))
             Gt[:, t] = np.eye(t.size) - C
@@ -427,7 +438,8 @@ class ARegCV(FoldData):
                 mu = "gcv"
             c, info = normal_lstsq(G, h, method, iter_lim, mu=mu)
         alphas, bs, e_v = [], [], np.empty(N)
-        mus, betas = [], []
+        mus_l: list[np.ndarray] = []     # the duals of the training rows, per fold
+        betas: list[float] = []
         for sys, v, t in parts:
             al, bl = sys.solve(r[t] - c[t])
             alphas.append(al)
@@ -436,14 +448,14 @@ class ARegCV(FoldData):
         for (sys, v, t), al in zip(parts if duals else [], alphas):
             E = al + c[t]
             # stationarity in α^(l), b^(l): [[0, a_T'], [a_T, Ω_T + I]] [β; μ] = [a_V'e^v; -E + Ω_VT'e^v]
-            mu, beta = bordered_solve(sys, -E + O[np.ix_(v, t)].T @ e_v[v], a[v] @ e_v[v])
-            mus.append(mu)
+            mu_l, beta = bordered_solve(sys, -E + O[np.ix_(v, t)].T @ e_v[v], a[v] @ e_v[v])
+            mus_l.append(mu_l)
             betas.append(float(beta))
         values = {"c": c, "alpha": np.concatenate(alphas), "b": np.array(bs), "e_v": e_v}
         if not duals:
             return Solution(values=values, extras={"lstsq": info})
         return Solution(values=values,
-                        duals={"training": np.concatenate(mus), "bias": np.array(betas),
+                        duals={"training": np.concatenate(mus_l), "bias": np.array(betas),
                                "validation": -e_v}, extras={"lstsq": info})
 
     def fold_models(self, solution: Solution) -> list[tuple[np.ndarray, np.ndarray, float]]:
@@ -455,7 +467,8 @@ class ARegCV(FoldData):
     def final_model(self, solution: Solution) -> tuple[np.ndarray, float]:
         """AReg (9) on all ``N`` points with the cross-validated ``c``: ``(α, b)``."""
         sys = lssvm_system(self._omega(), 1.0, self._border(), name="Omega + I")
-        return sys.solve(self._rhs() - solution["c"])
+        alpha, b = sys.solve(self._rhs() - solution["c"])
+        return alpha, float(b)  # b is already a float for this one-column right-hand side
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..exceptions import HyperparameterError, InputError, LabelError
+from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.bordered import bordered_solve
@@ -81,11 +81,11 @@ class TikhonovNodes:
     def __init__(self, omega: np.ndarray, border: np.ndarray, rhs: np.ndarray, gammas: Any):
         self.gammas = check_node_gammas(gammas)
         self.border = border
+        self._spec: SpectralBordered | None = None
+        self._sys: list[BorderedSystem] | None = None
         if use_eigh(self.gammas.size):
             self._spec = SpectralBordered(omega, border)
-            self._sys: list[BorderedSystem] | None = None
         else:
-            self._spec = None
             self._sys = [lssvm_system(omega, g, border, name=f"Omega + I/gamma_{k + 1}")
                          for k, g in enumerate(self.gammas)]
         sols = [self.solve(rhs, k) for k in range(self.gammas.size)]
@@ -96,16 +96,22 @@ class TikhonovNodes:
     def m(self) -> int:
         return self.gammas.size
 
-    def solve(self, r: np.ndarray, k: int) -> tuple[np.ndarray, float]:
+    def _node_system(self, k: int) -> BorderedSystem:
+        """Node ``k``'s factorised system (the Cholesky route: no shared eigendecomposition)."""
+        if self._sys is None:
+            raise InputError("these nodes share one eigendecomposition, not one system per node")
+        return self._sys[k]
+
+    def solve(self, r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray | float]:
         """``(α, b)`` of node ``k``'s bordered system with right-hand side ``r``."""
         if self._spec is not None:
             return self._spec.solve(r, 1.0 / self.gammas[k])
-        return self._sys[k].solve(r)
+        return self._node_system(k).solve(r)
 
-    def solve_bordered(self, r: np.ndarray, t: float, k: int) -> tuple[np.ndarray, float]:
+    def solve_bordered(self, r: np.ndarray, t: float | np.ndarray, k: int) -> tuple[np.ndarray, float]:
         """``(μ, β)`` with ``[[0, a'], [a, Ω + I/γ_k]] [β; μ] = [t; r]`` (non-zero top)."""
         if self._spec is None:
-            mu, beta = bordered_solve(self._sys[k], r, t)
+            mu, beta = bordered_solve(self._node_system(k), r, t)
             return mu, float(beta)
         sp, w = self._spec, 1.0 / (self._spec.s + 1.0 / self.gammas[k])
         v = sp.V @ (w * (sp.V.T @ r))
@@ -130,16 +136,18 @@ def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
         raise InputError(f"P must be (n, m) with n = len(t), got {P.shape} and {t.shape}")
     m = P.shape[1]
     if m > ENUMERATE_MAX_M:
-        lam = cp.Variable(m, nonneg=True)
-        prob = cp.Problem(cp.Minimize(cp.sum_squares(P @ lam - t)), [cp.sum(lam) == 1])
+        lam_var = cp.Variable(m, nonneg=True)
+        prob = cp.Problem(cp.Minimize(cp.sum_squares(P @ lam_var - t)), [cp.sum(lam_var) == 1])
         prob.solve(solver="CLARABEL")
-        return np.clip(lam.value, 0.0, None) / np.clip(lam.value, 0.0, None).sum()
+        if lam_var.value is None:
+            raise SolverError("the simplex QP (28) has no solution", solver="CLARABEL", status=prob.status)
+        return np.clip(lam_var.value, 0.0, None) / np.clip(lam_var.value, 0.0, None).sum()
     Q, q = P.T @ P, P.T @ t
     scale = max(float(np.abs(Q).max()), 1e-300)
     best, best_val = None, np.inf
     for size in range(1, m + 1):
-        for S in itertools.combinations(range(m), size):
-            S = list(S)
+        for support in itertools.combinations(range(m), size):
+            S = list(support)
             K = np.zeros((size + 1, size + 1))
             K[:size, :size] = Q[np.ix_(S, S)] / scale
             K[:size, size] = K[size, :size] = 1.0
@@ -154,6 +162,8 @@ def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
             val = float(r @ r)
             if val < best_val * (1 - 1e-13) - 1e-300:
                 best, best_val = lam, val
+    if best is None:  # every support's value was NaN
+        raise InputError("simplex_lstsq: P and t must be finite")
     return best
 
 
@@ -250,7 +260,7 @@ class ARegEnsemble(ValidationData):
                             params={"gamma": gamma})
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
-        out = {k: v.value for k, v in built.vars.items()}
+        out: dict[str, Any] = super().values_from(built)  # arrays, and the float b below
         if out["alpha_lam"] is not None:
             A, E = out["alpha_lam"], out["e_lam"]
             out.update(alpha=A.sum(axis=1), b=float(np.sum(out["b_lam"])),
@@ -334,6 +344,8 @@ class ARegEnsemble(ValidationData):
         lam = cp.Variable(P.shape[1], name="lam")
         prob = cp.Problem(cp.Minimize(cp.sum_squares(P @ lam - t)), [cp.sum(lam) == 1, lam >= 0])
         info = solve_problem(prob, solver)
+        if lam.value is None:
+            raise SolverError("the simplex QP (28) has no solution", solver=solver, status=info["status"])
         lam_v = np.clip(lam.value, 0.0, None)
         sol = self.from_lambda(lam_v / lam_v.sum())
         sol.backend = f"two-layer/{solver}"
@@ -560,7 +572,7 @@ def criterion_search(F: Any, y: Any, criterion: str = "misclassification", *,
     lam = np.full(m, 1.0 / m) if lam0 is None else np.asarray(lam0, dtype=np.float64).copy()
     f = F @ lam
     _, err, l2, _ = _line_search(f, np.zeros_like(f), y, 0.0, 0.0, criterion, max_pairs, grid_size)
-    history = [{"sweep": 0, "pair": None, "t": 0.0, "value": report(err), "l2": l2}]
+    history: list[dict[str, Any]] = [{"sweep": 0, "pair": None, "t": 0.0, "value": report(err), "l2": l2}]
     methods = set()
     for sweep in range(1, max_sweeps + 1):
         improved = False

@@ -53,6 +53,8 @@ class ARegFastCV(FoldData):
                                                   "fusion": "(52)"})
     has_closed_form = True
     compare = ("alpha", "b", "e_bar", "e_v")
+    # lazily set by :meth:`matrices`: ``(fold_sets, A, D)``
+    _AD: tuple[list[np.ndarray], np.ndarray, np.ndarray] | None
 
     def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = 10,
                  xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
@@ -78,9 +80,10 @@ class ARegFastCV(FoldData):
 
     def matrices(self) -> tuple[np.ndarray, np.ndarray]:
         """``(A, D)`` of :func:`fast_cv_matrices` for this problem's Gram block (cached)."""
-        if getattr(self, "_AD", None) is None or self._AD[0] is not self.fold_sets:
-            self._AD = (self.fold_sets, *fast_cv_matrices(self._omega(), self.fold_sets))
-        return self._AD[1], self._AD[2]
+        AD = getattr(self, "_AD", None)
+        if AD is None or AD[0] is not self.fold_sets:
+            AD = self._AD = (self.fold_sets, *fast_cv_matrices(self._omega(), self.fold_sets))
+        return AD[1], AD[2]
 
     def _constraints(self, alpha, b, e_bar, e_v) -> dict[str, cp.Constraint]:
         A, D = self.matrices()

@@ -98,8 +98,7 @@ def component_kernels(cw: Componentwise, n_features: int) -> list[tuple[Kernel, 
     """
     cw._validate()
     labels = cw.labels(n_features)
-    k = cw.kernel
-    bases = list(k) if isinstance(k, (list, tuple)) else [RBF() if k is None else k]
+    bases = cw._base_kernels()  # the kernel's list (RBF() for None), as labels() uses it
     n_groups = len(labels) // len(bases)
     return [(bases[i // n_groups], labels[i][0]) for i in range(len(labels))]
 
@@ -139,14 +138,15 @@ class Components:
 
     #: minimum number of candidate components (2 for the selection formulations)
     min_components: ClassVar[int] = 1
+    _factors: list[np.ndarray] | None  # lazily set by :meth:`component_factors`
 
     def _init_components(self, X: Any, y: Any, kernel: Any) -> None:
         self.X = X
         self.y = y
         self.cw = as_componentwise(kernel)
-        self._Xc = None
+        self._Xc: np.ndarray | None = None
         self._grams: list[np.ndarray] | None = None
-        self._Omega = None
+        self._Omega: np.ndarray | None = None
         self._built: BuiltProblem | None = None
 
     def _inputs(self) -> np.ndarray:
@@ -201,16 +201,19 @@ class Components:
             for d in range(self.n_components):
                 G = self.component_gram(d)
                 out = G.copy() if out is None else out.__iadd__(G)
+            if out is None:  # (the inputs are checked to have at least one component)
+                raise InputError("the componentwise kernel has no components")
             self._Omega = out
         return self._Omega
 
     def component_factors(self) -> list[np.ndarray]:
         """``L_d`` with ``Ω^d ≈ L_d L_d'`` (the base kernel's factor of the component columns;
         exact for linear components).  Builders write ``α'Ω^dα`` as ``||L_d'α||²`` (DPP)."""
-        if getattr(self, "_factors", None) is None:
+        factors = getattr(self, "_factors", None)
+        if factors is None:
             X = self._inputs()
-            self._factors = [kd.factor(X[:, list(cols)]) for kd, cols in self.components]
-        return self._factors
+            factors = self._factors = [kd.factor(X[:, list(cols)]) for kd, cols in self.components]
+        return factors
 
 
 # ----------------------------------------------------------------- componentwise LS-SVM
@@ -220,10 +223,10 @@ class _ComponentwiseGamma(Components):
 
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0):
         self._init_components(X, y, kernel)
-        self.kernel = self.cw
+        self.kernel: Kernel | None = self.cw
         self.gamma = gamma
         self._precomputed = False
-        self._factor = None
+        self._factor: np.ndarray | None = None
 
 
 class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
@@ -297,10 +300,13 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
                 return np.stack([sla.cho_solve(chol, G).T for G in self.component_grams()])
             return sla.cho_solve(chol, self.Omega).T
         system = BorderedSystem.from_matrix(H, np.ones(self.n), name="Omega + I/gamma")
-        Ci = system.chol.solve(np.eye(self.n)) - np.outer(system.u, system.u) / system.s
+        u = system.u
+        if u is None:  # the border 1 was given
+            raise InputError("the smoother needs the bordered system of eq. (7)")
+        Ci = system.chol.solve(np.eye(self.n)) - np.outer(u, u) / system.s
         if components:
             return np.stack([G @ Ci for G in self.component_grams()])
-        return self.Omega @ Ci + np.outer(np.ones(self.n), system.u) / system.s
+        return self.Omega @ Ci + np.outer(np.ones(self.n), u) / system.s
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,

@@ -68,9 +68,11 @@ class ComponentBasis:
     V: list[np.ndarray] = field(default_factory=list)
     lam: list[np.ndarray] = field(default_factory=list)
     offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=int))
-    UB: np.ndarray | None = None
-    Z: np.ndarray | None = None
-    _alpha_map: tuple | None = None
+    # set by :meth:`build` (empty, like the lists above, on an instance not made by ``build``)
+    UB: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    Z: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    _alpha_map: tuple[np.ndarray, np.ndarray] = field(
+        default_factory=lambda: (np.zeros((0, 0)), np.zeros(0)))
 
     @classmethod
     def build(cls, X: np.ndarray, kernels: Sequence[tuple[Kernel, tuple[int, ...]]], *,

@@ -115,7 +115,7 @@ class ComponentwiseSTP(SparseComponents):
         self.nu = nu
         self.norm_scale = norm_scale
         self.start_weights = start_weights
-        self._step_cache = None
+        self._step_cache: dict[str, Any] | None = None
 
     # --- parameters ------------------------------------------------------------------------
     @property
@@ -176,7 +176,8 @@ class ComponentwiseSTP(SparseComponents):
 
     def _step_data(self) -> dict[str, Any]:
         """Everything of the step's linear system that does not depend on ν (computed once)."""
-        if self._step_cache is None:
+        data = self._step_cache
+        if data is None:
             if self.form != "reduced":
                 raise NotSupportedError("the closed-form step is written in the reduced "
                                         "coordinates; use form='reduced' or a cvxpy solver")
@@ -197,7 +198,7 @@ class ComponentwiseSTP(SparseComponents):
                     G0 += B.Z @ B.Z.T                      # harmless on Z'z = 0, makes H PD
                 data["G0"] = G0
             self._step_cache = data
-        return self._step_cache
+        return data
 
     def solve_step(self, nu2: np.ndarray) -> tuple[np.ndarray, float]:
         """``(z, b)`` minimising ``½ Σ ν² Ŷ² + ½||e||²`` for squared weights ``nu2``

@@ -81,7 +81,8 @@ class SparseComponents(Components, Formulation):
     """Shared data of the component-selection problems (at least two components)."""
 
     min_components: ClassVar[int] = 2
-    compare = ("yhat", "b", "e")
+    compare: ClassVar[tuple[str, ...]] = ("yhat", "b", "e")
+    _y_cache: tuple[Any, np.ndarray] | None  # lazily set by :meth:`_targets`: ``(y, targets)``
 
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, xi: Any = 1.0,
                  rank_tol: float = 1e-10, coupling_tol: float | None = None,
@@ -91,13 +92,14 @@ class SparseComponents(Components, Formulation):
         self.rank_tol = rank_tol
         self.coupling_tol = coupling_tol
         self.form = form
-        self._basis = None
+        self._basis: ComponentBasis | None = None
 
     # --- data ---------------------------------------------------------------------------
     def _targets(self) -> np.ndarray:
-        if getattr(self, "_y_cache", None) is None or self._y_cache[0] is not self.y:
-            self._y_cache = (self.y, as_targets(self.y, self.n))
-        return self._y_cache[1]
+        cache = getattr(self, "_y_cache", None)
+        if cache is None or cache[0] is not self.y:
+            cache = self._y_cache = (self.y, as_targets(self.y, self.n))
+        return cache[1]
 
     def _xi(self) -> float:
         return check_positive(self.xi, "xi")
@@ -159,12 +161,14 @@ class SparseComponents(Components, Formulation):
         return k > 0 and self.n * self.n_components * q <= 4_000_000
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
-        out = {k: v.value for k, v in built.vars.items()}
+        out = super().values_from(built)
         if self.form == "reduced":
-            if out.get("theta") is not None:
-                out["z"] = self.basis.UB @ out["theta"]
-            if out.get("z") is not None:
-                out["alpha"] = self.basis.alpha(out["z"])
+            theta = out.get("theta")
+            if theta is not None:
+                out["z"] = self.basis.UB @ theta
+            z = out.get("z")
+            if z is not None:
+                out["alpha"] = self.basis.alpha(z)
         return out
 
     def _closed_values(self, z: np.ndarray, Yh: np.ndarray, b: float, e: np.ndarray,

@@ -108,7 +108,7 @@ def asymptotic_alpha(y: np.ndarray, lam: float) -> np.ndarray:
 def b_infinity(y: np.ndarray) -> float:
     """§2.6: the limit of the bias as λ → ∞, ``b_∞ = (m_+ - m_-) / m``."""
     y = np.asarray(y)
-    return float((np.sum(y > 0) - np.sum(y < 0)) / y.size)
+    return float((int(np.sum(y > 0)) - int(np.sum(y < 0))) / y.size)
 
 
 def active_set_solution(H: np.ndarray, y: np.ndarray, lam: float, E: np.ndarray
@@ -146,8 +146,8 @@ class _L2SVMBase(Formulation):
         self.form = form
         self._Omega = None if Omega is None else np.asarray(Omega, dtype=np.float64)
         self._precomputed = Omega is not None
-        self._F = None
-        self._ypm = None
+        self._F: np.ndarray | None = None
+        self._ypm: np.ndarray | None = None
         self._built = None
 
     @classmethod
@@ -158,7 +158,7 @@ class _L2SVMBase(Formulation):
     @property
     def n(self) -> int:
         if self._precomputed:
-            return self._Omega.shape[0]
+            return self.Omega.shape[0]  # the given Gram
         return as_matrix(self.X, min_samples=2).shape[0]
 
     @property
@@ -190,7 +190,7 @@ class _L2SVMBase(Formulation):
         """Exact factor ``F`` (``K = F F^T``) used by the builders (PSD check included)."""
         if self._F is None:
             if self._precomputed:
-                O = self._Omega
+                O = self.Omega  # the given Gram
                 if O.ndim != 2 or O.shape[0] != O.shape[1] or O.shape[0] < 2:
                     raise InputError(f"Omega must be square with at least 2 rows, got shape {O.shape}")
             self._F = exact_factor(self.Omega)
@@ -286,9 +286,10 @@ class L2SVMPrimal(_L2SVMBase):
                             params={"lam": lam})
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
-        out = {k: v.value for k, v in built.vars.items()}
+        out = super().values_from(built)
         beta = built.cons["margin"].dual_value
-        out["alpha"] = None if beta is None else np.asarray(beta) / self._lam()
+        if beta is not None:  # (a missing value is dropped from the Solution either way)
+            out["alpha"] = np.asarray(beta) / self._lam()
         return out
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
@@ -333,8 +334,11 @@ class L2SVMDual(_L2SVMBase):
         return BuiltProblem(objective, constraints, vars={"alpha": alpha}, params={"lam": lam})
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
+        out = super().values_from(built)  # {"alpha": ...}
         nu = built.cons["balance"].dual_value
-        return {"alpha": built.vars["alpha"].value, "b": None if nu is None else np.asarray(nu)}
+        if nu is not None:  # (a missing value is dropped from the Solution either way)
+            out["b"] = np.asarray(nu)
+        return out
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         return {"alpha": solution.values["alpha"]}
@@ -404,7 +408,9 @@ class EnclosingBall(_L2SVMBase):
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         beta = built.vars["beta"].value
-        return {"beta": beta, "R2": None if beta is None else np.asarray(self.radius2_at(beta))}
+        if beta is None:  # (missing values are dropped from the Solution either way)
+            return {}
+        return {"beta": beta, "R2": np.asarray(self.radius2_at(beta))}
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         return {"beta": solution.values["beta"]}

@@ -90,6 +90,9 @@ class Hessian:
         self.y = np.asarray(y, dtype=np.float64)
         self.m = self.y.size
         self.factor = factor
+        self.H: np.ndarray | None
+        self.RH: np.ndarray | None
+        self.smw: SMWSystem | None
         if factor is not None:
             if factor.R.shape[0] != self.m:
                 raise InputError(f"the factor has {factor.R.shape[0]} rows but y has {self.m} entries")
@@ -120,7 +123,7 @@ class Hessian:
                     self._s_max = float(eigsh(self.H, k=1, which="LA", tol=1e-2,
                                               return_eigenvectors=False)[0])
                 except Exception:  # pragma: no cover - tiny or degenerate matrices
-                    self._s_max = float(np.abs(self.H).sum(axis=1).max())
+                    self._s_max = float(np.abs(self._dense()).sum(axis=1).max())
         return self._s_max
 
     def noise_level(self, lam: float) -> float:
@@ -132,6 +135,18 @@ class Hessian:
     @property
     def kind(self) -> str:
         return "dense" if self.factor is None else "lowrank"
+
+    def _dense(self) -> np.ndarray:
+        """``H_w`` of a dense Hessian."""
+        if self.H is None:
+            raise InputError("this Hessian is a low-rank factor, not a dense matrix")
+        return self.H
+
+    def _low_rank(self) -> tuple[LowRankFactor, np.ndarray, SMWSystem]:
+        """The factor, ``R_H`` and the SMW system of a low-rank Hessian."""
+        if self.factor is None or self.RH is None or self.smw is None:
+            raise InputError("this Hessian is dense: it has no low-rank factor")
+        return self.factor, self.RH, self.smw
 
     def system(self, E: np.ndarray, lam: float) -> tuple[Any, bool, Any]:
         """A factorization of ``H_EE(λ)`` (:class:`~lssvm_cvx.linalg.Cholesky` or
@@ -145,13 +160,15 @@ class Hessian:
             M = HE[E]
             cols = HE.__matmul__
         elif E.size <= self.r:
-            RE = self.RH[E]
+            RH = self._low_rank()[1]
+            RE = RH[E]
             M = RE @ RE.T
-            cols = lambda v, RE=RE: self.RH @ (RE.T @ v)  # noqa: E731
+            cols = lambda v, RE=RE: RH @ (RE.T @ v)  # noqa: E731
         else:
-            self.smw.set_active(E)
-            fac = self.smw.factor(c)
-            return fac, False, lambda v, RE=fac.RE: self.RH @ (RE.T @ v)
+            _, RH, smw = self._low_rank()
+            smw.set_active(E)
+            fac = smw.factor(c)
+            return fac, False, lambda v, RE=fac.RE: RH @ (RE.T @ v)
         M[np.diag_indices_from(M)] += c
         chol = Cholesky.factor(M, name="H_EE(λ)", overwrite=True, check_cond=False)
         return chol, True, cols
@@ -160,19 +177,22 @@ class Hessian:
         """``H_w[:, E] @ v`` (all ``m`` rows)."""
         if self.H is not None:
             return self.H[:, E] @ v
-        return self.RH @ (self.RH[E].T @ v)
+        RH = self._low_rank()[1]
+        return RH @ (RH[E].T @ v)
 
     def matvec(self, a: np.ndarray) -> np.ndarray:
         """``H_w @ a`` for a full vector (used by the line search)."""
         if self.H is not None:
             return self.H @ a
-        return self.RH @ (self.RH.T @ a)
+        RH = self._low_rank()[1]
+        return RH @ (RH.T @ a)
 
     def gram(self) -> np.ndarray:
         """The working Gram ``K_w`` (``m × m``)."""
         if self.H is not None:
             return self.H * np.outer(self.y, self.y)
-        return self.factor.R @ self.factor.R.T
+        factor = self._low_rank()[0]
+        return factor.R @ factor.R.T
 
 
 # ------------------------------------------------------------------------------- states
@@ -209,6 +229,8 @@ class State:
 
     @property
     def y_E(self) -> np.ndarray:
+        if self._yE is None:
+            raise InputError("state has no labels of E; re-evaluate it")
         return self._yE
 
     @property
@@ -270,6 +292,8 @@ def derivatives(hess: Hessian, st: State) -> State:
     the same factorization)."""
     yE = hess.y[st.E]
     nu, rho = st.nu, st.rho
+    if nu is None or rho is None:
+        raise InputError("state has no factorization; re-evaluate it")
     s = float(yE @ nu)
     da0 = -0.5 * (float(nu @ rho) * s - float(nu @ nu) * float(yE @ rho)) / s**2
     daE = -0.5 * st.chol.solve(st.alpha_E) - da0 * nu
@@ -328,12 +352,12 @@ def _newton(hess: Hessian, lam: float, a: np.ndarray, b: float, tol: float, max_
         a = a + t * (a_t - a)
         b = b + t * (st.alpha0 - b)
         o = o + t * (o_t - o)
-    best = min(seen.values(), key=lambda s: s.max_violation()) if seen else None
-    if best is not None and best.max_violation() <= 10 * noise:
+    least = min(seen.values(), key=lambda s: s.max_violation()) if seen else None
+    if least is not None and least.max_violation() <= 10 * noise:
         warnings.warn(f"active-set iteration at λ = {lam:.3g} stopped at a partition consistent only "
-                      f"within {best.max_violation():.2g} (rounding-noise level {noise:.2g}: H_EE(λ) is "
+                      f"within {least.max_violation():.2g} (rounding-noise level {noise:.2g}: H_EE(λ) is "
                       "ill-conditioned)", ConditioningWarning, stacklevel=3)
-        return best
+        return least
     raise SolverError(f"the active-set Newton iteration did not converge in {max_iter} steps "
                       f"at λ = {lam:.3g}",
                       solver="l2svm_path", status="max_iter")

@@ -155,7 +155,7 @@ def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS],
         for nb in (lg[k] - step, lg[k] + step):
             g = float(10 ** nb)
             scores[g] = widthloo_score(g)
-        g_best = min(scores, key=scores.get)
+        g_best = min(scores, key=scores.__getitem__)
     else:
         g_best = float(gammas[0])
     # 2. (μ, ν) stage on all rows

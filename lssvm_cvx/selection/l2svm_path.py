@@ -28,12 +28,12 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..checks import binary_labels, check_positive
-from ..exceptions import ConditioningWarning, HyperparameterError, SolverError
+from ..exceptions import ConditioningWarning, HyperparameterError, InputError, SolverError
 from ..formulations.l2svm_active_set import Hessian, State, correct_active_set, derivatives, evaluate
 from ..kernels.base import Kernel, Precomputed
 from ..kernels.factors import LowRankFactor
@@ -193,7 +193,21 @@ def _kernel_rows(path: L2SVMPath, X_new: Any, Z: Any) -> np.ndarray:
     return kernel(X_new, Z)
 
 
-def expand(path: L2SVMPath, st: State, *, expansion: str = "landmarks", eps: float = 1e-8
+class Expandable(Protocol):
+    """What :func:`expand` reads of a path: an :class:`L2SVMPath`, or any object with the
+    labels, the Hessian, the training inputs and the kernel of a fixed-λ fit."""
+
+    @property
+    def y(self) -> np.ndarray: ...
+    @property
+    def hess(self) -> Hessian: ...
+    @property
+    def X(self) -> Any: ...
+    @property
+    def kernel(self) -> Kernel | None: ...
+
+
+def expand(path: Expandable, st: State, *, expansion: str = "landmarks", eps: float = 1e-8
            ) -> tuple[Any, np.ndarray, float]:
     """§2.7.3: the classifier ``h(x) = Σ_j γ_j k(z_j, x) + α_0`` on the original kernel.
 
@@ -208,8 +222,8 @@ def expand(path: L2SVMPath, st: State, *, expansion: str = "landmarks", eps: flo
     Returns ``(Z, γ, α_0)`` with ``Z`` the expansion points (indices into the training Gram for
     a precomputed kernel).
     """
-    hess, y = path.hess, path.y
-    pre = path.kernel is None or isinstance(path.kernel, Precomputed)
+    hess, y, kernel = path.hess, path.y, path.kernel
+    pre = kernel is None or isinstance(kernel, Precomputed)
     if hess.factor is None or hess.factor.info.get("numerically_exact", False):
         coef = y[st.E] * st.alpha_E
         return (st.E if pre else np.asarray(path.X)[st.E]), coef, st.alpha0
@@ -220,10 +234,10 @@ def expand(path: L2SVMPath, st: State, *, expansion: str = "landmarks", eps: flo
             return fac.landmark_index, fac.A @ w, st.alpha0
         return fac.Z, fac.A @ w, st.alpha0
     if expansion == "support":
-        if pre:
+        if kernel is None or isinstance(kernel, Precomputed):  # i.e. ``pre``
             raise HyperparameterError("expansion='support' needs a kernel function")
         XE = np.asarray(path.X)[st.E]
-        KEE = path.kernel(XE)
+        KEE = kernel(XE)
         KEE[np.diag_indices_from(KEE)] += eps / 2.0
         f = fac.R[st.E] @ w
         gamma = Cholesky.factor(KEE, name="K_EE(ε)", overwrite=True, check_cond=False).solve(f)
@@ -379,7 +393,7 @@ def _robust_correct(hess: Hessian, st: State, lam: float, lam_next: float, E_pre
 def _paper_step(st: State, lam: float, lam_min: float, fraction: float) -> tuple[float, np.ndarray]:
     """§2.5: next λ from the Newton predictions of eq. (12) (2% rule, halving safeguard) and
     the predicted partition."""
-    g, dg = st.g, st.d_g
+    g, dg = st.g, _slopes(st)[1]
     with np.errstate(divide="ignore", invalid="ignore"):
         lam_i = lam - g / dg
     ok = np.isfinite(lam_i) & (lam_i < lam * (1.0 - 1e-9)) & (lam_i > 0)
@@ -406,9 +420,17 @@ def _psi(st: State) -> tuple[np.ndarray, np.ndarray | None]:
     psi[st.E] = st.alpha_E / scale
     dpsi = None
     if st.d_g is not None:
-        dpsi = st.d_g.copy()
-        dpsi[st.E] = st.d_alpha_E / scale
+        d_alpha_E, d_g = _slopes(st)
+        dpsi = d_g.copy()
+        dpsi[st.E] = d_alpha_E / scale
     return psi, dpsi
+
+
+def _slopes(st: State) -> tuple[np.ndarray, np.ndarray]:
+    """``(dα_E/dλ, dg/dλ)`` of a state evaluated with its derivatives (eq. 13)."""
+    if st.d_alpha_E is None or st.d_g is None:
+        raise InputError("the state has no λ-derivatives; evaluate it with deriv=True")
+    return st.d_alpha_E, st.d_g
 
 
 def _next_event(hess: Hessian, st: State, lam_min: float, tol: float, rtol: float
@@ -437,6 +459,8 @@ def _next_event(hess: Hessian, st: State, lam_min: float, tol: float, rtol: floa
         if t_hi <= t_min + 1e-15:
             return None
         psi, dpsi = _psi(hi)
+        if dpsi is None:  # hi has its derivatives (computed above or by evaluate)
+            raise InputError("the state has no λ-derivatives; evaluate it with deriv=True")
         slope = dpsi * hi.lam  # dψ/dt
         with np.errstate(divide="ignore", invalid="ignore"):
             dt = (psi + tol) / slope
