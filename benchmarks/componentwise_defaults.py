@@ -25,6 +25,10 @@ from lssvm_cvx.model_selection import select_gamma_sigma2
 from lssvm_cvx.estimators.componentwise import GNC_DEFAULTS
 
 RELEVANT = {0, 1, 2, 3}
+#: first seed of the fresh data sets: seeds 1000-1005 (this benchmark's earlier runs) were used
+#: while the estimators' RBF+linear start was designed (notes/cw.md), 2000-2004 by a slow test,
+#: so the measured rates come from seeds no design decision has seen
+SEED_BASE = 5000
 #: RBF+linear candidates: components 0..9 RBF, 10..19 linear; the paper's right choice
 MIXED_RIGHT = {0, 1, 12, 13}
 CASES = [("STP", dict(penalty="stp"), RELEVANT),
@@ -155,8 +159,8 @@ def error_scale(seed: int) -> dict:
           paper="componentwise-lssvm-pelckmans")
 def run(ctx: Context) -> BenchResult:
     git = git_state()
-    reps = ctx.reps(full=6, quick=1)
-    seeds = [1000 + ctx.seed + r for r in range(reps)]
+    reps = ctx.reps(full=20, quick=1)
+    seeds = [SEED_BASE + ctx.seed + r for r in range(reps)]
     cases = CASES if not ctx.quick else [c for c in CASES if c[0] == "STP"]
     from functools import partial
 
@@ -211,7 +215,8 @@ def run(ctx: Context) -> BenchResult:
                             "Exact structure: the selected set is exactly {x1..x4} (RBF+lin: "
                             "exactly RBF x1, RBF x2, linear x3, linear x4).  Each fit is "
                             "`ComponentwiseLSSVMRegressor(**params).fit(X, y)` with the params "
-                            "in the method name only.", paper=paper))
+                            "in the method name only.  The seeds are new: the earlier runs' "
+                            "seeds informed the design of the RBF+linear start.", paper=paper))
     if not ctx.quick:
         res.tables.append(Table(
             "What limits L1 and AReg fusion: is the exact structure on the ξ path, and what does "
