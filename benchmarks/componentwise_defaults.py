@@ -10,6 +10,8 @@ paper's wording) for the sparse penalties, so the effect of the rule is measured
 
 from __future__ import annotations
 
+from collections import Counter
+
 import subprocess
 import warnings
 from pathlib import Path
@@ -154,6 +156,15 @@ def error_scale(seed: int) -> dict:
     return row
 
 
+def selected_sets(results: list[dict], names: list[str]) -> str:
+    """How often each selected set occurs over the seeds, per method (the failure modes)."""
+    out = []
+    for name in names:
+        sets = Counter("{" + ", ".join(r[name]["selected"]) + "}" for r in results if name in r)
+        out.append(f"Selected sets, {name}: " + "; ".join(f"{k} in {v}" for k, v in sets.most_common()) + ".")
+    return "  ".join(out)
+
+
 @register("componentwise_defaults", "Componentwise LS-SVM chapter §5.2: structure detection at "
           "the estimators' defaults on fresh seeds, and the Table 1 error-scale check",
           paper="componentwise-lssvm-pelckmans")
@@ -268,7 +279,7 @@ def run(ctx: Context) -> BenchResult:
                  "'warnings' column counts them).  STP with RBF and lin: the least-squares start of "
                  "GNC weights each candidate by its dimension (start_weights='kernel_dof', median "
                  f"linear weight {lin_w}) and GNC is followed by support moves between the candidates "
-                 f"of one input that lower eq. (25) (accepted in {n_moves} of {reps} runs); with the "
-                 "literal start (start_weights='equal') the same fits pick RBF for x3 and x4 (row "
-                 "'STP with RBF and lin, literal start').")
+                 f"of one input that lower eq. (25) (accepted in {n_moves} of {reps} runs); the row "
+                 "'STP with RBF and lin, literal start' is the same fit with start_weights='equal'.  "
+                 + selected_sets(results, [c[0] for c in cases if "lin" in c[0]]))
     return res
