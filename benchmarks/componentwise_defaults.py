@@ -22,9 +22,12 @@ import pandas as pd
 from lssvm_cvx import ComponentwiseLSSVMRegressor, problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.componentwise import ComponentwiseLSSVM
-from lssvm_cvx.kernels import RBF, Componentwise
+from lssvm_cvx.formulations.componentwise_basis import ComponentBasis
+from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.model_selection import select_gamma_sigma2
 from lssvm_cvx.estimators.componentwise import GNC_DEFAULTS
+
+from componentwise_spam import ridge_decisions
 
 RELEVANT = {0, 1, 2, 3}
 #: first seed of the fresh data sets: seeds 1000-1005 (this benchmark's earlier runs) were used
@@ -81,6 +84,8 @@ def one_seed(seed: int, cases=None) -> dict:
                      "moves accepted": int(sum(m["accepted"] for m in getattr(est, "prune_log_", [])))}
         if name in PATH_METHODS:
             out[name + " path"] = l1_path(ds, est, PATH_METHODS[name])
+        if name == "STP with RBF and lin":
+            out["kernel choice by CV"] = kernel_choice_by_cv(ds, est.sigma2_, seed)
     return out
 
 
@@ -154,6 +159,43 @@ def error_scale(seed: int) -> dict:
                                                    float(np.mean(np.abs(r))) / sd,
                                                    float(np.max(np.abs(r))) / sd)
     return row
+
+
+#: γ grid of the kernel-choice experiment (as the estimators' componentwise LS-SVM grid)
+CHOICE_GAMMAS = np.logspace(-2, 4, 13)
+
+
+def kernel_choice_by_cv(ds, sigma2: float, seed: int) -> dict:
+    """What limits "STP with RBF and lin": given the right inputs x1..x4, does 10-fold CV of the
+    componentwise LS-SVM (eq. 16; γ re-tuned per set) prefer the paper's kernel assignment (RBF
+    for x1, x2, linear for x3, x4) among all 16 assignments of {RBF, linear} to x1..x4?  Scored
+    by the minimum CV error and by the one-standard-error rule that prefers fewer RBF
+    components (the simpler model).  The RBF width is the one the estimator chose."""
+    X, y = ds.X, ds.y
+    B = ComponentBasis.build(X, [(RBF(sigma2), (j,)) for j in range(4)]
+                             + [(Linear(), (j,)) for j in range(4)], rank_tol=1e-10)
+    F = [V * np.sqrt(lv) for V, lv in zip(B.V, B.lam)]
+    folds = problems.kfold_indices(len(y), 10, seed)
+    n = len(y)
+    scores = {}
+    for code in range(16):                      # bit j set: RBF for x_{j+1}, else linear
+        S = [j if code >> j & 1 else 4 + j for j in range(4)]
+        A = np.hstack([F[d] for d in S])
+        err = np.zeros((len(folds), CHOICE_GAMMAS.size))
+        for i, f in enumerate(folds):
+            tr = np.ones(n, bool)
+            tr[f] = False
+            err[i] = np.mean((ridge_decisions(A[tr], y[tr], A[f], CHOICE_GAMMAS) - y[f]) ** 2, axis=1)
+        m = err.mean(0)
+        k = int(np.argmin(m))
+        scores[code] = (float(m[k]), float(err[:, k].std(ddof=1) / np.sqrt(len(folds))))
+    right = 0b0011
+    best = min(scores, key=lambda c: scores[c][0])
+    ok = [c for c in scores if scores[c][0] <= scores[best][0] + scores[best][1]]
+    onese = min(ok, key=lambda c: (bin(c).count("1"), scores[c][0]))
+    lin_x1 = 0b0010                              # the observed failure: linear for x1
+    return {"min": float(best == right), "one_se": float(onese == right),
+            "gap x1 linear [SE]": (scores[lin_x1][0] - scores[right][0]) / scores[right][1]}
 
 
 def selected_sets(results: list[dict], names: list[str]) -> str:
@@ -234,6 +276,35 @@ def run(ctx: Context) -> BenchResult:
             "CV say there?", l1tab,
             "eq. (20) refitted on all training data at every ξ of the CV grid.  A CV excess above "
             "1 standard error means neither rule (min, one-SE) can pick that ξ."))
+        kc = [r["kernel choice by CV"] for r in results if "kernel choice by CV" in r]
+        kc_min = 100 * float(np.mean([x["min"] for x in kc]))
+        kc_se = 100 * float(np.mean([x["one_se"] for x in kc]))
+        kc_close = 100 * float(np.mean([x["gap x1 linear [SE]"] <= 1 for x in kc]))
+        res.tables.append(Table(
+            "What limits STP with RBF and lin: given the right inputs, does CV prefer the paper's "
+            "kernel for each?", pd.DataFrame([{
+                "seeds": len(kc),
+                "% seeds: CV minimum is the paper's assignment": kc_min,
+                "% seeds: one-SE rule (fewest RBF) gives it": kc_se,
+                "median CV excess of linear x1 over it [SE]": float(np.median(
+                    [x["gap x1 linear [SE]"] for x in kc])),
+                "% seeds with linear x1 within 1 SE of it": kc_close}]),
+            "Componentwise LS-SVM (16) on x1..x4 only, each of the 16 assignments of {RBF, "
+            "linear} to the four inputs, γ re-tuned by 10-fold CV per assignment, σ² as the "
+            "estimator chose; SE of the CV error at its best γ over the folds.  The paper's "
+            "assignment: RBF for x1, x2 and linear for x3, x4."))
+        res.check("RBF+lin, right inputs given: % seeds where 10-fold CV (minimum) prefers the "
+                  "paper's kernel assignment (target 90, the issue's rate)", kc_min, 90.0,
+                  higher_is_better=True, unit="%")
+        choice_note = (
+            f"  Kernel choice (table 'What limits STP with RBF and lin'): even with the right "
+            f"inputs given, 10-fold CV prefers the paper's assignment in {kc_min:.0f} % of the "
+            f"seeds (one-SE rule: {kc_se:.0f} %), and linear x1 is within one standard error of "
+            f"it in {kc_close:.0f} %: "
+            + ("on N = 100 points with unit noise the data do not decide between an RBF and a "
+               "linear x1 (sinc is monotone on [0, 1]) often enough for any CV-driven choice to "
+               "reach 90 %." if kc_min < 90 else "CV alone would reach the target; the STP's "
+               "shortfall is its local minimum."))
         scales = ctx.map(error_scale, seeds[:3], desc="error scale")
         keys = list(scales[0])
         trows = []
@@ -281,5 +352,6 @@ def run(ctx: Context) -> BenchResult:
                  f"linear weight {lin_w}) and GNC is followed by support moves between the candidates "
                  f"of one input that lower eq. (25) (accepted in {n_moves} of {reps} runs); the row "
                  "'STP with RBF and lin, literal start' is the same fit with start_weights='equal'.  "
-                 + selected_sets(results, [c[0] for c in cases if "lin" in c[0]]))
+                 + selected_sets(results, [c[0] for c in cases if "lin" in c[0]])
+                 + ("" if ctx.quick else choice_note))
     return res
