@@ -27,7 +27,7 @@ from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.model_selection import select_gamma_sigma2
 from lssvm_cvx.estimators.componentwise import GNC_DEFAULTS
 
-from componentwise_spam import ridge_decisions
+from lssvm_cvx.benchmarks.componentwise_spam import ridge_decisions
 
 RELEVANT = {0, 1, 2, 3}
 #: first seed of the fresh data sets: seeds 1000-1005 (this benchmark's earlier runs) were used

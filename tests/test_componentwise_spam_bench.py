@@ -3,16 +3,11 @@ componentwise LS-SVM classifier, its CV is fold refits, its stepwise search is g
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-spam = pytest.importorskip("componentwise_spam")
-
-from lssvm_cvx import ComponentwiseLSSVMClassifier  # noqa: E402
+from lssvm_cvx import ComponentwiseLSSVMClassifier
+from lssvm_cvx.benchmarks import componentwise_spam as spam
 
 
 def _toy(n=80, p=4, seed=0):
