@@ -27,7 +27,7 @@ from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.model_selection import select_gamma_sigma2
 from lssvm_cvx.estimators.componentwise import GNC_DEFAULTS
 
-from lssvm_cvx.benchmarks.componentwise_spam import ridge_decisions
+from lssvm_cvx.benchmarks.componentwise_spam import basis_features, kfold_ridge
 
 RELEVANT = {0, 1, 2, 3}
 #: first seed of the fresh data sets: seeds 1000-1005 (this benchmark's earlier runs) were used
@@ -174,18 +174,14 @@ def kernel_choice_by_cv(ds, sigma2: float, seed: int) -> dict:
     X, y = ds.X, ds.y
     B = ComponentBasis.build(X, [(RBF(sigma2), (j,)) for j in range(4)]
                              + [(Linear(), (j,)) for j in range(4)], rank_tol=1e-10)
-    F = [V * np.sqrt(lv) for V, lv in zip(B.V, B.lam)]
+    F = basis_features(B)
     folds = problems.kfold_indices(len(y), 10, seed)
-    n = len(y)
+    sizes = np.array([len(f) for f in folds], dtype=float)[:, None]
     scores = {}
     for code in range(16):                      # bit j set: RBF for x_{j+1}, else linear
         S = [j if code >> j & 1 else 4 + j for j in range(4)]
-        A = np.hstack([F[d] for d in S])
-        err = np.zeros((len(folds), CHOICE_GAMMAS.size))
-        for i, f in enumerate(folds):
-            tr = np.ones(n, bool)
-            tr[f] = False
-            err[i] = np.mean((ridge_decisions(A[tr], y[tr], A[f], CHOICE_GAMMAS) - y[f]) ** 2, axis=1)
+        err = kfold_ridge(np.hstack([F[d] for d in S]), y, folds, CHOICE_GAMMAS,
+                          lambda d, t: (d - t) ** 2) / sizes
         m = err.mean(0)
         k = int(np.argmin(m))
         scores[code] = (float(m[k]), float(err[:, k].std(ddof=1) / np.sqrt(len(folds))))

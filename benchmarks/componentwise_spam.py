@@ -69,9 +69,14 @@ def primal_features(Xtr, Xte, s2: float, rank_tol: float = RANK_TOL
     componentwise LS-SVM on a set ``S`` of indicators is ridge regression on ``[Φ_d]_{d∈S}``."""
     basis = ComponentBasis.build(Xtr, [(RBF(s2), (d,)) for d in range(Xtr.shape[1])],
                                  rank_tol=rank_tol)
-    root = [np.sqrt(lv) for lv in basis.lam]
-    return ([V * r for V, r in zip(basis.V, root)],
-            [E * r for E, r in zip(basis.features(Xte), root)])
+    return basis_features(basis), basis_features(basis, Xte)
+
+
+def basis_features(basis: ComponentBasis, X_new=None) -> list[np.ndarray]:
+    """``Φ_d = V_d Λ_d^{1/2}`` of every component of ``basis`` on its training inputs, or the
+    same map on ``X_new`` (``E_d Λ_d^{1/2}``)."""
+    E = basis.V if X_new is None else basis.features(X_new)
+    return [Ed * np.sqrt(lv) for Ed, lv in zip(E, basis.lam)]
 
 
 def ridge_decisions(A, y, At, gammas) -> np.ndarray:
@@ -83,6 +88,18 @@ def ridge_decisions(A, y, At, gammas) -> np.ndarray:
     ev, U = np.linalg.eigh(Ac.T @ Ac)
     r, Bt = U.T @ (Ac.T @ (y - ym)), (At - mu) @ U
     return np.stack([Bt @ (r / (ev + 1.0 / g)) + ym for g in gammas])
+
+
+def kfold_ridge(A, y, folds, gammas, score) -> np.ndarray:
+    """k-fold CV of :func:`ridge_decisions`: ``score(decisions, y_fold)`` (per held-out point)
+    summed over each fold, shape ``(len(folds), len(gammas))``."""
+    n = len(y)
+    out = np.zeros((len(folds), len(gammas)))
+    for i, f in enumerate(folds):
+        tr = np.ones(n, bool)
+        tr[f] = False
+        out[i] = np.sum(score(ridge_decisions(A[tr], y[tr], A[f], gammas), y[f]), axis=1)
+    return out
 
 
 def forward_stepwise(F, y, score, kmax: int) -> list[tuple[list[int], float, int]]:
@@ -111,12 +128,8 @@ def sparsity_experiment(seed: int, kmax: int) -> dict:
     stack = lambda Fs, S: np.hstack([Fs[d] for d in S])      # noqa: E731
 
     def cv(S):
-        A, hits = stack(F, S), np.zeros(len(GAMMAS))
-        for f in folds:
-            tr = np.ones(n, bool)
-            tr[f] = False
-            hits += np.sum(np.sign(ridge_decisions(A[tr], ytr[tr], A[f], GAMMAS)) == ytr[f], axis=1)
-        return hits / n
+        hits = kfold_ridge(stack(F, S), ytr, folds, GAMMAS, lambda d, t: np.sign(d) == t)
+        return hits.sum(0) / n
 
     def test(S):
         return np.mean(np.sign(ridge_decisions(stack(F, S), ytr, stack(Ft, S), GAMMAS)) == yte, axis=1)

@@ -50,6 +50,11 @@ RAETSCH: dict[str, dict[str, Any]] = {
 PAPER_REALISATIONS = {"image": 20, "ringnorm": 20, "splice": 20}
 
 
+def paper_realisations(name: str) -> int:
+    """The paper's number of realisations of a Rätsch set (Table 1: 100 unless listed)."""
+    return PAPER_REALISATIONS.get(name, 100)
+
+
 @contextmanager
 def one_thread():
     from threadpoolctl import threadpool_limits
