@@ -4,11 +4,14 @@ leave-one-out test error prediction (Proposition 4, eq. 16, 22-24) and the radiu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..formulations.l2svm_active_set import Hessian, State
 
-__all__ = ["span_loo", "span_loo_outputs", "radius_margin", "BallOnHessian", "ball_on_hessian"]
+__all__ = ["span_loo", "span_loo_outputs", "radius_margin", "dense_ball_problem", "BallOnHessian",
+           "ball_on_hessian"]
 
 
 def span_loo(hess: Hessian, st: State) -> float:
@@ -33,6 +36,17 @@ def radius_margin(st: State, R2: float, m: int) -> float:
     return 4.0 * R2 * float(np.sum(st.alpha_E)) / m
 
 
+def dense_ball_problem(K: np.ndarray) -> Any:
+    """The enclosing-ball QP (:func:`~lssvm_cvx.formulations.l2svm.enclosing_ball_problem`) of
+    the points of a dense Gram ``K`` (symmetrized, PSD-wrapped), λ a Parameter."""
+    import cvxpy as cp
+
+    from ..formulations.l2svm import enclosing_ball_problem
+
+    Ks = cp.psd_wrap((K + K.T) / 2)
+    return enclosing_ball_problem(np.diag(K).copy(), lambda b: cp.quad_form(b, Ks))
+
+
 class BallOnHessian:
     """Enclosing-ball QP on the working Gram ``K_w`` (the exact Gram or ``R R^T``), DPP in λ."""
 
@@ -48,9 +62,7 @@ class BallOnHessian:
             self.problem = enclosing_ball_problem(np.einsum("ij,ij->i", F, F),
                                                   lambda b: cp.sum_squares(F.T @ b))
         else:
-            K = hess.gram()
-            Ks = cp.psd_wrap((K + K.T) / 2)
-            self.problem = enclosing_ball_problem(np.diag(K).copy(), lambda b: cp.quad_form(b, Ks))
+            self.problem = dense_ball_problem(hess.gram())
         self.lam = self.problem.params["lam"]
         self.beta = self.problem.vars["beta"]
         self.m = self.beta.size

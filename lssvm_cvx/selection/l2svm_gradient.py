@@ -46,6 +46,7 @@ from ..checks import binary_labels, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.l2svm_active_set import State, solve_fixed
 from ..kernels.base import sq_dists
+from .l2svm_criteria import dense_ball_problem
 
 __all__ = [
     "BoundValue",
@@ -98,13 +99,9 @@ def rbf_gram_and_derivative(X: np.ndarray, sigma2: float, D: np.ndarray | None =
 def ball_beta(Kt: np.ndarray, *, solver: str = "CLARABEL") -> tuple[float, np.ndarray]:
     """``(R², β)``: the smallest enclosing ball of the points of Gram ``K̃`` (Bonidal et al.
     §3.1; :func:`~lssvm_cvx.formulations.l2svm.enclosing_ball_problem` at ``λ = 0`` on ``K̃``)."""
-    import cvxpy as cp
-
-    from ..formulations.l2svm import enclosing_ball_problem
     from ..solvers import solve_problem
 
-    Ks = cp.psd_wrap((Kt + Kt.T) / 2)
-    prob = enclosing_ball_problem(np.diag(Kt).copy(), lambda b: cp.quad_form(b, Ks))
+    prob = dense_ball_problem(Kt)
     prob.params["lam"].value = 0.0
     solve_problem(prob, solver, accept_inaccurate=True)
     beta = np.clip(np.asarray(prob.vars["beta"].value, dtype=np.float64), 0.0, None)
