@@ -57,7 +57,8 @@ def test_components_sum_to_prediction(additive, penalty, kw):
         assert set(range(4)) <= set(est.selected_components_.tolist())
 
 
-@pytest.mark.parametrize("penalty,kw", [(None, {"gamma": 50.0}), ("stp", {"lam": 1.0, "gnc_start": "l1"})])
+@pytest.mark.parametrize("penalty,kw", [(None, {"gamma": 50.0}), ("stp", {"lam": 1.0, "gnc_start": "l1"}),
+                                        ("stp", {"lam": 1.0, "kernel": ["rbf", "linear"]})])
 def test_save_load_round_trip(additive, penalty, kw, tmp_path):
     import lssvm_cvx
 
@@ -67,6 +68,7 @@ def test_save_load_round_trip(additive, penalty, kw, tmp_path):
     back = lssvm_cvx.load(tmp_path / "m.npz")
     np.testing.assert_array_equal(back.predict(ds.X_test), est.predict(ds.X_test))
     np.testing.assert_array_equal(back.selected_components_, est.selected_components_)
+    assert back.get_params() == est.get_params()
 
 
 def test_stp_detects_structure_with_mixed_candidates(additive):

@@ -51,7 +51,9 @@ from ..kernels.base import RBF, Componentwise, Kernel, make_kernel
 from ..linalg.folds import make_folds
 from ..selection.componentwise_cv import (RULES, cv_path, default_lam_grid, default_sigma2_grid,
                                           default_xi_grid)
+from ..selection.kernel_choice import choose_kernels
 from ..selection.lssvm import select_gamma_sigma2
+from ..linalg.bordered import lssvm_system
 from ..linalg.threads import small_system_blas
 from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
@@ -59,6 +61,8 @@ from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_label
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
 
 PENALTIES = (None, "l1", "stp", "fusion_areg", "fusion_eta")
+#: values of ``kernel_choice``
+KERNEL_CHOICES = ("cv", None)
 #: γ grid of the (γ, σ²) search (exact k-fold CV of the componentwise LS-SVM)
 GAMMA_GRID = np.logspace(-2, 4, 13)
 #: GNC settings of the STP fit: the last stage runs to relative stationarity 1e-6
@@ -73,6 +77,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
     """Fit / predict / component access shared by the regressor and the classifier."""
 
     prune_log_: list[dict[str, Any]]  # set by fit (STP): the overlap pruning steps
+    kernel_choice_: dict[str, Any] | None  # set by fit: the kernel choice by paired CV
 
     # the regressor and the classifier take the same parameters (documented on each class)
     def __init__(self, kernel: Any = "rbf", sigma2: float | None = None,
@@ -82,7 +87,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                  validation_fraction: float = 0.3, solver: str = "CLARABEL",
                  rank_tol: float = 1e-10, selection_tol: float = 1e-4, gnc_start: str = "l2",
                  gnc_options: dict | None = None, random_state: Any = None,
-                 start_weights: Any = "kernel_dof"):
+                 start_weights: Any = "kernel_dof", kernel_choice: str | None = "cv"):
         self.kernel = kernel
         self.sigma2 = sigma2  # type: ignore[assignment]  # None: by CV (KernelMixin's is a float)
         self.gamma = gamma
@@ -103,6 +108,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.gnc_options = gnc_options
         self.random_state = random_state
         self.start_weights = start_weights
+        self.kernel_choice = kernel_choice
 
     # --- configuration -------------------------------------------------------------------
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
@@ -147,6 +153,9 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 raise HyperparameterError(f"validation_fraction must be in (0, 1), got {vf!r}")
         check_positive(self.rank_tol, "rank_tol")
         check_positive(self.selection_tol, "selection_tol")
+        if self.kernel_choice not in KERNEL_CHOICES:
+            raise HyperparameterError(f"kernel_choice must be one of {KERNEL_CHOICES}, "
+                                      f"got {self.kernel_choice!r}")
 
     # --- hyperparameters by 10-fold CV (§5) ---------------------------------------------------
     def _has_rbf(self) -> bool:
@@ -189,7 +198,9 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 grid = np.sort(grid)[::-1]
             else:
                 grid = np.sort(grid)
-            params = {**self.get_params(), "sigma2": self.sigma2_, "gamma": self.gamma_}
+            # the penalty's own CV path: the inner fits stop at the sparse fit (no kernel choice)
+            params = {**self.get_params(), "sigma2": self.sigma2_, "gamma": self.gamma_,
+                      "kernel_choice": None}
 
             def fit_predict(Xa, ya, v, Xb):
                 est = ComponentwiseLSSVMRegressor(**{**params, name: v})
@@ -253,6 +264,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.kernel_ = cw
         self.component_labels_ = cw.labels(X.shape[1])
         self.history_ = None
+        Yfit = Y
         if self.penalty is None:
             if classification:
                 fc = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma_)
@@ -297,7 +309,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             selected = selected_components(yh, self.selection_tol, scale=_scale(Y))
         else:
             tr, va = self._split(X.shape[0])
-            Xfit = X[tr]
+            Xfit, Yfit = X[tr], Y[tr]
             check_component_inputs(Xfit, cw, min_components=2)
             if self.penalty == "fusion_areg":
                 fus = ComponentwiseFusion(Xfit, Y[tr], X[va], kernel=cw, xi=self.reg_,
@@ -315,11 +327,32 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 out = feta.component_outputs(eres.solution["alpha"])
                 selected = selected_components(out, self.selection_tol, scale=_scale(Y[tr]))
             self.validation_indices_ = va
+        self.kernel_choice_ = None
+        if self.penalty is not None and self.kernel_choice == "cv" and _overlap_groups(self.component_labels_):
+            A, b, selected = self._choose_kernels(Xfit, Yfit, comps, selected)
         self.X_fit_ = Xfit
         self.component_coef_ = A
         self.intercept_ = float(b)
         self.selected_components_ = np.asarray(selected, dtype=int)
         self.n_components_ = P
+
+    def _choose_kernels(self, X: np.ndarray, Y: np.ndarray, comps: list, selected: Any
+                        ) -> tuple[np.ndarray, float, np.ndarray]:
+        """Kernel type of every selected input by paired k-fold CV (``kernel_choice="cv"``,
+        :func:`~lssvm_cvx.selection.kernel_choice.choose_kernels`), then the componentwise
+        LS-SVM (eq. 16) on the chosen components at the γ of that CV."""
+        folds = make_folds(len(Y), self._folds(len(Y)), _seed(self.random_state))
+        kc = choose_kernels(X, Y, comps, selected, gammas=GAMMA_GRID, folds=folds,
+                            rule=self.cv_rule, rank_tol=self.rank_tol)
+        self.kernel_choice_ = kc.to_dict()
+        A = np.zeros((X.shape[0], len(comps)))
+        if kc.selected.size == 0:
+            return A, float(np.mean(Y)), kc.selected
+        Omega = np.add.reduce([component_columns_gram(kd, cols, X)
+                               for kd, cols in (comps[d] for d in kc.selected)])
+        alpha, b = lssvm_system(Omega, kc.gamma, np.ones(len(Y))).solve(Y)
+        A[:, kc.selected] = alpha[:, None]
+        return A, float(b), kc.selected
 
     # --- evaluation ------------------------------------------------------------------------------
     def _contributions(self, X: Any, components: Any = None) -> np.ndarray:

@@ -71,7 +71,17 @@ DOC_PARAMS = """
         last GNC stage does not reach ``tol_stationarity`` warns (``ConvergenceWarning``) and
         sets ``converged_ = False``.
     random_state :
-        Seed of the validation split.
+        Seed of the validation split (and of the CV folds).
+    kernel_choice :
+        ``"cv"`` (default): when several candidate kernels share an input (``kernel=["rbf",
+        "linear"]``), the sparse fit (any ``penalty`` but ``None``) selects the inputs, and the
+        kernel of every selected input is then chosen by paired ``cv``-fold CV of the
+        componentwise LS-SVM with ``cv_rule`` (``"one_se"``: the candidate with the fewest free
+        directions — linear before RBF — unless another lowers the CV error by more than one
+        paired standard error); the model is the componentwise LS-SVM (eq. 16) refitted on the
+        chosen components (:func:`~lssvm_cvx.selection.kernel_choice.choose_kernels`; the
+        module docstring there says why).  No effect with one kernel per input.  ``None``: the
+        sparse fit's own components and coefficients (eq. 22 as printed).
 """
 
 DOC_ATTRS = """
@@ -106,6 +116,10 @@ DOC_ATTRS = """
         ``"stp"`` with several candidate kernels per input: the support moves tried after GNC
         (:func:`~lssvm_cvx.selection.gnc.prune_overlaps`; only moves that lower eq. 25 are
         kept).
+    kernel_choice_ : dict or None
+        ``kernel_choice="cv"`` with several candidate kernels per input: the chosen
+        components, the refit's γ and CV error, and per input visit the candidates' mean CV
+        error, paired standard error and complexity (``KernelChoice.to_dict``); else None.
     converged_, n_iter_ :
         Whether GNC met its stationarity tolerance and how many weighted least-squares steps
         it took (``"stp"``; True / 0 for the other penalties).

@@ -371,7 +371,8 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                est._make_kernel()
+                # a componentwise estimator validates its own kernel form (lists of kernels)
+                getattr(est, "_componentwise_kernel", est._make_kernel)()
         except LssvmCvxError as exc:
             raise fail("params", str(exc)) from None
         except Exception as exc:

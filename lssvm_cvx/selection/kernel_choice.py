@@ -1,0 +1,232 @@
+"""Kernel type per selected input by paired k-fold cross-validation, after a sparse
+componentwise fit with several candidate kernels per input (componentwise LS-SVM chapter,
+§5.2 "STP with RBF and lin").
+
+Why.  With RBF *and* linear candidates for every input the STP (eq. 25) selects the inputs
+well but picks the kernel of a mildly curved input poorly: on the §5.2 example the sinc input
+``x1`` often gets its linear candidate (row "no kernel choice" of
+``benchmarks/results/componentwise_defaults.md``).
+The penalty cannot separate the two candidates of one input — the RBF span contains the
+linear function and eq. (25) charges only the size of a component's output — so the choice is
+left to the data, by the same protocol the estimators use for λ and σ² (§5: 10-fold CV, and the
+one-standard-error rule that prefers the simpler model):
+
+1. For every input (column group) with a selected component, each candidate kernel of that
+   input replaces the current one while the other inputs keep theirs; the componentwise
+   LS-SVM (eq. 16) on that set is scored by exact k-fold CV at its best γ of ``gammas``
+   (:func:`~lssvm_cvx.selection.lssvm.gamma_sweep`), and its held-out squared residuals are
+   kept *per point* (:func:`~lssvm_cvx.selection.lssvm.kfold_residuals`).
+2. ``rule="one_se"``: the *simplest* candidate (fewest free output directions,
+   :func:`~lssvm_cvx.formulations.componentwise_gnc.component_dimensions`: 1 for a linear
+   component, ≈ 5-15 for a 1-D RBF one) whose mean CV loss exceeds the best candidate's by at
+   most one standard error of the *paired* per-point differences, ``std(l_c - l_best) /
+   √N``.  ``rule="min"``: the smallest mean CV loss.
+3. Inputs are visited in column order, and passes repeat until no choice changes (at most
+   ``max_passes``).
+
+The standard error is the paired one, not the fold-level ``std/√k`` of :func:`cv_path`: both
+candidates are scored on the same points and folds, so most of the noise cancels in the
+difference: on the §5.2 example (right inputs given) a linear ``x1`` is often within one
+fold-level SE of the RBF one although the paired differences show its curvature.  The rule was
+designed on seeds 5000-5019 of that example; its rates on seeds no design decision has seen are
+measured in ``benchmarks/componentwise_defaults.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import HyperparameterError, InputError
+from ..formulations.componentwise import component_columns_gram
+from ..formulations.componentwise_basis import ComponentBasis
+from ..formulations.componentwise_gnc import component_dimensions
+from ..kernels import Kernel
+from .lssvm import gamma_sweep, kfold_residuals
+
+__all__ = ["KernelChoice", "choose_kernels", "simplest_within_one_se", "KERNEL_CHOICE_RULES"]
+
+#: the rules :func:`choose_kernels` knows
+KERNEL_CHOICE_RULES = ("one_se", "min")
+
+
+def simplest_within_one_se(losses: np.ndarray, complexity: Sequence[float],
+                           rule: str = "one_se") -> tuple[int, np.ndarray, np.ndarray]:
+    """Pick one candidate from per-point held-out losses (one row per candidate).
+
+    Parameters
+    ----------
+    losses : ndarray of shape (n_candidates, N)
+        Held-out loss of every point under every candidate (same points, same folds).
+    complexity : sequence of float
+        A size per candidate; smaller is simpler (ties: the first).
+    rule : {"one_se", "min"}
+        ``"min"``: the smallest mean.  ``"one_se"``: the simplest candidate whose mean is at
+        most the best mean plus the standard error of the paired differences to the best.
+
+    Returns
+    -------
+    index : int
+        The chosen candidate.
+    mean : ndarray
+        Mean loss of every candidate.
+    se : ndarray
+        Standard error of the paired difference to the best candidate (0 for the best).
+    """
+    if rule not in KERNEL_CHOICE_RULES:
+        raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
+    L = np.asarray(losses, dtype=np.float64)
+    if L.ndim != 2 or L.shape[0] == 0 or L.shape[1] < 2:
+        raise InputError(f"losses must be (n_candidates, N >= 2), got shape {L.shape}")
+    c = np.asarray(complexity, dtype=np.float64).reshape(-1)
+    if c.shape != (L.shape[0],):
+        raise InputError(f"{L.shape[0]} candidates but {c.size} complexities")
+    mean = L.mean(axis=1)
+    best = int(np.argmin(mean))
+    se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
+    if rule == "min":
+        return best, mean, se
+    ok = np.flatnonzero(mean <= mean[best] + se)
+    return int(ok[np.lexsort((mean[ok], c[ok]))[0]]), mean, se
+
+
+@dataclass
+class KernelChoice:
+    """Result of :func:`choose_kernels`.
+
+    Attributes
+    ----------
+    selected : ndarray of int
+        The chosen components (indices into the candidate list), sorted.
+    gamma : float
+        γ of the componentwise LS-SVM on ``selected`` at the minimum k-fold CV error.
+    cv_mse : float
+        That CV error.
+    changed : bool
+        Whether ``selected`` differs from the components the call started from.
+    n_passes : int
+        Passes over the inputs.
+    log : list of dict
+        One entry per input visit: the candidates, their mean CV loss, the paired SE to the
+        best, their complexity and the choice.
+    """
+
+    selected: np.ndarray
+    gamma: float
+    cv_mse: float
+    changed: bool
+    n_passes: int
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"selected": self.selected.tolist(), "gamma": self.gamma, "cv_mse": self.cv_mse,
+                "changed": self.changed, "n_passes": self.n_passes, "log": self.log}
+
+
+def _overlap_groups(components: Sequence[tuple[Kernel, tuple[int, ...]]]) -> dict[tuple, list[int]]:
+    by: dict[tuple, list[int]] = {}
+    for d, (_, cols) in enumerate(components):
+        by.setdefault(tuple(cols), []).append(d)
+    return by
+
+
+def choose_kernels(X: np.ndarray, y: np.ndarray,
+                   components: Sequence[tuple[Kernel, tuple[int, ...]]], selected: Sequence[int],
+                   *, gammas: Any, folds: Sequence[np.ndarray], rule: str = "one_se",
+                   max_passes: int = 3, rank_tol: float = 1e-10) -> KernelChoice:
+    """Choose the kernel of every selected input by paired k-fold CV (module docstring).
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, n_features)
+        Training inputs.
+    y : ndarray of shape (N,)
+        Targets (±1 for a classifier: the regression system on coded labels, eq. 16).
+    components : list of (Kernel, tuple of int)
+        All candidate components, ``(base kernel, columns)``
+        (:func:`~lssvm_cvx.formulations.componentwise.component_kernels`).
+    selected : sequence of int
+        Components kept by the sparse fit; at most one per column group is kept in the
+        result (candidates of one group are alternatives).
+    gammas : array_like
+        γ grid of the componentwise LS-SVM.
+    folds : list of ndarray
+        Held-out index sets (``make_folds``).
+    rule : {"one_se", "min"}
+        See :func:`simplest_within_one_se`.
+    max_passes : int
+        Upper bound on the passes over the inputs.
+    rank_tol : float
+        Relative tolerance of the component dimensions (complexity).
+
+    Returns
+    -------
+    KernelChoice
+    """
+    if rule not in KERNEL_CHOICE_RULES:
+        raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    comps = list(components)
+    sel0 = sorted({int(d) for d in selected})
+    if any(d < 0 or d >= len(comps) for d in sel0):
+        raise InputError(f"selected components {sel0} out of range [0, {len(comps) - 1}]")
+    groups = _overlap_groups(comps)
+    group_of = {d: tuple(comps[d][1]) for d in range(len(comps))}
+    # current choice: one component per selected group (the sparse fit's first if several)
+    current: dict[tuple, int] = {}
+    for d in sel0:
+        current.setdefault(group_of[d], d)
+    if not current:
+        return KernelChoice(np.zeros(0, dtype=int), float("nan"), float("nan"), False, 0)
+    grams: dict[int, np.ndarray] = {}
+
+    def gram(d: int) -> np.ndarray:
+        if d not in grams:
+            kd, cols = comps[d]
+            grams[d] = component_columns_gram(kd, cols, X)
+        return grams[d]
+
+    cache: dict[tuple[int, ...], tuple[float, np.ndarray]] = {}
+
+    def score(S: tuple[int, ...]) -> tuple[float, np.ndarray]:
+        """(best γ, per-point held-out squared residuals) of the LS-SVM on components S."""
+        if S not in cache:
+            Omega = np.add.reduce([gram(d) for d in S])
+            sweep = gamma_sweep(Omega, y, gammas, criterion="kfold", folds=folds)
+            r = kfold_residuals(Omega, y, sweep.best_gamma, folds)
+            cache[S] = (sweep.best_gamma, r * r)
+        return cache[S]
+
+    contested = [g for g in sorted(current) if len(groups[g]) > 1]
+    cand_all = sorted({d for g in contested for d in groups[g]})
+    dims = {}
+    if cand_all:
+        basis = ComponentBasis.build(X, [comps[d] for d in cand_all], rank_tol=rank_tol)
+        dims = dict(zip(cand_all, component_dimensions(basis, rank_tol).tolist()))
+    log: list[dict[str, Any]] = []
+    passes = 0
+    for passes in range(1, max_passes + 1):
+        moved = False
+        for g in contested:
+            cands = groups[g]
+            losses = []
+            for c in cands:
+                S = tuple(sorted({**current, g: c}.values()))
+                losses.append(score(S)[1])
+            k, mean, se = simplest_within_one_se(np.stack(losses), [dims[c] for c in cands], rule)
+            log.append({"pass": passes, "columns": list(g), "candidates": list(cands),
+                        "mean": mean.tolist(), "paired_se": se.tolist(),
+                        "complexity": [dims[c] for c in cands], "chosen": cands[k]})
+            if cands[k] != current[g]:
+                current[g] = cands[k]
+                moved = True
+        if not moved:
+            break
+    S = tuple(sorted(current.values()))
+    g_best, loss = score(S)
+    return KernelChoice(np.asarray(S, dtype=int), float(g_best), float(loss.mean()),
+                        list(S) != sel0, passes, log)
