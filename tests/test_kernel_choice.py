@@ -69,14 +69,26 @@ def test_cv_errors_equal_brute_force_refits(curved):
     assert kc.cv_mse == pytest.approx(brute_cv(X, y, comps, kc.selected.tolist(), folds), rel=1e-8)
 
 
+def test_leave_one_out_equals_brute_force_refits(curved):
+    X, y = curved
+    comps = component_kernels(Componentwise([RBF(0.5), Linear()]), 3)
+    kc = choose_kernels(X, y, comps, [0, 4], gammas=GAMMAS)          # folds=None: exact LOO
+    loo = [np.array([i]) for i in range(len(y))]
+    first = kc.log[0]                                                 # input x1, x2 at linear
+    for c, m in zip(first["candidates"], first["mean"]):
+        assert m == pytest.approx(brute_cv(X, y, comps, sorted([4, c]), loo), rel=1e-8)
+    assert kc.cv_mse == pytest.approx(brute_cv(X, y, comps, kc.selected.tolist(), loo), rel=1e-8)
+
+
 def test_curved_input_gets_rbf_linear_input_gets_linear(curved):
     X, y = curved
     comps = component_kernels(Componentwise([RBF(0.5), Linear()]), 3)
+    for folds in (make_folds(len(y), 10, 0), None):
+        for start in ([0, 1], [3, 4], [0, 4]):
+            kc = choose_kernels(X, y, comps, start, gammas=GAMMAS, folds=folds)
+            assert kc.selected.tolist() == [0, 4], start
+            assert kc.changed == (start != [0, 4])
     folds = make_folds(len(y), 10, 0)
-    for start in ([0, 1], [3, 4], [0, 4]):
-        kc = choose_kernels(X, y, comps, start, gammas=GAMMAS, folds=folds)
-        assert kc.selected.tolist() == [0, 4], start
-        assert kc.changed == (start != [0, 4])
     # inputs the sparse fit did not select stay out, and are not visited
     kc = choose_kernels(X, y, comps, [4], gammas=GAMMAS, folds=folds)
     assert {comps[d][1] for d in kc.selected} == {(1,)} and all(r["columns"] == [1] for r in kc.log)

@@ -338,11 +338,10 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
 
     def _choose_kernels(self, X: np.ndarray, Y: np.ndarray, comps: list, selected: Any
                         ) -> tuple[np.ndarray, float, np.ndarray]:
-        """Kernel type of every selected input by paired k-fold CV (``kernel_choice="cv"``,
-        :func:`~lssvm_cvx.selection.kernel_choice.choose_kernels`), then the componentwise
-        LS-SVM (eq. 16) on the chosen components at the γ of that CV."""
-        folds = make_folds(len(Y), self._folds(len(Y)), _seed(self.random_state))
-        kc = choose_kernels(X, Y, comps, selected, gammas=GAMMA_GRID, folds=folds,
+        """Kernel type of every selected input by paired exact leave-one-out
+        (``kernel_choice="cv"``, :func:`~lssvm_cvx.selection.kernel_choice.choose_kernels`),
+        then the componentwise LS-SVM (eq. 16) on the chosen components at the γ of that CV."""
+        kc = choose_kernels(X, Y, comps, selected, gammas=GAMMA_GRID, folds=None,
                             rule=self.cv_rule, rank_tol=self.rank_tol)
         self.kernel_choice_ = kc.to_dict()
         A = np.zeros((X.shape[0], len(comps)))

@@ -75,9 +75,9 @@ DOC_PARAMS = """
     kernel_choice :
         ``"cv"`` (default): when several candidate kernels share an input (``kernel=["rbf",
         "linear"]``), the sparse fit (any ``penalty`` but ``None``) selects the inputs, and the
-        kernel of every selected input is then chosen by paired ``cv``-fold CV of the
+        kernel of every selected input is then chosen by paired exact leave-one-out of the
         componentwise LS-SVM with ``cv_rule`` (``"one_se"``: the candidate with the fewest free
-        directions — linear before RBF — unless another lowers the CV error by more than one
+        directions — linear before RBF — unless another lowers the LOO error by more than one
         paired standard error); the model is the componentwise LS-SVM (eq. 16) refitted on the
         chosen components (:func:`~lssvm_cvx.selection.kernel_choice.choose_kernels`; the
         module docstring there says why).  No effect with one kernel per input.  ``None``: the
