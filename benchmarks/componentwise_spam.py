@@ -73,10 +73,8 @@ def primal_features(Xtr, Xte, s2: float, rank_tol: float = RANK_TOL
 
 
 def basis_features(basis: ComponentBasis, X_new=None) -> list[np.ndarray]:
-    """``Φ_d = V_d Λ_d^{1/2}`` of every component of ``basis`` on its training inputs, or the
-    same map on ``X_new`` (``E_d Λ_d^{1/2}``)."""
-    E = basis.V if X_new is None else basis.features(X_new)
-    return [Ed * np.sqrt(lv) for Ed, lv in zip(E, basis.lam)]
+    """``Φ_d = V_d Λ_d^{1/2}`` of every component (:meth:`ComponentBasis.factors`)."""
+    return basis.factors(X_new)
 
 
 def ridge_decisions(A, y, At, gammas) -> np.ndarray:

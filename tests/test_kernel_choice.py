@@ -15,7 +15,8 @@ from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations.componentwise import component_kernels
 from lssvm_cvx.kernels import RBF, Componentwise, Linear
 from lssvm_cvx.linalg.folds import make_folds
-from lssvm_cvx.selection.kernel_choice import choose_kernels, simplest_within_one_se
+from lssvm_cvx.selection.kernel_choice import choose_kernels, loo_factors, simplest_within_one_se
+from lssvm_cvx.selection.lssvm import gamma_sweep, loo_residuals
 
 GAMMAS = np.logspace(-2, 3, 6)
 
@@ -69,15 +70,30 @@ def test_cv_errors_equal_brute_force_refits(curved):
     assert kc.cv_mse == pytest.approx(brute_cv(X, y, comps, kc.selected.tolist(), folds), rel=1e-8)
 
 
-def test_leave_one_out_equals_brute_force_refits(curved):
+@pytest.mark.parametrize("method", ["dense", "factors"])
+def test_leave_one_out_equals_brute_force_refits(curved, method):
+    """Exact LOO by the dense system and by the component factors (low rank), both against
+    refits on N - 1 points."""
     X, y = curved
     comps = component_kernels(Componentwise([RBF(0.5), Linear()]), 3)
-    kc = choose_kernels(X, y, comps, [0, 4], gammas=GAMMAS)          # folds=None: exact LOO
+    kc = choose_kernels(X, y, comps, [0, 4], gammas=GAMMAS, method=method)   # folds=None: LOO
     loo = [np.array([i]) for i in range(len(y))]
     first = kc.log[0]                                                 # input x1, x2 at linear
     for c, m in zip(first["candidates"], first["mean"]):
-        assert m == pytest.approx(brute_cv(X, y, comps, sorted([4, c]), loo), rel=1e-8)
-    assert kc.cv_mse == pytest.approx(brute_cv(X, y, comps, kc.selected.tolist(), loo), rel=1e-8)
+        assert m == pytest.approx(brute_cv(X, y, comps, sorted([4, c]), loo), rel=1e-7)
+    assert kc.cv_mse == pytest.approx(brute_cv(X, y, comps, kc.selected.tolist(), loo), rel=1e-7)
+
+
+def test_loo_factors_equals_the_dense_closed_form():
+    rng = np.random.default_rng(3)
+    F = rng.normal(size=(50, 6))
+    y = F @ rng.normal(size=6) + 0.5 * rng.normal(size=50)
+    g, sq = loo_factors(F, y, GAMMAS)
+    sweep = gamma_sweep(F @ F.T, y, GAMMAS, criterion="loo")
+    assert g == sweep.best_gamma
+    np.testing.assert_allclose(sq, loo_residuals(F @ F.T, y, g) ** 2, rtol=1e-9, atol=1e-12)
+    with pytest.raises(HyperparameterError):
+        loo_factors(F, y, [])
 
 
 def test_curved_input_gets_rbf_linear_input_gets_linear(curved):
@@ -127,6 +143,8 @@ def test_bad_arguments(curved):
         choose_kernels(X, y, comps, [0], gammas=GAMMAS, folds=folds, rule="best")
     with pytest.raises(InputError):
         choose_kernels(X, y, comps, [7], gammas=GAMMAS, folds=folds)
+    with pytest.raises(HyperparameterError):
+        choose_kernels(X, y, comps, [0], gammas=GAMMAS, method="eigh")
     with pytest.raises(InputError):
         simplest_within_one_se(np.ones((2, 5)), [1.0])
     with pytest.raises(InputError):

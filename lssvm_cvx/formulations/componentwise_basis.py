@@ -146,6 +146,14 @@ class ComponentBasis:
         """Training outputs ``Ŷ`` (``N × P``), column ``d`` = ``V_d z_d``."""
         return np.column_stack([V @ zd for V, zd in zip(self.V, self.blocks(np.asarray(z)))])
 
+    def factors(self, X_new: Any = None) -> list[np.ndarray]:
+        """``Φ_d = V_d Λ_d^{1/2}`` of every component, so that ``Ω^d ≈ Φ_dΦ_d'`` (to
+        ``rank_tol``): the componentwise LS-SVM on a set ``S`` of components is ridge regression
+        on ``[Φ_d]_{d∈S}``.  With ``X_new``: the same map on new inputs, ``E_d Λ_d^{1/2}``
+        (:meth:`features`), so ``K^d(X_new, X) ≈ (E_dΛ_d^{1/2})Φ_d'``."""
+        E = self.V if X_new is None else self.features(X_new)
+        return [Ed * np.sqrt(lv) for Ed, lv in zip(E, self.lam)]
+
     def features(self, X_new: Any) -> list[np.ndarray]:
         """``E_d = K^d(X_new, X_piv) L_d[piv]^{-T} F_d`` so that ``f^d(X_new) = E_d z_d``
         (``E_d = V_d`` on the training inputs)."""

@@ -51,7 +51,8 @@ from ..formulations.componentwise_gnc import component_dimensions
 from ..kernels import Kernel
 from .lssvm import gamma_sweep, kfold_residuals, loo_residuals
 
-__all__ = ["KernelChoice", "choose_kernels", "simplest_within_one_se", "KERNEL_CHOICE_RULES"]
+__all__ = ["KernelChoice", "choose_kernels", "loo_factors", "simplest_within_one_se",
+           "KERNEL_CHOICE_RULES"]
 
 #: the rules :func:`choose_kernels` knows
 KERNEL_CHOICE_RULES = ("one_se", "min")
@@ -97,6 +98,42 @@ def simplest_within_one_se(losses: np.ndarray, complexity: Sequence[float],
     return int(ok[np.lexsort((mean[ok], c[ok]))[0]]), mean, se
 
 
+def loo_factors(F: np.ndarray, y: np.ndarray, gammas: Any) -> tuple[float, np.ndarray]:
+    """Exact leave-one-out of the LS-SVM (eq. 16) with the kernel ``FF'``, for every γ.
+
+    With ``Ω = FF'`` the LS-SVM is ridge regression on the columns of ``F`` with an
+    unpenalized intercept, whose hat matrix is ``H = 11'/N + F_c(F_c'F_c + I/γ)^{-1}F_c'``
+    (``F_c`` centred).  One thin SVD ``F_c = U S W'`` gives, for every γ, the fit
+    ``ŷ = ȳ + U diag(w) U'(y - ȳ)`` and ``diag(H) = 1/N + (U∘U) w`` with
+    ``w = s²/(s² + 1/γ)``, and the leave-one-out residuals ``(y - ŷ)/(1 - diag(H))``
+    (the LS-SVM's LOO identity ``α_i / (H^{-1})_{ii}``, eq. 2, in primal form).
+
+    Returns
+    -------
+    gamma : float
+        The γ of ``gammas`` with the smallest mean squared LOO residual (the first on ties).
+    sq : ndarray of shape (N,)
+        The squared LOO residuals at that γ.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    n = y.shape[0]
+    Fc = F - F.mean(axis=0)
+    U, s, _ = np.linalg.svd(Fc, full_matrices=False)
+    ym = float(y.mean())
+    Uy = U.T @ (y - ym)
+    s2, U2 = s * s, U * U
+    best: tuple[float, float, np.ndarray] | None = None
+    for g in np.atleast_1d(np.asarray(gammas, dtype=np.float64)):
+        w = s2 / (s2 + 1.0 / g)
+        r = (y - ym - U @ (w * Uy)) / (1.0 - 1.0 / n - U2 @ w)
+        m = float(np.mean(r * r))
+        if best is None or m < best[0]:
+            best = (m, float(g), r * r)
+    if best is None:
+        raise HyperparameterError("gammas is empty")
+    return best[1], best[2]
+
+
 @dataclass
 class KernelChoice:
     """Result of :func:`choose_kernels`.
@@ -140,7 +177,8 @@ def _overlap_groups(components: Sequence[tuple[Kernel, tuple[int, ...]]]) -> dic
 def choose_kernels(X: np.ndarray, y: np.ndarray,
                    components: Sequence[tuple[Kernel, tuple[int, ...]]], selected: Sequence[int],
                    *, gammas: Any, folds: Sequence[np.ndarray] | None = None, rule: str = "one_se",
-                   max_passes: int = 3, rank_tol: float = 1e-10) -> KernelChoice:
+                   max_passes: int = 3, rank_tol: float = 1e-10, method: str = "auto"
+                   ) -> KernelChoice:
     """Choose the kernel of every selected input by paired k-fold CV (module docstring).
 
     Parameters
@@ -164,7 +202,13 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     max_passes : int
         Upper bound on the passes over the inputs.
     rank_tol : float
-        Relative tolerance of the component dimensions (complexity).
+        Relative truncation of the component factors (:class:`ComponentBasis`), which give
+        the complexities and the low-rank leave-one-out.
+    method : {"auto", "factors", "dense"}
+        Leave-one-out through the component factors ``Ω^d ≈ Φ_dΦ_d'`` (ridge regression on
+        ``[Φ_d]``, O(N R²) for ``R`` factor columns: :func:`loo_factors`) or the dense
+        ``N × N`` system (O(N³)); ``"auto"``: factors when ``2R ≤ N``.  k-fold CV is always
+        dense.
 
     Returns
     -------
@@ -172,6 +216,8 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     """
     if rule not in KERNEL_CHOICE_RULES:
         raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
+    if method not in ("auto", "factors", "dense"):
+        raise HyperparameterError(f"method must be 'auto', 'factors' or 'dense', got {method!r}")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64).reshape(-1)
     comps = list(components)
@@ -186,6 +232,11 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
         current.setdefault(group_of[d], d)
     if not current:
         return KernelChoice(np.zeros(0, dtype=int), float("nan"), float("nan"), False, 0)
+    contested = [g for g in sorted(current) if len(groups[g]) > 1]
+    needed = sorted({d for g in current for d in groups[g]})
+    basis = ComponentBasis.build(X, [comps[d] for d in needed], rank_tol=rank_tol)
+    phi = dict(zip(needed, basis.factors()))
+    dims = dict(zip(needed, component_dimensions(basis, rank_tol).tolist()))
     grams: dict[int, np.ndarray] = {}
 
     def gram(d: int) -> np.ndarray:
@@ -199,22 +250,20 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     def score(S: tuple[int, ...]) -> tuple[float, np.ndarray]:
         """(best γ, per-point held-out squared residuals) of the LS-SVM on components S."""
         if S not in cache:
-            Omega = np.add.reduce([gram(d) for d in S])
-            if folds is None:                  # exact leave-one-out (closed form)
-                sweep = gamma_sweep(Omega, y, gammas, criterion="loo")
-                r = loo_residuals(Omega, y, sweep.best_gamma)
+            rank = sum(phi[d].shape[1] for d in S)
+            if folds is None and method != "dense" and (method == "factors" or 2 * rank <= len(y)):
+                cache[S] = loo_factors(np.hstack([phi[d] for d in S]), y, gammas)
             else:
-                sweep = gamma_sweep(Omega, y, gammas, criterion="kfold", folds=folds)
-                r = kfold_residuals(Omega, y, sweep.best_gamma, folds)
-            cache[S] = (sweep.best_gamma, r * r)
+                Omega = np.add.reduce([gram(d) for d in S])
+                if folds is None:                  # exact leave-one-out (closed form)
+                    sweep = gamma_sweep(Omega, y, gammas, criterion="loo")
+                    r = loo_residuals(Omega, y, sweep.best_gamma)
+                else:
+                    sweep = gamma_sweep(Omega, y, gammas, criterion="kfold", folds=folds)
+                    r = kfold_residuals(Omega, y, sweep.best_gamma, folds)
+                cache[S] = (sweep.best_gamma, r * r)
         return cache[S]
 
-    contested = [g for g in sorted(current) if len(groups[g]) > 1]
-    cand_all = sorted({d for g in contested for d in groups[g]})
-    dims = {}
-    if cand_all:
-        basis = ComponentBasis.build(X, [comps[d] for d in cand_all], rank_tol=rank_tol)
-        dims = dict(zip(cand_all, component_dimensions(basis, rank_tol).tolist()))
     log: list[dict[str, Any]] = []
     passes = 0
     for passes in range(1, max_passes + 1):
