@@ -145,6 +145,15 @@ def test_bad_arguments(curved):
         choose_kernels(X, y, comps, [7], gammas=GAMMAS, folds=folds)
     with pytest.raises(HyperparameterError):
         choose_kernels(X, y, comps, [0], gammas=GAMMAS, method="eigh")
+    for bad in ([], [1.0, -1.0], [np.nan]):
+        with pytest.raises(HyperparameterError):
+            choose_kernels(X, y, comps, [0], gammas=bad)
+    with pytest.raises(InputError):
+        choose_kernels(X, y[:-1], comps, [0], gammas=GAMMAS)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(InputError):
+        choose_kernels(Xn, y, comps, [0], gammas=GAMMAS)
     with pytest.raises(InputError):
         simplest_within_one_se(np.ones((2, 5)), [1.0])
     with pytest.raises(InputError):

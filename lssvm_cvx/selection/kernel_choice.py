@@ -179,7 +179,8 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
                    *, gammas: Any, folds: Sequence[np.ndarray] | None = None, rule: str = "one_se",
                    max_passes: int = 3, rank_tol: float = 1e-10, method: str = "auto"
                    ) -> KernelChoice:
-    """Choose the kernel of every selected input by paired k-fold CV (module docstring).
+    """Choose the kernel of every selected input by paired cross-validation, exact
+    leave-one-out by default (module docstring).
 
     Parameters
     ----------
@@ -220,6 +221,14 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
         raise HyperparameterError(f"method must be 'auto', 'factors' or 'dense', got {method!r}")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64).reshape(-1)
+    if X.ndim != 2 or X.shape[0] != y.shape[0] or y.shape[0] < 3:
+        raise InputError(f"X must be (N, n_features) with N = len(y) >= 3; got X {X.shape}, "
+                         f"y of length {y.shape[0]}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+        raise InputError("X and y must be finite (no NaN or inf)")
+    g_arr = np.atleast_1d(np.asarray(gammas, dtype=np.float64))
+    if g_arr.size == 0 or not np.all(np.isfinite(g_arr) & (g_arr > 0)):
+        raise HyperparameterError(f"gammas must be finite positive numbers, got {g_arr.tolist()}")
     comps = list(components)
     sel0 = sorted({int(d) for d in selected})
     if any(d < 0 or d >= len(comps) for d in sel0):
