@@ -156,10 +156,6 @@ def error_scale(seed: int) -> dict:
     return row
 
 
-#: γ grid of the kernel-choice experiment (as the estimators' componentwise LS-SVM grid)
-CHOICE_GAMMAS = np.logspace(-2, 4, 13)
-
-
 def kernel_choice_by_cv(ds, sigma2: float, seed: int) -> dict:
     """What limits "STP with RBF and lin": given the right inputs x1..x4, does 10-fold CV of the
     componentwise LS-SVM (eq. 16; γ re-tuned per set) prefer the paper's kernel assignment (RBF
@@ -175,7 +171,7 @@ def kernel_choice_by_cv(ds, sigma2: float, seed: int) -> dict:
     scores = {}
     for code in range(16):                      # bit j set: RBF for x_{j+1}, else linear
         S = [j if code >> j & 1 else 4 + j for j in range(4)]
-        err = kfold_ridge(np.hstack([F[d] for d in S]), y, folds, CHOICE_GAMMAS,
+        err = kfold_ridge(np.hstack([F[d] for d in S]), y, folds, GAMMA_GRID,
                           lambda d, t: (d - t) ** 2) / sizes
         m = err.mean(0)
         k = int(np.argmin(m))

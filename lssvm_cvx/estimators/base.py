@@ -147,6 +147,10 @@ class KernelMixin(SaveMixin):
     sigma2: float
     gamma: Any
 
+    def _check_kernel_param(self) -> None:
+        """Raise if the kernel parameters do not make a kernel (used by the model loader)."""
+        self._make_kernel()
+
     def _make_kernel(self, sigma2: float | None = None) -> Kernel:
         s2 = self.sigma2 if sigma2 is None else sigma2
         if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":

@@ -40,7 +40,7 @@ from sklearn.utils import check_random_state
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..checks import check_positive
 from ..formulations.componentwise import (ComponentwiseLSSVM, ComponentwiseLSSVMClassification,
-                                          component_columns_gram, as_componentwise,
+                                          column_groups, component_columns_gram, as_componentwise,
                                           check_component_inputs, component_kernels)
 from ..formulations.componentwise_eta import ComponentwiseEta
 from ..selection.eta_als import eta_fusion
@@ -116,6 +116,10 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         if sigma2 is None and self.sigma2 is None:
             sigma2 = getattr(self, "sigma2_", 1.0)
         return super()._make_kernel(sigma2)
+
+    def _check_kernel_param(self) -> None:
+        """The kernel parameter's form (lists of kernels allowed), for the model loader."""
+        self._componentwise_kernel()
 
     def _componentwise_kernel(self, sigma2: float | None = None) -> Componentwise:
         s2 = getattr(self, "sigma2_", self.sigma2) if sigma2 is None else sigma2
@@ -260,6 +264,8 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         self.converged_ = True
         self.n_iter_ = 0
         comps = component_kernels(cw, X.shape[1])
+        # candidate kernels that share an input (several kernels per column)
+        groups = [g for g in column_groups(comps).values() if len(g) > 1]
         P = len(comps)
         self.kernel_ = cw
         self.component_labels_ = cw.labels(X.shape[1])
@@ -290,7 +296,6 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 self.start_weights_ = stp._ws()
                 opts = {**GNC_DEFAULTS, **(self.gnc_options or {})}
                 res = gnc(stp, start=self.gnc_start, **opts)
-                groups = _overlap_groups(self.component_labels_)
                 self.prune_log_ = []
                 if groups:
                     res, self.prune_log_ = prune_overlaps(
@@ -328,7 +333,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 selected = selected_components(out, self.selection_tol, scale=_scale(Y[tr]))
             self.validation_indices_ = va
         self.kernel_choice_ = None
-        if self.penalty is not None and self.kernel_choice == "cv" and _overlap_groups(self.component_labels_):
+        if self.penalty is not None and self.kernel_choice == "cv" and groups:
             A, b, selected = self._choose_kernels(Xfit, Yfit, comps, selected)
         self.X_fit_ = Xfit
         self.component_coef_ = A
@@ -481,14 +486,6 @@ def _solve_qp(f: Any, solver: str):
     if first_error is None:  # (unreachable: the requested solver is always tried)
         raise SolverError("no solver was tried", solver=str(solver))
     raise first_error
-
-
-def _overlap_groups(labels: list) -> list[list[int]]:
-    """Components that share their input columns (several candidate kernels per input)."""
-    by: dict[tuple, list[int]] = {}
-    for d, (cols, _) in enumerate(labels):
-        by.setdefault(tuple(cols), []).append(d)
-    return [g for g in by.values() if len(g) > 1]
 
 
 def _scale(y: np.ndarray) -> float:

@@ -31,7 +31,7 @@ training Gram is ``Ω^d`` (``Ω^d_kl = K^d(x_k^d, x_l^d)``) and ``Ω = Σ_d Ω^d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import cvxpy as cp
@@ -50,6 +50,7 @@ __all__ = [
     "CW_PAPER",
     "CW_KEY",
     "as_componentwise",
+    "column_groups",
     "component_kernels",
     "check_component_inputs",
     "ComponentwiseLSSVM",
@@ -101,6 +102,16 @@ def component_kernels(cw: Componentwise, n_features: int) -> list[tuple[Kernel, 
     bases = cw._base_kernels()  # the kernel's list (RBF() for None), as labels() uses it
     n_groups = len(labels) // len(bases)
     return [(bases[i // n_groups], labels[i][0]) for i in range(len(labels))]
+
+
+def column_groups(components: Sequence[tuple[Any, tuple[int, ...]]]) -> dict[tuple[int, ...], list[int]]:
+    """Indices of the components on each input column (group), from ``(base kernel, columns)``
+    pairs (:func:`component_kernels`): a list longer than one holds the candidate kernels of
+    one input (e.g. ``kernel=["rbf", "linear"]``)."""
+    by: dict[tuple[int, ...], list[int]] = {}
+    for d, (_, cols) in enumerate(components):
+        by.setdefault(tuple(cols), []).append(d)
+    return by
 
 
 def component_columns_gram(kd: Kernel, cols: tuple[int, ...], X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:

@@ -366,13 +366,12 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
     params = reader(header["params"], "params")
     est = reader.construct(cls, params, "params")
     reader.records = True
-    if hasattr(est, "_make_kernel") and not getattr(est, "_precomputed", False) and not callable(
+    if hasattr(est, "_check_kernel_param") and not getattr(est, "_precomputed", False) and not callable(
             getattr(est, "kernel", None)):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                # a componentwise estimator validates its own kernel form (lists of kernels)
-                getattr(est, "_componentwise_kernel", est._make_kernel)()
+                est._check_kernel_param()
         except LssvmCvxError as exc:
             raise fail("params", str(exc)) from None
         except Exception as exc:

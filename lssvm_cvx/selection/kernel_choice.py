@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..formulations.componentwise import component_columns_gram
+from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
 from ..formulations.componentwise_gnc import component_dimensions
 from ..kernels import Kernel
@@ -143,9 +143,10 @@ class KernelChoice:
     selected : ndarray of int
         The chosen components (indices into the candidate list), sorted.
     gamma : float
-        γ of the componentwise LS-SVM on ``selected`` at the minimum k-fold CV error.
+        γ of the componentwise LS-SVM on ``selected`` at the minimum held-out error (exact
+        leave-one-out, or k-fold CV when ``folds`` are given).
     cv_mse : float
-        That CV error.
+        That held-out mean squared error.
     changed : bool
         Whether ``selected`` differs from the components the call started from.
     n_passes : int
@@ -165,13 +166,6 @@ class KernelChoice:
     def to_dict(self) -> dict[str, Any]:
         return {"selected": self.selected.tolist(), "gamma": self.gamma, "cv_mse": self.cv_mse,
                 "changed": self.changed, "n_passes": self.n_passes, "log": self.log}
-
-
-def _overlap_groups(components: Sequence[tuple[Kernel, tuple[int, ...]]]) -> dict[tuple, list[int]]:
-    by: dict[tuple, list[int]] = {}
-    for d, (_, cols) in enumerate(components):
-        by.setdefault(tuple(cols), []).append(d)
-    return by
 
 
 def choose_kernels(X: np.ndarray, y: np.ndarray,
@@ -233,7 +227,7 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     sel0 = sorted({int(d) for d in selected})
     if any(d < 0 or d >= len(comps) for d in sel0):
         raise InputError(f"selected components {sel0} out of range [0, {len(comps) - 1}]")
-    groups = _overlap_groups(comps)
+    groups = column_groups(comps)
     group_of = {d: tuple(comps[d][1]) for d in range(len(comps))}
     # current choice: one component per selected group (the sparse fit's first if several)
     current: dict[tuple, int] = {}
