@@ -104,6 +104,7 @@ def test_curved_input_gets_rbf_linear_input_gets_linear(curved):
             kc = choose_kernels(X, y, comps, start, gammas=GAMMAS, folds=folds)
             assert kc.selected.tolist() == [0, 4], start
             assert kc.changed == (start != [0, 4])
+            assert kc.initial.tolist() == start and kc.to_dict()["initial"] == start
     folds = make_folds(len(y), 10, 0)
     # inputs the sparse fit did not select stay out, and are not visited
     kc = choose_kernels(X, y, comps, [4], gammas=GAMMAS, folds=folds)
@@ -179,6 +180,8 @@ def test_estimator_refits_on_the_chosen_components(curved):
     kc = est.kernel_choice_
     assert est.selected_labels() == [((0,), "RBF"), ((1,), "Linear")]
     assert est.selected_components_.tolist() == kc["selected"]
+    # the sparse fit's own selection is recorded: it is the model without the kernel choice
+    assert kc["initial"] == raw.selected_components_.tolist()
     # inputs are the sparse fit's; only their kernels may change
     assert ({c[0] for c, _ in raw.selected_labels()} == {c[0] for c, _ in est.selected_labels()})
     # the model is the LS-SVM on the chosen components at the CV's γ (independent dense solve)

@@ -149,6 +149,8 @@ class KernelChoice:
         That held-out mean squared error.
     changed : bool
         Whether ``selected`` differs from the components the call started from.
+    initial : ndarray of int
+        The components the call started from (the sparse fit's selection), sorted.
     n_passes : int
         Passes over the inputs.
     log : list of dict
@@ -162,10 +164,12 @@ class KernelChoice:
     changed: bool
     n_passes: int
     log: list[dict[str, Any]] = field(default_factory=list)
+    initial: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"selected": self.selected.tolist(), "gamma": self.gamma, "cv_mse": self.cv_mse,
-                "changed": self.changed, "n_passes": self.n_passes, "log": self.log}
+        return {"selected": self.selected.tolist(), "initial": self.initial.tolist(),
+                "gamma": self.gamma, "cv_mse": self.cv_mse, "changed": self.changed,
+                "n_passes": self.n_passes, "log": self.log}
 
 
 def choose_kernels(X: np.ndarray, y: np.ndarray,
@@ -235,6 +239,7 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
         current.setdefault(group_of[d], d)
     if not current:
         return KernelChoice(np.zeros(0, dtype=int), float("nan"), float("nan"), False, 0)
+    initial = np.asarray(sel0, dtype=int)
     contested = [g for g in sorted(current) if len(groups[g]) > 1]
     needed = sorted({d for g in current for d in groups[g]})
     basis = ComponentBasis.build(X, [comps[d] for d in needed], rank_tol=rank_tol)
@@ -289,4 +294,4 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     S = tuple(sorted(current.values()))
     g_best, loss = score(S)
     return KernelChoice(np.asarray(S, dtype=int), float(g_best), float(loss.mean()),
-                        list(S) != sel0, passes, log)
+                        list(S) != sel0, passes, log, initial)
