@@ -140,6 +140,9 @@ def test_dask_fit_equals_in_memory_and_gathers_no_n_rows(client, monkeypatch, es
         f_full = fitted.predict(Xt)
         np.testing.assert_allclose(np.asarray(lazy.compute()), f_full, rtol=0,
                                    atol=1e-12 * np.max(np.abs(f_full)))
+    else:  # labels stay lazy too (they were gathered to NumPy before)
+        assert isinstance(lazy, da.Array)
+        np.testing.assert_array_equal(lazy.compute(), fitted.predict(Xt))
 
 
 def test_bad_dask_input_clear_errors_nothing_fitted(client):

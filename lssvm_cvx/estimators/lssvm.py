@@ -487,8 +487,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         return votes + conf / (3 * (np.abs(conf) + 1))
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted class labels."""
+        """Predicted class labels (a lazy dask array for a dask ``X``, as ``decision_function``)."""
         F = self.decision_function(X)
-        if F.ndim == 1:
-            return self.classes_[(F > 0).astype(int)]
-        return self.classes_[np.argmax(F, axis=1)]
+        idx: Any = (F > 0).astype(int) if F.ndim == 1 else F.argmax(axis=1)
+        if is_dask(idx):
+            classes = self.classes_
+            return idx.map_blocks(lambda i: classes[i], dtype=classes.dtype)
+        return self.classes_[idx]
