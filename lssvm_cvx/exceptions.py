@@ -40,7 +40,11 @@ __all__ = [
     "NotFittedError",
     "LssvmCvxWarning",
     "ConditioningWarning",
+    "user_code",
 ]
+
+import contextlib
+from collections.abc import Iterator
 
 from sklearn.exceptions import NotFittedError as _SkNotFittedError
 
@@ -68,7 +72,9 @@ class NotPSDError(InputError):
 class TermError(InputError):
     """A term or loss of a composed formulation breaks its contract: a ``quadratic`` matrix that
     is not symmetric PSD or has the wrong shape, a cvxpy expression that is not convex (DCP) or
-    not DPP.  The message names the term."""
+    not DPP, a NumPy twin that disagrees with its expression, or an exception raised inside the
+    user's ``quadratic``/``expr``/``value``/``epigraph`` (then the original exception is the
+    ``__cause__``).  The message names the term or loss and the method."""
 
 
 class SavedFileError(InputError):
@@ -123,3 +129,29 @@ class LssvmCvxWarning(UserWarning):
 
 class ConditioningWarning(LssvmCvxWarning):
     """A linear system is nearly singular; the result may have lost accuracy."""
+
+
+@contextlib.contextmanager
+def user_code(label: str, method: str) -> Iterator[None]:
+    """Run user-supplied code (a term's or loss's method) and turn any exception that is not
+    the package's own into a :class:`TermError` naming ``label`` and ``method``, with the
+    original as ``__cause__``.
+
+    Parameters
+    ----------
+    label : str
+        The term or loss, e.g. ``"term 'smooth' (KNNSmoothness)"``.
+    method : str
+        The method being called, e.g. ``"quadratic"``.
+
+    Yields
+    ------
+    None
+        The block runs with the guard in place.
+    """
+    try:
+        yield
+    except LssvmCvxError:
+        raise
+    except Exception as exc:
+        raise TermError(f"{label}: {method}() raised {type(exc).__name__}: {exc}") from exc

@@ -26,15 +26,17 @@ is quadratic, so only it gives the closed form.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .exceptions import HyperparameterError, InputError
+from .exceptions import HyperparameterError, InputError, TermError, user_code
 
-__all__ = ["Loss", "Squared", "SquaredHinge", "Hinge", "Huber", "Absolute", "LOSSES", "make_loss"]
+__all__ = ["Loss", "Squared", "SquaredHinge", "Hinge", "Huber", "Absolute", "LOSSES", "make_loss",
+           "loss_pieces", "probe_weights"]
 
 Pieces = tuple[cp.Expression, dict[str, cp.Constraint], dict[str, cp.Variable]]
 
@@ -294,3 +296,129 @@ def make_loss(loss: Any = None, *, sample_weight: Any = None) -> Loss:
         obj = obj.set_params(sample_weight=sample_weight) if obj is not loss else \
             type(obj)(**{**obj.get_params(), "sample_weight": sample_weight})
     return obj
+
+
+def _label(loss: Loss) -> str:
+    return f"loss {type(loss).__name__}"
+
+
+def loss_pieces(loss: Loss, y: np.ndarray, f: cp.Expression, s: cp.Parameter) -> Pieces:
+    """``loss.epigraph(y, f, s)``, checked: a convex scalar, DCP constraints, and the weights
+    ``s`` used (refits that set ``s_i = 0`` are how observation ``i`` leaves the loss).
+
+    Parameters
+    ----------
+    loss : Loss
+        The loss (built-in or a user's subclass).
+    y : numpy.ndarray of shape (N,)
+        Targets.
+    f : cvxpy.Expression of shape (N,)
+        Fitted values, affine in the variables.
+    s : cvxpy.Parameter of shape (N,)
+        The observation weights.
+
+    Returns
+    -------
+    tuple
+        ``(objective piece, named constraints, named auxiliary variables)``.
+
+    Raises
+    ------
+    TermError
+        Naming the loss: the method raised, the piece is not a convex scalar, a constraint is
+        not DCP, or ``s`` appears nowhere.
+    """
+    label = _label(loss)
+    with user_code(label, "epigraph"):
+        piece, cons, aux = loss.epigraph(y, f, s)
+    if not (isinstance(piece, cp.Expression) and piece.is_scalar()):
+        raise TermError(f"{label}: epigraph() must return a scalar cvxpy expression first, got "
+                        f"{type(piece).__name__}")
+    if not piece.is_convex():
+        raise TermError(f"{label}: its cvxpy expression is not convex (cvxpy's DCP rules); "
+                        f"curvature {piece.curvature}")
+    bad = [k for k, c in dict(cons).items() if not c.is_dcp()]
+    if bad:
+        raise TermError(f"{label}: its epigraph constraint(s) {bad} are not DCP")
+    params = {p.id for p in piece.parameters()}
+    for c in dict(cons).values():
+        params |= {p.id for p in c.parameters()}
+    if s.id not in params:
+        raise TermError(f"{label}: epigraph() ignores its weights s (the third argument); "
+                        "leave-one-out and k-fold refits remove a point by setting its weight "
+                        "to 0, so they would silently equal the training fit: multiply each "
+                        "point's loss by s, e.g. cp.sum(cp.multiply(s, ...))")
+    return piece, dict(cons), dict(aux)
+
+
+def probe_weights(loss: Loss, y: np.ndarray) -> None:
+    """Check that a loss's NumPy twin and its cvxpy epigraph agree under two weight vectors.
+
+    On a few of the training targets, at fitted values where every point has a positive loss,
+    the twin ``value`` (with ``sample_weight`` set to ``s``) is compared with the epigraph's
+    value minimised over its auxiliary variables (a tiny CLARABEL solve, 10 s limit), for
+    ``s = 1`` and for weights that differ per point with the first one 0.  A twin that ignores
+    ``sample_weight``, an epigraph that misuses ``s`` or two forms of different losses are
+    caught here instead of as wrong leave-one-out residuals or a wrong objective.
+
+    Parameters
+    ----------
+    loss : Loss
+        The loss to probe.
+    y : numpy.ndarray of shape (N,)
+        Training targets (``±1`` for a classification loss).
+
+    Raises
+    ------
+    TermError
+        Naming the loss and what disagrees.
+    """
+    m = int(min(len(y), 6))
+    if m == 0:
+        return
+    yv = np.asarray(y[:m], dtype=np.float64)
+    i = np.arange(m)
+    sign = np.where(i % 2 == 0, 1.0, -1.0)
+    if loss.task == "classification":
+        f = yv * np.where(i % 2 == 0, -0.5, 0.5)  # margins -0.5 and 0.5: every point inside
+    else:
+        f = yv + 0.5 * sign * (1 + i / m)
+    weights = [np.ones(m), (1.0 + i) / m]
+    weights[1][0] = 0.0
+    label = _label(loss)
+    twin, cvx = [], []
+    for s in weights:
+        probe = copy.copy(loss)
+        probe.sample_weight = s
+        with user_code(label, "value"):
+            twin.append(float(probe.value(yv, f)))
+        sp = cp.Parameter(m, nonneg=True, value=s)
+        with user_code(label, "epigraph"):
+            piece, cons, aux = loss.epigraph(yv, cp.Constant(f), sp)
+        if aux or cons:
+            prob = cp.Problem(cp.Minimize(piece), list(dict(cons).values()))
+            try:
+                prob.solve(solver="CLARABEL", time_limit=10.0)
+            except Exception:  # the probe is evidence, not a gate: no verdict without it
+                return
+            if prob.status != "optimal":
+                return
+            cvx.append(float(prob.value))
+        else:
+            cvx.append(float(np.asarray(piece.value, dtype=np.float64).reshape(())))
+    ok = [abs(t - c) <= 1e-6 * max(1.0, abs(c)) for t, c in zip(twin, cvx)]
+    if all(ok):
+        return
+    if ok[0] and abs(twin[1] - twin[0]) <= 1e-12 * max(1.0, abs(twin[0])):
+        why = ("value() ignores sample_weight (read the weights with self.weights(n)): with "
+               f"weights {np.round(weights[1], 3).tolist()} it gives {twin[1]:.6g}, the "
+               f"epigraph {cvx[1]:.6g}")
+    elif ok[0] and abs(cvx[1] - cvx[0]) <= 1e-12 * max(1.0, abs(cvx[0])):
+        why = ("epigraph() ignores its weights s: with weights "
+               f"{np.round(weights[1], 3).tolist()} it gives {cvx[1]:.6g}, value() {twin[1]:.6g}")
+    else:
+        k = 0 if not ok[0] else 1
+        why = (f"value() and epigraph() disagree: {twin[k]:.6g} vs {cvx[k]:.6g} at weights "
+               f"{np.round(weights[k], 3).tolist()} (y = {np.round(yv, 3).tolist()}, "
+               f"f = {np.round(f, 3).tolist()})")
+    raise TermError(f"{label}: {why}")

@@ -39,6 +39,10 @@ class Solution:
         Seconds spent compiling (cvxpy canonicalization; 0 for the closed form) and solving.
     extras :
         Anything else a backend or driver records (iterations, history, ...).
+    certificate :
+        The scaled primal, dual and gap residuals of the point
+        (:class:`lssvm_cvx.certificates.Certificate`): a cvxpy solve fills it from the conic
+        form it handed the solver; ``Formulation.certificate`` computes it for the closed form.
     """
 
     # array-likes (floats, lists, arrays) on construction; float64 arrays after __post_init__
@@ -51,6 +55,7 @@ class Solution:
     compile_time: float = 0.0
     solve_time: float = 0.0
     extras: dict[str, Any] = field(default_factory=dict)
+    certificate: Any = None
 
     def __post_init__(self):
         self.values = {k: np.asarray(v, dtype=np.float64) for k, v in self.values.items()}

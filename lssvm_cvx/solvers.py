@@ -47,6 +47,7 @@ __all__ = [
     "check_solver",
     "capture_output",
     "solve_problem",
+    "solver_certificate",
 ]
 
 PROFILE_NAMES: tuple[str, ...] = ("high", "default", "low")
@@ -289,28 +290,30 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
     the wall time: solver plus unpacking), ``solver_time`` and ``solver_setup_time`` (the
     solver's own reports where available; SCS and OSQP count their factorization as setup),
     ``iterations``, ``value``, ``options`` (what was passed), ``log`` (everything
-    the solver printed: captured, never shown) and ``error`` (the solver's message on
-    failure).  ``time_limit`` (seconds) is passed to solvers that have a time-limit option.
+    the solver printed: captured, never shown), ``error`` (the solver's message on
+    failure) and ``certificate`` (:func:`solver_certificate`: the scaled primal, dual and gap
+    residuals of the solver's point in the conic form cvxpy handed it; ``None`` without a
+    point).  ``time_limit`` (seconds) is passed to solvers that have a time-limit option.
     A failed solve raises :class:`SolverError` with the solver's status unless
     ``raise_on_failure`` is False; so does an inaccurate one (``optimal_inaccurate``) unless
     ``accept_inaccurate`` is True.
     """
-    import cvxpy as cp
-
     name = check_solver(solver)
     opts = {**profile(name, setting).options, **(options or {})}
     spec = SOLVERS.get(name)
     if time_limit is not None and spec is not None and spec.time_limit_option:
         opts.setdefault(spec.time_limit_option, float(time_limit))
     error = None
+    run: tuple[Any, ...] | None = None
     t0 = time.perf_counter()
     with capture_output(capture) as log:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # cvxpy's "solution may be inaccurate", ...
-                problem.solve(solver=name, **opts)
+                run = _solve_through_chain(problem, name, opts)
             status = problem.status
-        except (cp.error.SolverError, ValueError, TypeError, ArithmeticError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure inside cvxpy or the solver
+            # (SolverError, a LAPACK/ARPACK error in a conversion, ...) is a status, not a crash
             status = "solver_error"
             error = f"{type(exc).__name__}: {exc}".strip()
     wall = time.perf_counter() - t0
@@ -324,8 +327,11 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
     if raise_on_failure and status == OPTIMAL_INACCURATE and not accept_inaccurate:
         raise SolverError(f"{name} stopped at an inaccurate point (raise its iteration limit or "
                           "pass accept_inaccurate=True)", solver=name, status=status)
+    cert = (solver_certificate(name, *run) if run is not None
+            and status in (OPTIMAL, OPTIMAL_INACCURATE) else None)
     return {
         "status": status,
+        "certificate": cert,
         "compile_time": compile_time,
         "solve_time": max(wall - compile_time, 0.0),
         "solver_time": getattr(stats, "solve_time", None),
@@ -336,3 +342,104 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
         "log": text,
         "error": error,
     }
+
+
+#: keyword arguments of ``cvxpy.Problem.solve`` that are not solver options
+_SOLVE_KEYWORDS = ("warm_start", "verbose", "bibtex", "gp", "qcp", "requires_grad", "enforce_dpp",
+                   "ignore_dpp", "canon_backend", "nlp")
+
+
+def _solve_through_chain(problem: cp.Problem, name: str, opts: dict[str, Any]
+                         ) -> tuple[Any, Any, Any, Any] | None:
+    """``problem.solve(solver=name, **opts)`` spelled out with cvxpy's public steps
+    (``get_problem_data``, ``SolvingChain.solve_via_data``, ``Problem.unpack_results``), so that
+    the data handed to the solver and its raw result stay available for the certificate.
+
+    Returns
+    -------
+    tuple or None
+        ``(data, chain, inverse_data, raw result)``; ``None`` when an option sends the solve down
+        another path of cvxpy's (``gp``, ``qcp``, ``requires_grad``, ``nlp``).
+    """
+    kw = {k: opts[k] for k in _SOLVE_KEYWORDS if k in opts}
+    solver_opts = {k: v for k, v in opts.items() if k not in _SOLVE_KEYWORDS}
+    if kw.get("gp") or kw.get("qcp") or kw.get("requires_grad") or kw.get("nlp"):
+        problem.solve(solver=name, **opts)  # another path of cvxpy's: no certificate
+        return None
+    verbose = bool(kw.get("verbose", False))
+    for p in problem.parameters():
+        if p.value is None:
+            raise ValueError(f"parameter {p.name()!r} has no value")
+    data, chain, inverse = problem.get_problem_data(
+        name, enforce_dpp=bool(kw.get("enforce_dpp", False)),
+        ignore_dpp=bool(kw.get("ignore_dpp", False)), verbose=verbose,
+        canon_backend=kw.get("canon_backend"), solver_opts=solver_opts)
+    raw = chain.solve_via_data(problem, data, bool(kw.get("warm_start", True)), verbose,
+                               solver_opts)
+    problem.unpack_results(raw, chain, inverse)
+    return data, chain, inverse, raw
+
+
+def solver_certificate(name: str, data: Any, chain: Any, inverse: Any, raw: Any) -> Any:
+    """The :class:`~lssvm_cvx.certificates.Certificate` of a solver's point in the cone program
+    cvxpy handed it (``data["param_prob"]``), at the solver's own primal ``x`` and dual ``y``
+    (cvxpy's solver interface maps the solver's result to one convention before the reductions
+    are undone; QP solvers receive the zero-cone rows with the opposite sign, so their
+    equality multipliers are negated here).  NaN residuals, with the reason, when the form has
+    a cone the certificate does not evaluate or the solver returned no duals.
+
+    Parameters
+    ----------
+    name : str
+        The solver's name.
+    data, chain, inverse, raw :
+        What :func:`_solve_through_chain` returned.
+
+    Returns
+    -------
+    Certificate
+        The scaled residuals.
+    """
+    import numpy as np
+    from cvxpy.constraints import Zero
+    from cvxpy.reductions.solvers.qp_solvers.qp_solver import QpSolver
+
+    from .certificates import Certificate, conic_certificate
+
+    form = f"conic form passed to {name}"
+
+    def nan(why: str) -> Certificate:
+        return Certificate(float("nan"), float("nan"), float("nan"), form, why)
+
+    try:
+        prog = data["param_prob"]
+        solver = chain.reductions[-1]
+        point = solver.invert(raw, inverse[-1])
+        dims = prog.cone_dims
+        if dims.exp or dims.psd or getattr(dims, "p3d", None) or getattr(dims, "pnd", None):
+            return nan("the cone program has exponential, semidefinite or power cones, which "
+                       "the certificate does not evaluate")
+        order = {"Zero": 0, "NonNeg": 1, "SOC": 2}
+        kinds = [order.get(type(c).__name__, -1) for c in prog.constraints]
+        if -1 in kinds or kinds != sorted(kinds):
+            return nan("unexpected constraint layout in the cone program")
+        if prog.P is not None:
+            P, q, d, A, b = prog.apply_parameters(quad_obj=True)
+        else:
+            (q, d, A, b), P = prog.apply_parameters(), None
+        if len(point.primal_vars) != 1:
+            return nan("unexpected primal layout in the solver's result")
+        x = np.asarray(next(iter(point.primal_vars.values())), dtype=float).reshape(-1)
+        parts = []
+        eq_sign = -1.0 if isinstance(solver, QpSolver) else 1.0
+        for con in prog.constraints:
+            if con.id not in point.dual_vars or point.dual_vars[con.id] is None:
+                return nan(f"{name} returned no dual values")
+            v = np.asarray(point.dual_vars[con.id], dtype=float).reshape(-1, order="F")
+            parts.append(eq_sign * v if isinstance(con, Zero) else v)
+        y = np.concatenate(parts) if parts else np.zeros(0)
+        return conic_certificate(P, q, float(np.asarray(d).reshape(())), A, b, zero=dims.zero,
+                                 nonneg=dims.nonneg, soc=list(dims.soc), x=x, y=y,
+                                 lower=prog.lower_bounds, upper=prog.upper_bounds, form=form)
+    except Exception as exc:  # a certificate is evidence, never a crash
+        return nan(f"not evaluated: {type(exc).__name__}: {exc}")

@@ -30,7 +30,7 @@ def test_non_smooth_point_is_certified_by_a_reference_solve():
     sol = _inaccurate(good.values)
     f._raise_unless_usable(sol, "high", accept_inaccurate=False)   # does not raise
     assert sol.extras["certified"] is True
-    assert "optimal" in sol.extras["certificate"]
+    assert "optimal" in sol.extras["certified_by"]
 
 
 def test_a_worse_point_of_a_non_smooth_objective_is_not_certified():
@@ -40,7 +40,7 @@ def test_a_worse_point_of_a_non_smooth_objective_is_not_certified():
     worse["alpha"] = good.values["alpha"] + 0.05        # feasible is not enough: objective rises
     assert f.objective(worse) > f.objective(good.values) + 1e-3
     sol = _inaccurate(worse)
-    with pytest.raises(SolverError, match="do not certify"):
+    with pytest.raises(SolverError, match="does not certify"):
         f._raise_unless_usable(sol, "high", accept_inaccurate=False)
 
 
@@ -52,7 +52,7 @@ def test_closed_form_is_the_reference_when_there_is_one():
     cf = f.solve()
     ok = _inaccurate({k: cf.values[k] for k in f.problem.vars if k in cf.values})
     assert f._certify_by_looser_solve(ok, "high")
-    assert "closed form" in ok.extras["certificate"]
+    assert "closed form" in ok.extras["certified_by"]
     bad_values = {k: cf.values[k] for k in f.problem.vars if k in cf.values}
     bad_values["alpha"] = bad_values["alpha"] * 1.5
     bad = _inaccurate(bad_values)

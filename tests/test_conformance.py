@@ -1,5 +1,5 @@
 """Every registered formulation passes ``check_formulation`` at its default random instance
-(DPP, objective twin, KKT, agreement of CLARABEL, OSQP, ECOS and SCS with the reference), or
+(DPP, objective twin, certificate, agreement of CLARABEL, OSQP, ECOS and SCS with the reference), or
 fails only a check listed in KNOWN_LIMITS, whose mathematical reason is pinned below."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def test_formulation_conforms(name):
     rep = check_formulation(name)
     rep.assert_ok()
     assert {c.name for c in rep.checks} >= {"random_instance", "dcp", "dpp", "objective twin",
-                                            "KKT", "agreement"}
+                                            "certificate", "agreement"}
 
 
 ALPHA_SPACE = ("pareto_krr_sum", "pareto_krr_alpha", "pareto_krr_alpha_eps")
@@ -29,7 +29,7 @@ ALPHA_SPACE = ("pareto_krr_sum", "pareto_krr_alpha", "pareto_krr_alpha_eps")
 def test_alpha_space_formulations_agree_across_solvers(name):
     """The α-space KRR formulations (formerly known limits): with the whitening cutoff at
     WHITEN_RTOL = 1e-8 λ_max (shared psd_eigh) cond(T) ≤ 1e4, and the closed form, CLARABEL,
-    ECOS and SCS agree, with the objective twin and the KKT check passing."""
+    ECOS and SCS agree, with the objective twin and the certificate passing."""
     from lssvm_cvx.formulations.alpha_krr import WHITEN_RTOL
 
     assert name not in KNOWN_LIMITS

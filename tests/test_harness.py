@@ -14,6 +14,7 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
+from lssvm_cvx.certificates import Certificate
 from lssvm_cvx.formulations import LSSVM, get_formulation
 from lssvm_cvx.formulations.base import BuiltProblem, Formulation, Reference
 from lssvm_cvx.harness.compare import _judge, _pick_reference
@@ -161,22 +162,32 @@ def test_non_identifiable_alpha_agrees_on_fitted_values():
     assert "(n.i.)" in md and "optimal set is not a point" in md
 
 
-def _out(name, status, primal=1e-12, stat=1e-12):
+def _cert(score, form="conic form"):
+    return Certificate(score, score, score, form)
+
+
+def _out(name, status, score=1e-12):
     sol = Solution(values={"alpha": np.zeros(2)}, status=status, backend=name)
-    return Outcome(name, status, sol, {"primal": primal, "stationarity": stat})
+    return Outcome(name, status, sol, {"primal": 0.0, "stationarity": math.nan},
+                   certificate=_cert(score))
 
 
-def test_inaccurate_point_is_never_the_reference():
-    outs = {"CLARABEL": _out("CLARABEL", "optimal_inaccurate", 1e-15, 1e-15),
-            "SCS": _out("SCS", "optimal", 1e-6, 1e-6),
-            "ECOS": _out("ECOS", "optimal", 1e-9, 1e-8)}
-    ref, _ = _pick_reference(outs, "high")
-    assert ref == "ECOS"  # best KKT among the optimal ones, not the (better) inaccurate one
-    ref, why = _pick_reference({"CLARABEL": outs["CLARABEL"]}, "high")
-    assert ref is None and "never the reference" in why
-    # the closed form wins whenever it has a point
-    outs["closed_form"] = _out("closed_form", "optimal", 1e-6, 1e-6)
-    assert _pick_reference(outs, "high")[0] == "closed_form"
+def test_reference_is_the_best_certificate_whatever_the_status_word():
+    outs = {"CLARABEL": _out("CLARABEL", "optimal_inaccurate", 1e-11),
+            "SCS": _out("SCS", "optimal", 1e-6),
+            "ECOS": _out("ECOS", "optimal", 1e-9)}
+    ref, why = _pick_reference(outs, "high")
+    assert ref == "CLARABEL" and "best certificate" in why  # the measured point decides
+    # the closed form wins ties at round-off, not a worse certificate
+    outs = {"closed_form": _out("closed_form", "optimal", 1e-7), **outs}
+    assert _pick_reference(outs, "high")[0] == "CLARABEL"
+    outs["closed_form"] = _out("closed_form", "optimal", 1e-15)
+    outs["CLARABEL"] = _out("CLARABEL", "optimal", 1e-14)
+    ref, why = _pick_reference(outs, "high")
+    assert ref == "closed_form" and "tied at round-off with CLARABEL" in why
+    # an uncertified best point is named as such
+    ref, why = _pick_reference({"SCS": _out("SCS", "optimal", 1e-2)}, "high")
+    assert ref == "SCS" and "NOT certified" in why
 
 
 def test_inaccurate_point_is_never_the_reference_end_to_end():
@@ -192,15 +203,29 @@ def test_verdict_is_by_measurement_not_status_word(status):
     """The fresh-machine failure: ECOS stopped "optimal_inaccurate" (exit 10) at a point 1.6e-5
     from the closed form; its profile holds it to 1e-4, so it agrees whatever the word."""
     tol = profile("ECOS").tol
+    ref = Row("closed_form", "optimal", 0.0, 0.0, -51.654, None, {}, {"primal": 0.0},
+              profile("closed_form").tol, True, certificate=_cert(1e-14))
     row = Row("ECOS", status, 0.0, 0.0, -51.654, 1.4e-8,
               {"alpha": {"abs": 2.8e-4, "rel": 1.6e-5}, "b": {"abs": 1.6e-6, "rel": 7.3e-5}},
-              {"primal": 4e-13, "stationarity": 5.3e-5}, tol, None)
-    _judge(row, None, object(), False, tol, None, None)
-    assert row.agrees, row.reason
+              {"primal": 4e-13, "stationarity": 5.3e-5}, tol, None, certificate=_cert(1e-3))
+    _judge(row, ref, False, tol, None, None)
+    assert row.agrees and row.verdict == "yes", row.reason
+    assert "multipliers are inaccurate" in row.reason  # its own certificate fails, said so
     bad = Row("ECOS", status, 0.0, 0.0, -51.6, 1e-2, {"alpha": {"abs": 1.0, "rel": 1e-2}},
-              {"primal": 4e-13, "stationarity": 5e-5}, tol, None)
-    _judge(bad, None, object(), False, tol, None, None)
-    assert bad.agrees is False and "objective gap" in bad.reason
+              {"primal": 4e-13, "stationarity": 5e-5}, tol, None, certificate=_cert(1e-3))
+    _judge(bad, ref, False, tol, None, None)
+    assert bad.agrees is False and bad.verdict == "NO" and "objective gap" in bad.reason
+
+
+def test_two_certified_points_that_differ_are_a_disagreement_not_a_no():
+    tol = profile("CLARABEL").tol
+    ref = Row("closed_form", "optimal", 0.0, 0.0, 1.0, None, {}, {"primal": 0.0},
+              profile("closed_form").tol, True, certificate=_cert(1e-14))
+    row = Row("CLARABEL", "optimal", 0.0, 0.0, 1.01, 1e-2, {"f": {"abs": 1e-2, "rel": 1e-2}},
+              {"primal": 0.0}, tol, None, certificate=_cert(1e-11))
+    _judge(row, ref, False, tol, None, None)
+    assert row.verdict == "disagreement" and row.agrees is False
+    assert "charged to neither" in row.reason
 
 
 def test_nonsmooth_atom_gives_nan_stationarity_with_a_reason_not_an_error():

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError, InputError, TermError
 from ..formulations.regularized import RegularizedLSSVM, check_terms, nonconvex_keys
 from ..kernels import Kernel
 from ..linalg.folds import heldout_folds
@@ -135,7 +135,12 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         if self.selection not in SELECTIONS:
             raise HyperparameterError(f"selection must be one of {SELECTIONS}, got {self.selection!r}")
         terms = check_terms(self.terms)
-        make_loss(self.loss)
+        loss = make_loss(self.loss)
+        task = "classification" if self._classification else "regression"
+        if loss.task not in (task, "both"):
+            raise TermError(
+                f"loss {type(loss).__name__} is a {loss.task} loss; {type(self).__name__} needs "
+                f"a {task} or general loss (Loss.task = {task!r} or 'both')")
         w, keep = sample_weights(sample_weight, X.shape[0])
         Xk = X[np.ix_(keep, keep)] if self._precomputed else X[keep]
         Yk = Y[keep]

@@ -79,8 +79,15 @@ class AlphaKRR(Formulation):
             T = self._whiten()
             B = T.T @ ((Mq + Mq.T) / 2) @ T
             w, V = psd_eigh(B)  # the PSD part above 1e-12 λ_max (the shared routine)
-            self._data["Lc"] = V * np.sqrt(w) if w.size else np.zeros((B.shape[0], 1))
+            Lc = V * np.sqrt(w) if w.size else np.zeros((B.shape[0], 1))
+            self._data["Lc"] = Lc
+            # the complexity's Hessian in c as the builder writes it (||Lc'c||²): the closed
+            # forms and the NumPy twins use this same matrix, so all backends solve one
+            # problem (the full T'M₊T differs from it by the eigenvalues psd_eigh drops, which
+            # moved the closed form 1.7e-6 from the solvers before)
+            self._data["B"] = Lc @ Lc.T
             p = T.T @ q
+            self._data["p"] = p
             pv = V.T @ p
             cmin = c - float(np.sum(pv ** 2 / (4 * w)))
             self.shift = cmin
@@ -100,6 +107,21 @@ class AlphaKRR(Formulation):
         :attr:`shift` so that its minimum over ``range(T)`` is 0."""
         d = self._prep()
         return float(alpha @ d["M"] @ alpha - d["q"] @ alpha + d["c"])
+
+    def E_c_white(self, c: np.ndarray) -> float:
+        """:meth:`E_c` in the whitened coordinates ``α = Tc`` exactly as the cvxpy builder
+        writes it (``||Lc'c||² - p'c + c₀`` with ``Lc Lc'`` the PSD part of ``T'M₊T``): the
+        twin of the builder's expression, used by the objectives and closed forms."""
+        d = self._prep()
+        c = np.asarray(c, dtype=np.float64)
+        return float(c @ d["B"] @ c - d["p"] @ c + d["c"])
+
+    def coordinates(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+        """The whitened coordinates ``c`` of a solution (least squares from ``alpha`` when
+        ``c`` is not among its values)."""
+        if "c" in values:
+            return np.asarray(values["c"], dtype=np.float64)
+        return np.linalg.lstsq(self._whiten(), np.asarray(values["alpha"]), rcond=None)[0]
 
     def E_c_exact(self, alpha: np.ndarray) -> float:
         """The roughness of eq. (13)/(16) itself (non-convex in α), or eq. (22), minus the
@@ -187,8 +209,7 @@ class SpectralPath:
         self.ia = 1.0 / np.sqrt(a)
         uy = V.T @ d["y"]
         g = np.sqrt(w) * uy / n
-        B = T.T @ ((d["M"] + d["M"].T) / 2) @ T
-        p = T.T @ d["q"]
+        B, p = d["B"], d["p"]  # the builder's complexity Hessian (see AlphaKRR._prep)
         S = self.ia[:, None] * B * self.ia[None, :]
         theta, U = np.linalg.eigh((S + S.T) / 2)
         self.theta = np.maximum(theta, 0.0)
@@ -352,8 +373,8 @@ class WeightedSumAlphaKRR(AlphaKRR):
         min_{α, e}  ||e||²/2n + ν (||L'α||² - q'α + c)   s.t.  e = y - Kα   ("fit")
 
     A linear system: ``(K'K/n + 2ν M₊) α = K'y/n + ν q``, solved in the whitened coordinates
-    ``α = Tc`` of :meth:`_whiten` (the same variables as the cvxpy builder); the dual of "fit"
-    is ``-e/n``.  With
+    ``α = Tc`` of :meth:`_whiten` (the same variables and the same complexity Hessian ``B`` as
+    the cvxpy builder: :meth:`AlphaKRR.E_c_white`); the dual of "fit" is ``-e/n``.  With
     ``complexity="l2"`` the solution is KRR (eq. 33) with ``λ = 2nν``.
     """
 
@@ -383,15 +404,15 @@ class WeightedSumAlphaKRR(AlphaKRR):
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         a = np.asarray(values["alpha"])
-        return self.E_f(a) + float(self.nu) * self.E_c(a)
+        return self.E_f(a) + float(self.nu) * self.E_c_white(self.coordinates(values))
 
     def closed_form(self) -> Solution:
         d = self._prep()
         K, y, n, nu = d["K"], d["y"], d["K"].shape[0], float(self.nu)
         T = self._whiten()
         KT = K @ T
-        A = KT.T @ KT / n + 2 * nu * T.T @ ((d["M"] + d["M"].T) / 2) @ T
-        rhs = KT.T @ y / n + nu * T.T @ d["q"]
+        A = KT.T @ KT / n + 2 * nu * d["B"]
+        rhs = KT.T @ y / n + nu * d["p"]
         c = np.linalg.solve(A, rhs)
         alpha = T @ c
         e = y - K @ alpha

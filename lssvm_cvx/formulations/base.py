@@ -25,11 +25,14 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
+from ..certificates import Certificate
 from ..exceptions import InputError, NotSupportedError, SolverError
 from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
 from ..solvers import solve_problem
+from .kkt import KKT, NONSMOOTH_ATOMS, kkt_report, kkt_residuals, lagrangian_kkt
 
-__all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals", "kkt_report"]
+__all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals", "kkt_report",
+           "NONSMOOTH_ATOMS"]
 
 
 @dataclass(frozen=True)
@@ -54,125 +57,20 @@ class BuiltProblem(cp.Problem):
     """A :class:`cvxpy.Problem` with named handles.
 
     ``vars``, ``params`` and ``cons`` map the paper's names to the cvxpy variables, parameters
-    and constraints, so duals are read by name, never by position.  Everything else is a plain
+    and constraints, so duals are read by name, never by position; ``pieces`` (optional) names
+    the summands of the objective (the loss, each weighted term), so that the harness checks
+    each piece's NumPy twin separately (:meth:`Formulation.objective_pieces`).  Everything else is a plain
     ``cvxpy.Problem`` (``solve``, ``is_dpp``, ``value``, ...).
     """
 
     def __init__(self, objective: cp.Minimize, constraints: Mapping[str, cp.Constraint], *,
-                 vars: Mapping[str, cp.Variable], params: Mapping[str, cp.Parameter] | None = None):
+                 vars: Mapping[str, cp.Variable], params: Mapping[str, cp.Parameter] | None = None,
+                 pieces: Mapping[str, cp.Expression] | None = None):
         self.cons = dict(constraints)
         super().__init__(objective, list(self.cons.values()))
         self.vars = dict(vars)
         self.params = dict(params or {})
-
-
-def _flat(x: Any) -> np.ndarray:
-    return np.asarray(x, dtype=np.float64).reshape(-1, order="F")
-
-
-def _dense(a: Any) -> np.ndarray:
-    """A cvxpy gradient (sparse matrix, dense array or scalar) as a dense float array."""
-    return np.asarray(a.toarray() if hasattr(a, "toarray") else a, dtype=np.float64)
-
-
-#: cvxpy atoms that are not differentiable everywhere (their ``grad`` is ``None`` or raises at
-#: a kink); named in the note when stationarity cannot be evaluated
-NONSMOOTH_ATOMS = frozenset({"abs", "norm1", "norm_inf", "Pnorm", "PnormApprox", "norm2",
-                             "max", "min", "maximum", "minimum", "pos", "neg", "sum_largest",
-                             "sum_smallest", "lambda_max", "sigma_max", "normNuc", "tv",
-                             "mixed_norm", "cummax"})
-
-
-def _atom_names(expr: Any) -> set[str]:
-    names = set()
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        names.add(type(e).__name__)
-        stack.extend(getattr(e, "args", []))
-    return names
-
-
-def _grad_or_reason(expr: Any, what: str) -> tuple[Any, str | None]:
-    """``expr.grad`` or ``(None, reason)`` when cvxpy cannot differentiate ``expr`` here."""
-    err: str | None
-    try:
-        grad = expr.grad
-    except Exception as exc:  # NotImplementedError (norm_inf, ...), value errors, ...
-        grad, err = None, f"{type(exc).__name__}{': ' + str(exc) if str(exc) else ''}"
-    else:
-        err = None
-    if grad is not None and all(g is not None for g in grad.values()):
-        return grad, None
-    atoms = sorted(_atom_names(expr) & NONSMOOTH_ATOMS)
-    if atoms:
-        reason = (f"{what} contains the non-smooth atom(s) {', '.join(atoms)}: no gradient at "
-                  "this point, so stationarity (a subdifferential inclusion) is not evaluated")
-    else:
-        reason = f"cvxpy gives no gradient of the {what} at this point" + (
-            f" ({err})" if err else "")
-    return None, reason
-
-
-def kkt_report(built: BuiltProblem, values: Mapping[str, np.ndarray],
-               duals: Mapping[str, np.ndarray] | None) -> tuple[dict[str, float], str | None]:
-    """:func:`kkt_residuals` and, when stationarity is NaN, the reason (else ``None``)."""
-    for name, var in built.vars.items():
-        if name not in values:
-            raise InputError(f"candidate point has no value for variable {name!r}")
-        var.value = np.asarray(values[name], dtype=np.float64).reshape(var.shape)
-    out = {"primal": 0.0, "stationarity": float("nan"), "complementarity": 0.0, "dual": 0.0}
-    for con in built.cons.values():
-        v = np.asarray(con.violation(), dtype=np.float64)
-        out["primal"] = max(out["primal"], float(v.max()) if v.size else 0.0)
-    if duals is None:
-        return out, "no dual values (the backend returned none)"
-    missing = [n for n in built.cons if n not in duals]
-    if missing:
-        return out, f"no dual values for constraint(s) {', '.join(missing)}"
-    grad_f, reason = _grad_or_reason(built.objective.expr, "objective")
-    if grad_f is None:
-        return out, reason
-    stat = {v: np.zeros(v.size) for v in built.vars.values()}
-    for v, g in grad_f.items():
-        if v in stat:
-            stat[v] += _dense(g).reshape(-1)
-    for name, con in built.cons.items():
-        lam = _flat(duals[name])
-        expr = con.expr if hasattr(con, "expr") else None
-        if expr is None:
-            return out, (f"constraint {name!r} ({type(con).__name__}) is a cone constraint: "
-                         "stationarity needs its conic dual, not evaluated")
-        grads, reason = _grad_or_reason(expr, f"constraint {name!r}")
-        if grads is None:
-            return out, reason
-        for v, J in grads.items():
-            if v in stat:
-                stat[v] += _dense(J).reshape(v.size, lam.size) @ lam
-        if isinstance(con, cp.constraints.nonpos.Inequality):
-            g = _flat(expr.value)
-            out["complementarity"] = max(out["complementarity"], float(np.abs(lam * g).max()))
-            out["dual"] = max(out["dual"], float(np.maximum(-lam, 0).max()))
-    out["stationarity"] = float(max(np.abs(s).max() if s.size else 0.0 for s in stat.values()))
-    return out, None
-
-
-def kkt_residuals(built: BuiltProblem, values: Mapping[str, np.ndarray],
-                  duals: Mapping[str, np.ndarray] | None) -> dict[str, float]:
-    """KKT residuals of a candidate primal-dual point of ``built``.
-
-    The Lagrangian is ``f(x) + Σ_j λ_j' g_j(x)`` (cvxpy's convention; ``g_j == 0`` or
-    ``g_j <= 0``).  Returns
-
-    * ``primal`` — max constraint violation;
-    * ``stationarity`` — ``max |∇f + Σ_j J_j' λ_j|`` over all variables; NaN when it is not
-      defined or not available: a non-smooth atom (``norm_inf``, ``abs``, ...) without a
-      gradient at the point, a cone constraint, or missing duals (:func:`kkt_report` gives
-      the reason); never an exception;
-    * ``complementarity`` — ``max |λ_j ∘ g_j|`` over inequalities;
-    * ``dual`` — ``max(-λ_j, 0)`` over inequalities.
-    """
-    return kkt_report(built, values, duals)[0]
+        self.pieces = dict(pieces or {})
 
 
 class Formulation(ABC):
@@ -301,6 +199,7 @@ class Formulation(ABC):
                     "solver_setup_time": info.get("solver_setup_time"),
                     "options": info["options"], "log": info["log"], "error": info["error"],
                     "setting": setting},
+            certificate=info.get("certificate"),
         )
 
     def _raise_unless_usable(self, sol: Solution, setting: str, accept_inaccurate: bool) -> None:
@@ -317,24 +216,30 @@ class Formulation(ABC):
             return
         # optimal_inaccurate: the status word depends on the last bits of the data (where the
         # solver stops relative to its own reduced tolerances); accept the point if it is
-        # measurably what the profile promises
+        # measurably what the profile promises: its certificate (conic form, valid for
+        # non-smooth problems too), else, for a feasible point, its objective against an
+        # optimal reference solve
         tol = profile(sol.backend, setting).tol
+        cert: Certificate | None
+        why = ""
         try:
-            kkt, note = self.kkt_report(sol)
+            cert = self.certificate(sol)
+            primal = self.kkt(sol).residuals["primal"]
         except Exception as exc:  # pragma: no cover - reported in the error below
-            kkt, note = {"primal": float("nan"), "stationarity": float("nan")}, str(exc)
-        certified = bool(kkt["primal"] <= tol.feas and kkt["stationarity"] <= tol.kkt)
-        if certified:
-            sol.extras["certificate"] = "KKT residuals within the profile"
-        elif kkt["primal"] <= tol.feas:
+            cert, primal = None, float("nan")
+            why = str(exc)
+        certified = cert is not None and cert.passes(tol)
+        if cert is not None and certified:
+            sol.extras["certified_by"] = f"certificate within the profile: {cert.describe()}"
+        elif primal <= tol.feas:
             certified = self._certify_by_looser_solve(sol, setting)
         sol.extras["certified"] = certified
         if not certified:
-            why = note or (f"primal residual {kkt['primal']:.2g} (tol {tol.feas:g}), "
-                           f"stationarity {kkt['stationarity']:.2g} (tol {tol.kkt:g})")
-            raise SolverError(f"{sol.backend} stopped at an inaccurate point that its KKT "
-                              f"residuals do not certify: {why} (raise its iteration limit or "
-                              "pass accept_inaccurate=True)", solver=sol.backend,
+            if cert is not None:
+                why = "; ".join(cert.failures(tol)) + (f" ({cert.note})" if cert.note else "")
+            raise SolverError(f"{sol.backend} stopped at an inaccurate point that its "
+                              f"certificate does not certify: {why} (raise its iteration limit "
+                              "or pass accept_inaccurate=True)", solver=sol.backend,
                               status=sol.status)
 
     def _certify_by_looser_solve(self, sol: Solution, setting: str) -> bool:
@@ -348,7 +253,7 @@ class Formulation(ABC):
         reference's relative tolerance: the closed form where the formulation has one, else
         the same solver with its ``"default"`` profile when
         ``setting`` is ``"high"``, else another interior-point solver with ``setting``.  Then it
-        is at least as close to the optimum as the reference promises; ``extras["certificate"]``
+        is at least as close to the optimum as the reference promises; ``extras["certified_by"]``
         names the reference.
         """
         from ..solvers import available_solvers, profile
@@ -363,7 +268,7 @@ class Formulation(ABC):
                 f_cf = float("nan")
             slack = profile(sol.backend, setting).tol.rel * max(1.0, abs(f_cf))
             if np.isfinite(f_point) and f_point <= f_cf + slack:
-                sol.extras["certificate"] = (f"objective {f_point:.10g} <= {f_cf:.10g} "
+                sol.extras["certified_by"] = (f"objective {f_point:.10g} <= {f_cf:.10g} "
                                              f"(+{slack:.1g}) of the closed form")
                 return True
         refs = [(sol.backend, "default")] if setting == "high" else []
@@ -379,7 +284,7 @@ class Formulation(ABC):
             f_ref = float(self.objective(ref.values))
             slack = profile(solver, prof).tol.rel * max(1.0, abs(f_ref))
             if np.isfinite(f_point) and f_point <= f_ref + slack:
-                sol.extras["certificate"] = (f"objective {f_point:.10g} <= {f_ref:.10g} "
+                sol.extras["certified_by"] = (f"objective {f_point:.10g} <= {f_ref:.10g} "
                                              f"(+{slack:.1g}) of an optimal {solver} solve "
                                              f"with its {prof!r} profile")
                 return True
@@ -388,17 +293,107 @@ class Formulation(ABC):
     def kkt_residuals(self, solution: Solution) -> dict[str, float]:
         """KKT residuals of ``solution`` evaluated on the cvxpy problem (see
         :func:`kkt_residuals`; never raises for a non-smooth atom: NaN stationarity)."""
-        return self.kkt_report(solution)[0]
+        return self.kkt(solution).residuals
 
     def kkt_report(self, solution: Solution) -> tuple[dict[str, float], str | None]:
         """:meth:`kkt_residuals` and the reason when stationarity is NaN."""
+        kkt = self.kkt(solution)
+        return kkt.residuals, kkt.note
+
+    def kkt(self, solution: Solution) -> KKT:
+        """KKT residuals, the reason stationarity is NaN and the Lagrangian certificate of
+        ``solution`` on the cvxpy problem (:func:`lssvm_cvx.formulations.kkt.lagrangian_kkt`;
+        the closed form's diagnostics ``extras["system"]`` go into the certificate).
+
+        Parameters
+        ----------
+        solution : Solution
+            A candidate point with its multipliers.
+
+        Returns
+        -------
+        KKT
+            ``residuals``, ``note`` and ``certificate``.
+        """
         built = self.problem
         self._set_parameters(built)
         try:
             values = {**self.values_from_solution(solution)}
         except KeyError as exc:
             raise InputError(f"solution has no value for variable {exc}") from None
-        return kkt_report(built, values, solution.duals or None)
+        return lagrangian_kkt(built, values, solution.duals or None,
+                              extras=solution.extras.get("system"))
+
+    def certificate(self, solution: Solution) -> Certificate:
+        """The optimality certificate of ``solution``: the conic one a cvxpy solve recorded
+        (:func:`lssvm_cvx.solvers.solver_certificate`), else the Lagrangian one of
+        :meth:`kkt` (the closed form's, whose problems are smooth).
+
+        Parameters
+        ----------
+        solution : Solution
+            A candidate point.
+
+        Returns
+        -------
+        Certificate
+            Scaled primal, dual and gap residuals (:mod:`lssvm_cvx.certificates`).
+        """
+        if solution.certificate is not None:
+            return solution.certificate
+        return self.kkt(solution).certificate
+
+    def twin_pieces(self, values: Mapping[str, np.ndarray]) -> dict[str, float]:
+        """The NumPy twin of each piece of the objective at ``values`` (their sum is
+        :meth:`objective`); the keys match ``BuiltProblem.pieces``.  One piece,
+        ``"objective"``, unless a formulation splits it (the composition: the loss and each
+        term).
+
+        Parameters
+        ----------
+        values : mapping of str to numpy.ndarray
+            A solution's named arrays.
+
+        Returns
+        -------
+        dict of str to float
+            Piece name to value.
+        """
+        return {"objective": float(self.objective(values))}
+
+    def objective_pieces(self, solution: Solution) -> dict[str, tuple[float, float | None]]:
+        """Each piece of the objective at ``solution`` by its NumPy twin and by cvxpy.
+
+        The cvxpy value is the piece's expression in the built problem
+        (``BuiltProblem.pieces``) evaluated with every variable set from the point
+        (:meth:`values_from_solution`); ``None`` when a variable has no value there.  The
+        harness reports the gaps: a twin that differs from its expression is a bug of the
+        formulation (or of a user's term or loss), not of a solver.
+
+        Parameters
+        ----------
+        solution : Solution
+            A candidate point.
+
+        Returns
+        -------
+        dict of str to (float, float or None)
+            Piece name to ``(numpy value, cvxpy value)``.
+        """
+        built = self.problem
+        self._set_parameters(built)
+        vals = self.values_from_solution(solution)
+        for name, var in built.vars.items():
+            var.value = (np.asarray(vals[name], dtype=np.float64).reshape(var.shape)
+                         if name in vals and vals[name] is not None else None)
+        twin = self.twin_pieces(solution.values)
+        exprs = built.pieces or {"objective": built.objective.expr}
+        out: dict[str, tuple[float, float | None]] = {}
+        for key, value in twin.items():
+            expr = exprs.get(key)
+            cv = None if expr is None else expr.value
+            out[key] = (float(value), None if cv is None else float(np.asarray(cv).reshape(())))
+        return out
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         """Map a solution's named arrays to the problem's variables (identity by default)."""

@@ -19,7 +19,6 @@ LS-SVM (eq. 74-75) is ``Squared(sample_weight=v)`` (``γ_i = γ v_i``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -29,72 +28,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..checks import as_matrix, as_targets
-from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError
+from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
 from ..linalg.quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
-from ..losses import Loss, make_loss
+from ..losses import Loss, loss_pieces, make_loss, probe_weights
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
+from ..terms.collection import check_terms, nonconvex_keys, refuse_nonconvex
 from .base import BuiltProblem, Formulation, Reference
 
 __all__ = ["RegularizedLSSVM", "RegularizedLSSVML1", "PathResult", "check_terms", "nonconvex_keys"]
-
-_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_RESERVED = {"alpha", "b", "e", "xi", "sample_weight"}
-
-
-def check_terms(terms: Any) -> dict[str, tuple[Term, float]]:
-    """``terms`` as a checked ``{key: (Term, weight)}`` dict; raises naming the bad entry."""
-    if terms is None:
-        return {"rkhs": (RKHSNorm(), 1.0)}
-    if not isinstance(terms, Mapping):
-        raise HyperparameterError(
-            f"terms must be a mapping name -> (Term, weight), got {type(terms).__name__}")
-    out: dict[str, tuple[Term, float]] = {}
-    for key, entry in terms.items():
-        if not isinstance(key, str) or not _KEY.match(key) or key in _RESERVED:
-            raise HyperparameterError(
-                f"term key {key!r} must be an identifier other than {sorted(_RESERVED)}")
-        if not (isinstance(entry, tuple) and len(entry) == 2):
-            raise HyperparameterError(f"terms[{key!r}] must be a (Term, weight) pair, got {entry!r}")
-        term, weight = entry
-        if not isinstance(term, Term):
-            raise TermError(f"terms[{key!r}]: {term!r} is not a lssvm_cvx.terms.Term")
-        try:
-            w = float(weight)
-        except (TypeError, ValueError) as exc:
-            raise HyperparameterError(f"weight of term {key!r} must be a number, got {weight!r}") from exc
-        if not np.isfinite(w) or w < 0:
-            raise HyperparameterError(f"weight of term {key!r} must be finite and >= 0, got {weight!r}")
-        out[key] = (term, w)
-    return out
-
-
-def nonconvex_keys(terms: Mapping[str, tuple[Term, float]]) -> list[str]:
-    """The keys of the non-convex terms (``term.convex`` False) of a checked ``terms`` dict.
-
-    Parameters
-    ----------
-    terms : mapping of str to (Term, float)
-        A checked ``{key: (term, weight)}`` dict.
-
-    Returns
-    -------
-    list of str
-        The keys whose term is not convex (they run through the GNC driver
-        :func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
-    """
-    return [k for k, (t, _) in terms.items() if not t.convex]
-
-
-def _refuse_nonconvex(terms: Mapping[str, tuple[Term, float]], what: str) -> None:
-    bad = nonconvex_keys(terms)
-    if bad:
-        names = ", ".join(f"{k!r} ({type(terms[k][0]).__name__})" for k in bad)
-        raise TermError(f"{what} needs convex terms; term {names} is not convex: fit the "
-                        "composition with lssvm_cvx.selection.gnc_terms.gnc_fit (graduated "
-                        "non-convexity) or a composed estimator, which calls it")
-
 
 @dataclass
 class PathResult:
@@ -231,43 +174,78 @@ class RegularizedLSSVM(Formulation):
 
     # --- cvxpy --------------------------------------------------------------------------------
     def _build(self) -> BuiltProblem:
-        _refuse_nonconvex(self.terms_, "a cvxpy problem")
+        refuse_nonconvex(self.terms_, "a cvxpy problem")
         ctx, y = self.context, self.targets()
         alpha = cp.Variable(ctx.n, name="alpha")
         b = cp.Variable(name="b")
         s = cp.Parameter(ctx.n, nonneg=True, name="sample_weight")
-        obj, cons, extra = self.loss_.epigraph(y, ctx.K @ alpha + b, s)
+        loss = self.loss_
+        obj, cons, extra = loss_pieces(loss, y, ctx.K @ alpha + b, s)
+        if type(loss).__module__ != Loss.__module__:  # a user's loss: twin and form agree?
+            probe_weights(loss, y)
         params: dict[str, cp.Parameter] = {"sample_weight": s}
         variables: dict[str, cp.Variable] = {"alpha": alpha, "b": b, **extra}
+        pieces: dict[str, cp.Expression] = {self._loss_key(): obj}
+        term_pieces: dict[str, cp.Expression] = {}
         for key, (term, _) in self.terms_.items():
             w = cp.Parameter(nonneg=True, name=key)
-            piece, tcons, tvars = term.epigraph(alpha, ctx)
-            label = f"{key} ({type(term).__name__})"
+            label = f"term {key!r} ({type(term).__name__})"
+            with user_code(label, "epigraph" if type(term).epigraph is not Term.epigraph
+                           else "expr"):
+                piece, tcons, tvars = term.epigraph(alpha, ctx)
             if not (isinstance(piece, cp.Expression) and piece.is_scalar() and piece.is_convex()):
-                raise TermError(f"term {label}: its cvxpy expression is not a convex scalar "
+                raise TermError(f"{label}: its cvxpy expression is not a convex scalar "
                                 "(cvxpy's DCP rules)")
             if not all(c.is_dcp() for c in tcons.values()):
-                raise TermError(f"term {label}: its epigraph constraints are not DCP")
+                raise TermError(f"{label}: its epigraph constraints are not DCP")
             obj = obj + w * piece
+            pieces[label] = w * piece
+            term_pieces[key] = piece
             cons.update({f"{key}:{c}": con for c, con in tcons.items()})
             variables.update({f"{key}:{v}": var for v, var in tvars.items()})
             params[key] = w
-        problem = BuiltProblem(cp.Minimize(obj), cons, vars=variables, params=params)
+        problem = BuiltProblem(cp.Minimize(obj), cons, vars=variables, params=params,
+                               pieces=pieces)
         if not problem.is_dpp():
-            bad = [k for k, (t, _) in self.terms_.items()
-                   if not (cp.Parameter(nonneg=True) * t.epigraph(alpha, ctx)[0]).is_dpp()]
-            raise TermError(f"the composed problem is not DPP (terms {bad or 'unknown'}): a term "
-                            "expression must not contain cvxpy Parameters")
+            bad = [f"term {k!r}" for k, piece in term_pieces.items()
+                   if not (cp.Parameter(nonneg=True) * piece).is_dpp()]
+            if not cp.Problem(cp.Minimize(pieces[self._loss_key()]),
+                              list(cons.values())).is_dpp():
+                bad.append(f"the loss {type(loss).__name__}")
+            raise TermError(f"the composed problem is not DPP ({', '.join(bad) or 'unknown'}): "
+                            "a term or loss expression must not contain cvxpy Parameters of "
+                            "its own (the weights are the composition's Parameters)")
         return problem
 
-    def objective(self, values: Mapping[str, np.ndarray]) -> float:
-        ctx = self.context
+    def _loss_key(self) -> str:
+        return f"loss ({type(self.loss_).__name__})"
+
+    def twin_pieces(self, values: Mapping[str, np.ndarray]) -> dict[str, float]:
+        """The loss's and each weighted term's NumPy twin at ``values`` (keys as in the built
+        problem's ``pieces``: ``"loss (<Loss>)"`` and ``"term '<key>' (<Term>)"``).
+
+        Parameters
+        ----------
+        values : mapping of str to numpy.ndarray
+            A solution's values with ``"alpha"`` and ``"b"``.
+
+        Returns
+        -------
+        dict of str to float
+            Piece name to value (their sum is :meth:`objective`).
+        """
+        ctx, loss = self.context, self.loss_
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
-        total = self.loss_.value(self.targets(), ctx.K @ alpha + b)
-        for term, w in self.terms_.values():
-            if w:
-                total += w * term.value(alpha, ctx)
-        return float(total)
+        with user_code(f"loss {type(loss).__name__}", "value"):
+            out = {self._loss_key(): float(loss.value(self.targets(), ctx.K @ alpha + b))}
+        for key, (term, w) in self.terms_.items():
+            label = f"term {key!r} ({type(term).__name__})"
+            with user_code(label, "value"):
+                out[label] = float(w * term.value(alpha, ctx)) if w else 0.0
+        return out
+
+    def objective(self, values: Mapping[str, np.ndarray]) -> float:
+        return float(sum(self.twin_pieces(values).values()))
 
     def fitted(self, values: Mapping[str, Any]) -> np.ndarray:
         """``f = Kα + b`` at the training points (identifiable even when α is not).
@@ -287,7 +265,7 @@ class RegularizedLSSVM(Formulation):
     # --- closed form ---------------------------------------------------------------------------
     def _require_quadratic(self, what: str) -> None:
         if not self.is_quadratic:
-            _refuse_nonconvex(self.terms_, what)
+            refuse_nonconvex(self.terms_, what)
             rough = [k for k, (t, _) in self.terms_.items() if not t.is_quadratic]
             why = (f"the loss {type(self.loss_).__name__} is not squared" if not self.loss_.squared
                    else f"terms {rough} are not quadratic")
@@ -335,12 +313,15 @@ class RegularizedLSSVM(Formulation):
     def closed_form(self) -> Solution:
         self.validate()
         y = self.targets()
-        alpha, b = self.system().solve(y)
+        sysm = self.system()
+        alpha, b = sysm.solve(y)
         # the squared loss's constraint "fit" (e == y - f): L = ... + λ'(e - y + f), λ = -s∘e
         # (no cvxpy problem is built here: the closed form must not pay for the builder)
         duals = {"fit": -self.loss_.weights(self.n) * (y - self.fitted({"alpha": alpha, "b": b}))}
         values: dict[str, Any] = {"alpha": alpha, "b": b, "f": self.fitted({"alpha": alpha, "b": b})}
-        return Solution(values=values, duals=duals)
+        # how accurate the linear solve is (ridge added, refinement, residual): the closed
+        # form's certificate carries it (Formulation.kkt)
+        return Solution(values=values, duals=duals, extras={"system": sysm.diagnostics(y)})
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         vals = super().values_from(built)

@@ -1,24 +1,38 @@
 """``compare``: one formulation through its closed form and any cvxpy solvers, judged truthfully.
 
-Rules (what a verdict means):
+What a verdict is made of:
 
-* **Reference** — the closed form when there is one and it returned a point; otherwise the
-  solver that reached status ``optimal`` (never ``optimal_inaccurate``) with the smallest
-  KKT residuals relative to its tolerance profile.  No such point: no reference, rows are
-  judged on their own residuals.
-* **Agreement by measurement** — a row agrees when its point is primal feasible, stationary
-  (where stationarity is defined), has the reference's objective (the formulation's NumPy
-  twin, never the solver's self-report) and the reference's values of the compared
-  quantities, each within the solver's tolerance profile (:mod:`lssvm_cvx.solvers`).  The
-  status word is reported, not judged: an ``optimal_inaccurate`` point that meets the
-  tolerance agrees; an ``optimal`` one that misses it does not.
+* **A certificate per point** — every backend's point gets three scaled residuals, primal
+  infeasibility, dual infeasibility and duality gap (:mod:`lssvm_cvx.certificates`): for a
+  cvxpy solver in the cone program cvxpy handed it, at the solver's own primal-dual point
+  (valid for any DCP composition, smooth or not: ``norm1``, ``max``, ``pos`` became cones
+  before the solver saw them); for the closed form on the Lagrangian of the cvxpy problem
+  with the closed form's multipliers (its problems are smooth), plus the closed form's own
+  diagnostics (system residual, any ridge it added).  A point is *certified* when its
+  residuals are within its backend's tolerance profile (:mod:`lssvm_cvx.solvers`).  The smooth
+  stationarity residual is an extra column; it is never evaluated for a non-smooth problem
+  and never decides a verdict on its own.
+* **The reference by evidence** — the point with the best (smallest worst-residual)
+  certificate, the closed form included; certificates equal to round-off
+  (:data:`~lssvm_cvx.certificates.SCORE_FLOOR`) go to the closed form, then to the order the
+  solvers were named in.  The report says why it was chosen.  The status word never decides.
+* **Agreement by measurement** — a row agrees when its point is primal feasible and has the
+  reference's objective (the formulation's NumPy twin, never a solver's self-report) and
+  values of the compared quantities, within the looser of the two backends' tolerances, and
+  the reference is certified (or its own point is).  A row whose own duals are poor (a
+  first-order solver) but whose point matches a certified reference agrees: the point is
+  right.  A row that does not match is ``NO`` unless both its certificate and the
+  reference's pass: then the verdict is **disagreement** (two certified points that
+  contradict each other: one certificate, or the problem, is suspect), charged to neither.
 * **Identifiable quantities** — when a compared quantity differs from the reference at a
   point that is feasible and has the reference's objective (so both are optimal) and the
   fitted values agree, that quantity is not identifiable at this instance (its optimal set is
   not a point, e.g. ``alpha`` with a singular Gram): its deviation is shown, marked "n.i.",
   and the verdict rests on the fitted values and the objective, as the report says.
-* **Non-smooth atoms** — stationarity is NaN with the reason (never a NO); the objective gap
-  and feasibility still decide.
+* **The twin is part of the verdict** — at every point the NumPy twin of each piece of the
+  objective (the composition: the loss and each term, separately) is compared with its cvxpy
+  expression; a gap beyond the tolerance at a certified point marks the *formulation* as
+  failing, naming the piece (``report.formulation_failures``), not the solvers.
 * **Bounded** — each backend runs in a worker process killed after ``time_limit`` seconds
   (status ``time_limit``); its output is captured in the row's ``log``; Ctrl-C keeps the
   rows that finished (``report.interrupted``).
@@ -32,10 +46,11 @@ from typing import Any
 
 import numpy as np
 
+from ..certificates import SCORE_FLOOR
 from ..exceptions import InputError, SolverNotAvailableError
 from ..solution import OPTIMAL, Solution
 from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solvers, profile
-from .report import Report, Row, deviation
+from .report import Report, Row, deviation, twin_gaps
 from .worker import INTERRUPTED, UNSUPPORTED, Outcome, run_backend
 
 __all__ = ["compare", "fitted_values", "check_time_limit", "DEFAULT_TIME_LIMIT"]
@@ -83,40 +98,54 @@ def _usable(out: Outcome) -> bool:
     return out.solution is not None and out.solution.ok and bool(out.solution.values)
 
 
-def _kkt_score(out: Outcome, tol: Tolerance) -> float:
-    p = out.kkt.get("primal", math.nan)
-    s = out.kkt.get("stationarity", math.nan)
-    p = p / tol.feas if math.isfinite(p) else math.inf
-    s = s / tol.kkt if math.isfinite(s) else 1.0  # undefined (non-smooth): neutral
-    return max(p, s)
+def _score(out: Outcome) -> float:
+    c = out.certificate
+    return max(c.score, SCORE_FLOOR) if c is not None else math.inf
 
 
 def _pick_reference(outs: dict[str, Outcome], setting: str) -> tuple[str | None, str]:
+    """The usable point with the best certificate (ties at round-off: the first in order,
+    the closed form first), and why.  Without any evaluated certificate: the closed form,
+    else the first point with status ``optimal``."""
+    cands = [(n, o) for n, o in outs.items() if _usable(o)]
+    if not cands:
+        return None, "no backend returned a point"
+    name, best = min(cands, key=lambda no: _score(no[1]))
+    if math.isfinite(_score(best)):
+        why = f"best certificate: {best.certificate.describe()}"
+        ties = [n for n, o in cands if n != name and _score(o) == _score(best)]
+        if ties:
+            why += f" (tied at round-off with {', '.join(ties)}: first in order)"
+        cf = outs.get("closed_form")
+        if name != "closed_form" and cf is not None:
+            why += ("; the closed form's is worse: " + cf.certificate.describe()
+                    if _usable(cf) and cf.certificate is not None
+                    else "; the closed form returned no point")
+        cert = best.certificate
+        tol = profile(name, setting).tol
+        if not cert.passes(tol):
+            why += ("; NOT certified at its profile (" + "; ".join(cert.failures(tol))
+                    + "): no point is, so rows are judged on their own certificates")
+        return name, why
     cf = outs.get("closed_form")
     if cf is not None and _usable(cf):
-        return "closed_form", "the closed form"
-    cands = [(n, o) for n, o in outs.items()
-             if n != "closed_form" and _usable(o) and o.status == OPTIMAL]
-    if not cands:
-        inacc = [n for n, o in outs.items() if _usable(o)]
-        why = ("no backend reached status optimal"
-               + (f" ({', '.join(inacc)} stopped inaccurate; an inaccurate point is never the "
-                  "reference)" if inacc else ""))
-        return None, why
-    best = min(cands, key=lambda no: _kkt_score(no[1], profile(no[0], setting).tol))
-    return best[0], "the optimal point with the smallest KKT residuals"
+        return "closed_form", "no certificate could be evaluated; the closed form"
+    opt = [n for n, o in cands if o.status == OPTIMAL]
+    if opt:
+        return opt[0], "no certificate could be evaluated; the first point with status optimal"
+    return None, ("no certificate could be evaluated and no backend reached status optimal; "
+                  "rows are judged on their own residuals")
 
 
-def _judge(row: Row, out: Outcome, ref: Outcome | None, is_ref: bool, tol: Tolerance,
-           fitted: np.ndarray | None, fitted_ref: np.ndarray | None) -> None:
-    """Fill ``row.agrees``, ``row.reason`` and ``row.non_identifiable``."""
+def _looser(a: Tolerance, b: Tolerance) -> Tolerance:
+    return Tolerance(rel=max(a.rel, b.rel), feas=max(a.feas, b.feas), kkt=max(a.kkt, b.kkt))
+
+
+def _match(row: Row, tol: Tolerance, fitted: np.ndarray | None,
+           fitted_ref: np.ndarray | None) -> list[str]:
+    """What keeps ``row``'s point from being the reference's (objective gap, compared
+    quantities, fitted values, at ``tol``); fills ``row.non_identifiable``.  Empty: a match."""
     fails: list[str] = []
-    p = row.kkt.get("primal", math.nan)
-    s = row.kkt.get("stationarity", math.nan)
-    if math.isfinite(p) and p > tol.feas:
-        fails.append(f"primal res {p:.2g} > {tol.feas:g}")
-    if math.isfinite(s) and s > tol.kkt:
-        fails.append(f"stationarity {s:.2g} > {tol.kkt:g}")
     gap = row.objective_rel_gap
     gap_ok = gap is not None and gap <= tol.rel
     if gap is not None and not gap_ok:
@@ -127,13 +156,10 @@ def _judge(row: Row, out: Outcome, ref: Outcome | None, is_ref: bool, tol: Toler
         fit_dev = deviation(fitted, fitted_ref)
         row.deviation.setdefault("fitted", {"abs": fit_dev[0], "rel": fit_dev[1]})
     fit_ok = fit_dev is not None and min(fit_dev) <= tol.rel
-    feasible = not (math.isfinite(p) and p > tol.feas)
-    stationary = not (math.isfinite(s) and s > tol.kkt)
-    if bad and gap_ok and feasible and stationary and (fit_dev is None or fit_ok):
-        # a feasible point with the optimal objective (and no stationarity violation) is an
-        # optimal point: the quantities that still differ have a non-singleton optimal set
-        # (singular Gram, flat non-smooth objective) or are too ill-conditioned to pin at
-        # this tolerance
+    if bad and gap_ok and (fit_dev is None or fit_ok):
+        # a feasible point with the optimal objective is an optimal point: the quantities that
+        # still differ have a non-singleton optimal set (singular Gram, flat non-smooth
+        # objective) or are too ill-conditioned to pin at this tolerance
         basis = f"objective gap {gap:.2g} at a feasible point"
         if fit_dev is not None:
             basis += f", fitted values rel Δ {fit_dev[1]:.2g}"
@@ -148,24 +174,113 @@ def _judge(row: Row, out: Outcome, ref: Outcome | None, is_ref: bool, tol: Toler
         fails.append(f"rel Δ{v} {d['rel']:.2g} > {tol.rel:g}")
     if fit_dev is not None and not fit_ok:
         fails.append(f"fitted values rel Δ {fit_dev[1]:.2g} > {tol.rel:g}")
-    row.agrees = not fails
-    if ref is None and not is_ref and not fails and not math.isfinite(s):
-        row.agrees = None  # nothing to compare with and no stationarity: cannot be judged
-        fails.append("cannot be judged (no reference, stationarity undefined)")
-    parts = []
+    return fails
+
+
+def _judge(row: Row, ref: Row | None, is_ref: bool, tol: Tolerance,
+           fitted: np.ndarray | None, fitted_ref: np.ndarray | None) -> None:
+    """Fill ``row.agrees``, ``row.verdict``, ``row.reason`` and ``row.non_identifiable``
+    (module docstring).  ``ref`` is the reference's row (already carrying its certificate)."""
+    cert = row.certificate
+    own = cert.failures(tol) if cert is not None else ["no certificate"]
+    own_ok = not own
+    p = row.kkt.get("primal", math.nan)
+    feasible = not (math.isfinite(p) and p > tol.feas)
+    parts: list[str] = []
     if row.status != OPTIMAL and not is_ref:
         parts.append(f"status {row.status}: judged on the measured point")
+    fails: list[str] = [] if feasible else [f"primal res {p:.2g} > {tol.feas:g}"]
     if is_ref:
         parts.append("reference")
-    if ref is None and not is_ref:
-        parts.append("no reference: judged on its own residuals")
+        fails += [f"certificate: {f}" for f in own]
+        row.agrees = not fails
+        row.verdict = "yes" if row.agrees else "NO"
+    elif ref is None:
+        parts.append("no reference: judged on its own certificate")
+        fails += [f"certificate: {f}" for f in own]
+        row.agrees = not fails
+        row.verdict = "yes" if row.agrees else "NO"
+    else:
+        ref_ok = ref.certificate is not None and ref.certificate.passes(ref.tolerance)
+        mismatch = _match(row, _looser(tol, ref.tolerance), fitted, fitted_ref)
+        if not mismatch and feasible and (ref_ok or own_ok):
+            row.agrees, row.verdict = True, "yes"
+            parts.append("matches the certified reference" if ref_ok
+                         else "matches the reference; its own certificate passes")
+            if own:
+                parts.append("own certificate: " + "; ".join(own)
+                             + " (its multipliers are inaccurate, its point is not)")
+        elif not mismatch and feasible:
+            row.agrees, row.verdict = False, "NO"
+            fails.append("matches the reference, but neither point is certified ("
+                         + "; ".join(own) + ")")
+        elif own_ok and ref_ok and feasible:
+            row.agrees, row.verdict = False, "disagreement"
+            parts.append("disagreement: this point and the reference are both certified "
+                         "yet differ (" + "; ".join(mismatch) + "): one certificate, or the "
+                         "problem, is suspect; charged to neither")
+        else:
+            row.agrees, row.verdict = False, "NO"
+            fails += mismatch + [f"certificate: {f}" for f in own]
     parts += fails
     if row.non_identifiable:
         parts.append("not identifiable: " + ", ".join(row.non_identifiable)
                      + " (judged on fitted values and objective)")
-    if row.agrees and not fails:
+    if row.agrees:
         parts.append(f"within the {row.setting} profile")
     row.reason = "; ".join(parts)
+
+
+def _mark_disagreement(report: Report, ref_row: Row | None) -> None:
+    """A reference contradicted by another certified point is part of the disagreement:
+    its verdict says so, and a note names the feasible point with the lowest objective (the
+    best evidence of where the optimum is)."""
+    others = [r for r in report.rows if r.verdict == "disagreement"]
+    if ref_row is None or not others:
+        return
+    ref_row.agrees, ref_row.verdict = False, "disagreement"
+    ref_row.reason += ("; disagreement: " + ", ".join(r.backend for r in others)
+                       + " (certified) differ from this point")
+    feasible = {r.backend: float(r.objective) for r in report.rows
+                if r.objective is not None and r.verdict != "NO"}
+    if feasible:
+        low = min(feasible, key=feasible.__getitem__)
+        report.notes.append(
+            f"disagreement between certified points: the lowest objective is {low}'s "
+            f"({feasible[low]:.10g}; reference {ref_row.objective}): the problem is too "
+            "ill-conditioned for these tolerances, or a certificate is wrong")
+
+
+def _judge_twin(report: Report) -> None:
+    """The formulation's NumPy twin against its cvxpy expression, piece by piece, at every
+    certified point: ``report.twin`` and, beyond the backend's tolerance,
+    ``report.formulation_failures`` naming the piece."""
+    certified = [r for r in report.rows if r.twin and r.certificate is not None
+                 and r.certificate.passes(r.tolerance)]
+    if not certified and any(r.twin for r in report.rows):
+        report.notes.append("NumPy twin not judged: no point is certified (far from the "
+                            "optimum a truncated factor in a term's expression may differ from "
+                            "its twin without any bug)")
+    worst: dict[str, dict[str, Any]] = {}
+    for r in certified:
+        # at a point that is feasible to tol.feas, epigraph variables are tight to about that:
+        # the twin is held to the looser of the objective and feasibility tolerances
+        bound = max(r.tolerance.rel, r.tolerance.feas)
+        for piece, gap in twin_gaps(r.twin).items():
+            npv, cvx = r.twin[piece]
+            bad = gap > bound
+            cur = worst.get(piece)
+            if cur is None or (bad, gap) > (cur["beyond_tolerance"], cur["gap"]):
+                worst[piece] = {"gap": gap, "backend": r.backend, "numpy": npv, "cvxpy": cvx,
+                                "beyond_tolerance": bad, "tolerance": bound}
+    report.twin = worst
+    for piece, w in worst.items():
+        if w["beyond_tolerance"]:
+            report.formulation_failures.append(
+                f"the NumPy twin of {piece} is {w['numpy']:.6g} but its cvxpy expression is "
+                f"{w['cvxpy']:.6g} at {w['backend']}'s certified point (gap {w['gap']:.2g} of "
+                f"the objective > {w['tolerance']:g}): fix its value() (or objective()), not "
+                "the solvers")
 
 
 def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
@@ -266,30 +381,34 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
                     citation=str(formulation.reference), setting=setting,
                     time_limit=time_limit, reference_reason=ref_reason,
                     interrupted=interrupted)
+    judged: list[tuple[Row, np.ndarray | None]] = []
+    ref_row: Row | None = None
     for name in backends:
         out = outs.get(name)
         tol = profile(name, setting).tol
         if out is None:
             row = Row(name, INTERRUPTED, math.nan, math.nan, None, None, {}, {}, tol, None,
-                      reason="not run (interrupted)", setting=setting)
+                      reason="not run (interrupted)", setting=setting, verdict="NO")
             report.rows.append(row)
             continue
         sol = out.solution
         row = Row(name, out.status, out.setup_time, out.solve_time,
                   sol.objective if sol is not None else None, None, {}, dict(out.kkt), tol,
                   None, error=out.error, kkt_note=out.kkt_note, log=out.log, setting=setting,
-                  iterations=(sol.extras.get("iterations") if sol is not None else None))
+                  iterations=(sol.extras.get("iterations") if sol is not None else None),
+                  certificate=out.certificate, twin=dict(out.twin))
+        report.rows.append(row)
         if not _usable(out):
             if out.status == UNSUPPORTED:
-                row.agrees, row.reason = None, "not applicable: " + (out.error or "")
+                row.agrees, row.verdict = None, "n/a"
+                row.reason = "not applicable: " + (out.error or "")
             else:
-                row.agrees = False
+                row.agrees, row.verdict = False, "NO"
                 row.reason = f"no point: status {out.status}"
-            report.rows.append(row)
-            if on_row:
-                on_row(row)
             continue
         assert sol is not None  # _usable(out) guarantees a solution
+        if out.twin_note:
+            report.notes.append(f"{name}: NumPy twin not evaluated ({out.twin_note})")
         if ref_sol is not None and name != ref_name:
             for v in compared:
                 if v in sol.values:
@@ -298,10 +417,19 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
             if sol.objective is not None and ref_sol.objective is not None:
                 row.objective_rel_gap = (abs(sol.objective - ref_sol.objective)
                                          / max(abs(ref_sol.objective), 1e-300))
-        fitted = fitted_values(formulation, sol.values) if name != ref_name else None
-        _judge(row, out, ref, name == ref_name, tol, fitted, fitted_ref)
-        report.rows.append(row)
-        if on_row:
+        if name == ref_name:
+            ref_row = row
+        judged.append((row, fitted_values(formulation, sol.values) if name != ref_name
+                       else None))
+    if ref_row is not None:
+        _judge(ref_row, None, True, ref_row.tolerance, None, None)
+    for row, fitted in judged:
+        if row is not ref_row:
+            _judge(row, ref_row, False, row.tolerance, fitted, fitted_ref)
+    _mark_disagreement(report, ref_row)
+    _judge_twin(report)
+    if on_row:
+        for row in report.rows:
             on_row(row)
     for r in report.rows:
         for why in r.non_identifiable.values():

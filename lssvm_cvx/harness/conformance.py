@@ -5,14 +5,16 @@ For one formulation (class or instance) it checks, at its default random instanc
 1. ``random_instance`` — builds a seeded instance of the class;
 2. ``dcp`` / ``dpp`` — the cvxpy problem is DCP, and DPP (re-solves after a parameter change
    skip recompilation);
-3. ``objective twin`` — the NumPy :meth:`~lssvm_cvx.formulations.base.Formulation.objective`
-   equals cvxpy's objective value at a solver's point (relative 1e-6, scale ``max(|f|, 1)``);
-4. ``KKT`` — the reference point (closed form, else the best optimal solver) is primal
-   feasible and stationary within the closed-form tolerance (NaN stationarity is accepted
-   only with its reason: non-smooth atom, cone constraint);
+3. ``objective twin`` — the NumPy twin of every piece of the objective (the whole objective,
+   or the loss and each term of a composition) equals its cvxpy expression at every
+   certified point of :func:`~lssvm_cvx.harness.compare.compare`, within the backend's
+   tolerance; a failure names the piece;
+4. ``certificate`` — the reference point (the best certificate among the closed form and the
+   solvers) is certified: its scaled primal, dual and gap residuals
+   (:mod:`lssvm_cvx.certificates`) are within its profile — valid for non-smooth problems;
 5. ``agreement`` — every installed solver among those asked agrees with the reference within
-   its tolerance profile (:func:`~lssvm_cvx.harness.compare.compare`), a QP-only solver on a
-   cone problem being "not applicable".
+   its tolerance profile (a "disagreement" between two certified points fails it too), a
+   QP-only solver on a cone problem being "not applicable".
 
 A failed check of a formulation listed in :data:`KNOWN_LIMITS` is reported as *known* with
 its mathematical reason (and a test pins that reason); any other failure fails the check.
@@ -20,7 +22,6 @@ its mathematical reason (and a test pins that reason); any other failure fails t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,8 +81,6 @@ def check_formulation(formulation: Any, *, n: int | None = None,
                       seed: int = 0) -> ConformanceReport:
     """Run the conformance checks on ``formulation`` (a registered name, a class or an
     instance); returns a :class:`ConformanceReport` (``.ok``, ``.assert_ok()``)."""
-    import numpy as np
-
     from ..formulations import get_formulation
     from ..formulations.base import Formulation
     from ..solvers import DEFAULT_SOLVERS, available_solvers
@@ -120,38 +119,26 @@ def check_formulation(formulation: Any, *, n: int | None = None,
     names = [s for s in (solvers or DEFAULT_SOLVERS) if s in installed]
     report = compare(inst, names, time_limit=time_limit)
     rep.report = report
-    # objective twin vs cvxpy's value at each solver's point
-    worst, where = 0.0, None
-    for row in report.rows:
-        if row.backend == "closed_form" or row.objective is None:
-            continue
-        try:
-            sol = inst.solve(row.backend, raise_on_failure=False, accept_inaccurate=True)
-            built = inst.problem
-            for k, v in inst.values_from_solution(sol).items():
-                built.vars[k].value = np.asarray(v).reshape(built.vars[k].shape)
-            cv = float(built.objective.value)
-            if sol.objective is None:
-                continue
-            d = abs(cv - float(sol.objective)) / max(abs(cv), 1.0)
-        except Exception:
-            continue
-        if d >= worst:
-            worst, where = d, row.backend
-        break  # one solver's point is enough: the twin is a function of the point
-    add("objective twin", worst <= 1e-6,
-        f"|numpy - cvxpy| / max(|cvxpy|, 1) = {worst:.2g} at {where}'s point" if where
-        else "no solver point to evaluate")
+    # the NumPy twin of each piece of the objective against its cvxpy expression, at every
+    # certified point (compare measured it)
+    if report.twin:
+        worst = ", ".join(f"{k} {v['gap']:.2g} at {v['backend']}'s point"
+                          for k, v in report.twin.items())
+        add("objective twin", not report.formulation_failures,
+            ("; ".join(report.formulation_failures) if report.formulation_failures
+             else f"|numpy - cvxpy| / |objective| per piece: {worst}"))
+    else:
+        add("objective twin", False, "no point to evaluate the twin at")
     ref = report[report.reference] if report.reference else None
     if ref is None:
-        add("KKT", False, f"no reference point ({report.reference_reason})")
+        add("certificate", False, f"no reference point ({report.reference_reason})")
     else:
-        p, s = ref.kkt.get("primal", math.nan), ref.kkt.get("stationarity", math.nan)
-        ok = (math.isfinite(p) and p <= ref.tolerance.feas
-              and (s <= ref.tolerance.kkt if math.isfinite(s) else bool(ref.kkt_note)))
-        add("KKT", ok, f"{report.reference}: primal {p:.2g}, stationarity {s:.2g}"
-            + (f" ({ref.kkt_note})" if ref.kkt_note else ""))
-    bad = [f"{r.backend} ({r.reason}{'; ' + r.error if r.error else ''})"
+        cert = ref.certificate
+        fails = cert.failures(ref.tolerance) if cert is not None else ["no certificate"]
+        add("certificate", not fails,
+            f"{report.reference}: " + (cert.describe() if cert is not None else "none")
+            + (f" — {'; '.join(fails)}" if fails else ""))
+    bad = [f"{r.backend} ({r.verdict}: {r.reason}{'; ' + r.error if r.error else ''})"
            for r in report.rows if r.agrees is False and r.backend != report.reference]
     na = [r.backend for r in report.rows if r.agrees is None]
     add("agreement", not bad,

@@ -14,14 +14,20 @@ from typing import Any
 
 from ..solvers import Tolerance
 
-__all__ = ["Row", "Report", "COLUMNS", "deviation"]
+__all__ = ["Row", "Report", "COLUMNS", "VERDICTS", "deviation"]
 
 #: the long format of ``Report.to_frame()`` and ``sweep.csv``
 COLUMNS: tuple[str, ...] = (
     "formulation", "n", "solver", "repeat", "profile", "status", "setup_s", "solve_s",
     "objective", "rel_obj_gap", "max_rel_dev", "primal_res", "dual_res", "stationarity",
-    "agrees", "reference", "reason", "error",
+    "cert_primal", "cert_dual", "cert_gap", "twin_gap", "agrees", "verdict", "reference",
+    "reference_reason", "reason", "error",
 )
+
+#: the verdicts of a row: agrees; does not (its point is wrong, or nothing certifies it); it and
+#: the reference are both certified yet differ (one certificate or the problem is suspect);
+#: the solver does not apply
+VERDICTS: tuple[str, ...] = ("yes", "NO", "disagreement", "n/a")
 
 
 def deviation(x: Any, ref: Any) -> tuple[float, float]:
@@ -37,6 +43,19 @@ def deviation(x: Any, ref: Any) -> tuple[float, float]:
     ab = float(np.max(np.abs(x - ref))) if x.size else 0.0
     scale = float(np.max(np.abs(ref))) if ref.size else 0.0
     return ab, ab / (scale if scale > 0 else 1.0)
+
+
+def twin_gaps(twin: dict[str, tuple[float, float | None]]) -> dict[str, float]:
+    """Per piece, ``|NumPy - cvxpy|`` relative to the objective's size at the point
+    (``max(|Σ cvxpy|, Σ |cvxpy|)``, at least the smallest normal float); pieces without a
+    cvxpy value are left out."""
+    known: dict[str, tuple[float, float]] = {
+        k: (a, b) for k, (a, b) in twin.items() if b is not None}
+    if not known:
+        return {}
+    total = sum(b for _, b in known.values())
+    scale = max(abs(total), sum(abs(b) for _, b in known.values()), 2.2e-308)
+    return {k: abs(a - b) / scale for k, (a, b) in known.items()}
 
 
 def _clean(v: Any) -> Any:
@@ -60,8 +79,10 @@ class Row:
     ``deviation`` maps each compared quantity to ``{"abs", "rel"}`` against the reference;
     ``non_identifiable`` the quantities that differ between optimal points (their deviation
     is shown but not judged; ``reason`` says what was judged instead); ``kkt_note`` why
-    stationarity is NaN (non-smooth atom, no duals, ...); ``log`` everything the solver
-    printed; ``reason`` the verdict in words.
+    stationarity is NaN (non-smooth atom, no duals, ...); ``certificate`` the point's scaled
+    primal, dual and gap residuals (:mod:`lssvm_cvx.certificates`); ``twin`` each objective
+    piece's NumPy twin and cvxpy value at the point; ``verdict`` one of :data:`VERDICTS`;
+    ``log`` everything the solver printed; ``reason`` the verdict in words.
     """
 
     backend: str
@@ -81,6 +102,20 @@ class Row:
     log: str = ""
     setting: str = "high"
     iterations: int | None = None
+    certificate: Any = None
+    verdict: str = ""
+    twin: dict[str, tuple[float, float | None]] = field(default_factory=dict)
+
+    @property
+    def twin_gap(self) -> float:
+        """Largest ``|NumPy twin - cvxpy|`` over the objective's pieces at this point, relative
+        to the objective's size (NaN when not evaluated)."""
+        gaps = twin_gaps(self.twin)
+        return max(gaps.values()) if gaps else math.nan
+
+    def cert(self, part: str) -> float | None:
+        """One residual of the certificate (``"primal"``, ``"dual"``, ``"gap"``) or None."""
+        return None if self.certificate is None else getattr(self.certificate, part)
 
     @property
     def compile_time(self) -> float:
@@ -102,8 +137,11 @@ class Row:
             "kkt_note": self.kkt_note, "non_identifiable": self.non_identifiable,
             "tolerance": {"rel": self.tolerance.rel, "feas": self.tolerance.feas,
                           "kkt": self.tolerance.kkt},
-            "agrees": self.agrees, "reason": self.reason, "error": self.error,
-            "iterations": self.iterations, **({"log": self.log} if log else {}),
+            "agrees": self.agrees, "verdict": self.verdict, "reason": self.reason,
+            "error": self.error, "iterations": self.iterations,
+            "certificate": None if self.certificate is None else self.certificate.to_dict(),
+            "twin": {k: {"numpy": a, "cvxpy": b} for k, (a, b) in self.twin.items()},
+            **({"log": self.log} if log else {}),
         })
 
 
@@ -123,6 +161,12 @@ class Report:
     notes: list[str] = field(default_factory=list)
     interrupted: bool = False
     repeat: int = 0
+    #: piece of the objective -> its largest twin gap, the backend where it was measured, and
+    #: whether it is beyond that backend's tolerance
+    twin: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: what is wrong with the formulation itself (a NumPy twin that differs from its cvxpy
+    #: expression, naming the piece): not charged to any solver
+    formulation_failures: list[str] = field(default_factory=list)
 
     def __getitem__(self, backend: str) -> Row:
         for r in self.rows:
@@ -132,9 +176,16 @@ class Report:
 
     @property
     def all_agree(self) -> bool:
-        """No backend disagrees (rows that are not applicable, ``agrees is None``, do not
-        count)."""
-        return all(r.agrees for r in self.rows if r.agrees is not None)
+        """No backend disagrees or is in disagreement with the reference, and the formulation's
+        NumPy twin matches its cvxpy expression (rows that are not applicable, ``agrees is
+        None``, do not count)."""
+        return (all(r.agrees for r in self.rows if r.agrees is not None)
+                and not self.formulation_failures)
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        """Backend -> verdict (:data:`VERDICTS`)."""
+        return {r.backend: r.verdict for r in self.rows}
 
     def to_dict(self, log: bool = True) -> dict[str, Any]:
         """JSON-serialisable (NaN/inf become ``None``)."""
@@ -144,6 +195,7 @@ class Report:
             "citation": self.citation, "setting": self.setting, "time_limit": self.time_limit,
             "compared": list(self.compared), "notes": self.notes,
             "interrupted": self.interrupted, "all_agree": self.all_agree,
+            "twin": self.twin, "formulation_failures": self.formulation_failures,
             "rows": [r.to_dict(log) for r in self.rows],
         })
 
@@ -157,8 +209,11 @@ class Report:
                 "setup_s": r.setup_time, "solve_s": r.solve_time, "objective": r.objective,
                 "rel_obj_gap": r.objective_rel_gap, "max_rel_dev": r.max_rel_dev,
                 "primal_res": r.kkt.get("primal"), "dual_res": r.kkt.get("dual"),
-                "stationarity": r.kkt.get("stationarity"), "agrees": r.agrees,
-                "reference": self.reference, "reason": r.reason, "error": r.error,
+                "stationarity": r.kkt.get("stationarity"), "cert_primal": r.cert("primal"),
+                "cert_dual": r.cert("dual"), "cert_gap": r.cert("gap"),
+                "twin_gap": r.twin_gap, "agrees": r.agrees, "verdict": r.verdict,
+                "reference": self.reference, "reference_reason": self.reference_reason,
+                "reason": r.reason, "error": r.error,
             })
         return out
 
@@ -183,9 +238,16 @@ class Report:
                 return "–" if not math.isfinite(v) else f"{v:.3g}"
             return str(v).replace("|", "\\|").replace("\n", " ")
 
+        def cert(r: Row) -> str:
+            c = r.certificate
+            if c is None:
+                return "–"
+            return "/".join("–" if not math.isfinite(v) else f"{v:.0e}"
+                            for v in (c.primal, c.dual, c.gap))
+
         cols = ["backend", "status", "setup [s]", "solve [s]", "objective", "obj rel gap"]
         cols += [f"rel Δ{v}" for v in self.compared]
-        cols += ["primal res", "stationarity", "agrees", "why"]
+        cols += ["certificate (primal/dual/gap)", "stationarity", "verdict", "why"]
         lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r in self.rows:
             cells = [r.backend, r.status, r.setup_time, r.solve_time, r.objective,
@@ -194,17 +256,23 @@ class Report:
                 d = r.deviation.get(v)
                 cell = fmt(d["rel"]) if d else "–"
                 cells.append(cell + (" (n.i.)" if v in r.non_identifiable else ""))
-            ag = "n/a" if r.agrees is None else r.agrees
-            cells += [r.kkt.get("primal"), r.kkt.get("stationarity"), ag,
+            cells += [cert(r), r.kkt.get("stationarity"), r.verdict or "–",
                       r.reason + (f"; error: {r.error}" if r.error else "")]
             lines.append("| " + " | ".join(fmt(c) for c in cells) + " |")
         head = (f"**{self.formulation}** (n = {self.n}; profile {self.setting}; reference: "
                 f"{self.reference or 'none'}"
                 + (f" — {self.reference_reason}" if self.reference_reason else "") + ")\n\n")
-        notes = list(self.notes)
+        notes = [f"**formulation**: {f}" for f in self.formulation_failures] + list(self.notes)
+        if self.twin:
+            notes.append("NumPy twin vs cvxpy, largest gap per piece: " + "; ".join(
+                f"{k} {v['gap']:.1e} ({v['backend']})" for k, v in self.twin.items()))
+        grouped: dict[str, list[str]] = {}
         for r in self.rows:
             if r.kkt_note:
-                notes.append(f"{r.backend}: stationarity NaN — {r.kkt_note}")
+                grouped.setdefault(f"stationarity NaN — {r.kkt_note}", []).append(r.backend)
+            if r.certificate is not None and r.certificate.note:
+                grouped.setdefault(f"certificate — {r.certificate.note}", []).append(r.backend)
+        notes += [f"{', '.join(who)}: {text}" for text, who in grouped.items()]
         if self.interrupted:
             notes.append("interrupted (Ctrl-C): the rows above are what finished")
         tail = ("\n\n" + "\n".join(f"- {n}" for n in dict.fromkeys(notes))) if notes else ""
@@ -213,10 +281,12 @@ class Report:
     __str__ = to_markdown
 
     def assert_agree(self) -> None:
-        """Raise ``AssertionError`` naming every backend that does not agree."""
+        """Raise ``AssertionError`` naming every backend that does not agree and every failure
+        of the formulation itself."""
         bad = [r for r in self.rows if r.agrees is False]
-        if bad:
+        if bad or self.formulation_failures:
             raise AssertionError("backends disagree:\n" + "\n".join(
-                f"  {r.backend}: status={r.status} ({r.reason}) error={r.error} "
+                f"  {r.backend}: {r.verdict}, status={r.status} ({r.reason}) error={r.error} "
                 f"dev={r.deviation} kkt={r.kkt} obj_gap={r.objective_rel_gap} "
-                f"tol={r.tolerance}" for r in bad))
+                f"tol={r.tolerance}" for r in bad) + "".join(
+                f"\n  formulation: {f}" for f in self.formulation_failures))

@@ -323,6 +323,67 @@ def performance_profile(rows: list[dict[str, Any]], path: str | os.PathLike, *,
     return True
 
 
+def _verdict_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Per solver: how many runs got each verdict (yes, NO, disagreement, n/a)."""
+    from .report import VERDICTS
+
+    by: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r["solver"] == "instance":
+            continue
+        v = str(r.get("verdict") or "")
+        if not v:  # a row of an older sweep.csv
+            ag = _b(r.get("agrees"))
+            v = "n/a" if ag is None else ("yes" if ag else "NO")
+        by.setdefault(str(r["solver"]), {}).setdefault(v, 0)
+        by[str(r["solver"])][v] += 1
+    if not by:
+        return []
+    out = ["## Verdicts", "", "| backend | " + " | ".join(VERDICTS) + " |",
+           "|---|" + "---|" * len(VERDICTS)]
+    for s in sorted(by):
+        out.append(f"| {s} | " + " | ".join(str(by[s].get(v, 0)) for v in VERDICTS) + " |")
+    return out + [""]
+
+
+def _reference_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Per formulation: how often the reference (the best certificate) was the closed form,
+    and, when it was not, which backend it was and why (the report's reason)."""
+    cells: dict[tuple, dict[str, Any]] = {}
+    for r in rows:
+        if r["solver"] == "instance":
+            continue
+        cells.setdefault(_key(r), {}).setdefault("has_cf", False)
+        c = cells[_key(r)]
+        c["has_cf"] = c["has_cf"] or r["solver"] == "closed_form"
+        c["reference"] = r.get("reference") or "none"
+        c["why"] = str(r.get("reference_reason") or "")
+    by: dict[str, list[dict[str, Any]]] = {}
+    for key, c in cells.items():
+        if c["has_cf"]:
+            by.setdefault(key[0], []).append(c)
+    if not by:
+        return []
+    out = ["## Reference: the closed form, or why not", "",
+           "Formulations with a closed form; the reference is the point with the best "
+           "certificate (round-off ties go to the closed form).", "",
+           "| formulation | runs | closed form chosen | otherwise: reference (runs) | why (first) |",
+           "|---|---|---|---|---|"]
+    for name in sorted(by):
+        cs = by[name]
+        cf = sum(1 for c in cs if c["reference"] == "closed_form")
+        others: dict[str, int] = {}
+        for c in cs:
+            if c["reference"] != "closed_form":
+                others[c["reference"]] = others.get(c["reference"], 0) + 1
+        why = next((c["why"] for c in cs if c["reference"] != "closed_form"), "")
+        why = why.replace("|", "\\|").replace("\n", " ")[:300]
+        out.append(f"| {name} | {len(cs)} | {cf}/{len(cs)} | "
+                   + (", ".join(f"{k} ({v})" for k, v in sorted(others.items())) or "–")
+                   + f" | {why or '–'} |")
+    return out + [""]
+
+
 def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: float | None = None,
               solvers: Sequence[str] | None = None, sizes: Sequence[int] | None = None,
               repeats: int | None = None, interrupted: bool = False,
@@ -343,10 +404,12 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
     if interrupted:
         lines.append("- **interrupted** (Ctrl-C): the tables cover the cells that finished")
     lines += ["", "A run *succeeds* when the solver's point agrees with the reference within its "
-              "tolerance profile (deviation of the identifiable quantities, objective gap, "
-              "feasibility, stationarity), whatever its status word. Runs where the solver does "
-              "not apply (a QP solver on a second-order-cone problem) are left out of its rate.",
-              ""]
+              "tolerance profile (feasibility, objective gap, deviation of the identifiable "
+              "quantities), whatever its status word; the reference is the point with the best "
+              "certificate (scaled primal, dual and gap residuals), and a point that differs "
+              "from it while both are certified is a *disagreement*, charged to neither. Runs "
+              "where the solver does not apply (a QP solver on a second-order-cone problem) are "
+              "left out of its rate.", ""]
     solvers_all, keys, times = _times(rows, time_limit)
     profiles = sorted({k[3] for k in keys})
     lines += ["## Per solver", ""]
@@ -392,7 +455,8 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
         cf_ok = sum(1 for r in rows if r["solver"] == "closed_form" and _b(r.get("agrees")))
         cf_n = sum(1 for r in rows if r["solver"] == "closed_form")
         lines += [f"Closed form (where the formulation has one): median {cf[len(cf) // 2]:.3g} s, "
-                  f"its own KKT check passed in {cf_ok}/{cf_n} runs.", ""]
+                  f"its own certificate passed in {cf_ok}/{cf_n} runs.", ""]
+    lines += _verdict_table(rows) + _reference_table(rows)
     lines += ["## Per formulation: failures and why", ""]
     lines.append("| formulation | solver | failed runs | status | why (first) |")
     lines.append("|---|---|---|---|---|")

@@ -56,6 +56,12 @@ class Outcome:
     wall: float = math.nan
     setup_time: float = math.nan
     solve_time: float = math.nan
+    #: the point's certificate (:class:`lssvm_cvx.certificates.Certificate`)
+    certificate: Any = None
+    #: piece of the objective -> (NumPy twin, cvxpy value) at the point
+    twin: dict[str, tuple[float, float | None]] = field(default_factory=dict)
+    #: why the twin was not evaluated, if it was not
+    twin_note: str | None = None
 
 
 def _cap(text: str) -> str:
@@ -93,18 +99,26 @@ def _run(formulation: Any, backend: str, options: dict | None, setting: str,
         except Exception as exc:
             return Outcome(backend, ERROR, error=f"{type(exc).__name__}: {exc}".strip(),
                            log=_cap(traceback.format_exc()), wall=time.perf_counter() - t0)
-        kkt, note = {}, None
+        kkt, note, cert = {}, None, sol.certificate
+        twin: dict[str, tuple[float, float | None]] = {}
+        twin_note = None
         if sol.ok and sol.values:
             try:
-                kkt, note = formulation.kkt_report(sol)
+                k = formulation.kkt(sol)
+                kkt, note = k.residuals, k.note
+                cert = cert if cert is not None else k.certificate
             except Exception as exc:  # reported with its reason, never raised
                 kkt = {"primal": math.nan, "stationarity": math.nan}
                 note = f"KKT residuals not evaluated: {type(exc).__name__}: {exc}"
+            try:
+                twin = formulation.objective_pieces(sol)
+            except Exception as exc:  # a twin that raises is reported, never raised
+                twin_note = f"{type(exc).__name__}: {exc}"
     wall = time.perf_counter() - t0
     text = (sol.extras.pop("log", "") or "") + log.getvalue()
     err = sol.extras.get("error")
     return Outcome(backend, sol.status, sol, kkt, note, err, _cap(text), wall,
-                   build + sol.compile_time, sol.solve_time)
+                   build + sol.compile_time, sol.solve_time, cert, twin, twin_note)
 
 
 def _child(conn: Any, payload: bytes) -> None:

@@ -34,7 +34,7 @@ import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from ..exceptions import NotSupportedError, TermError
+from ..exceptions import NotSupportedError, TermError, user_code
 from ..kernels.psd import psd_factor
 
 __all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
@@ -256,8 +256,13 @@ class Term(BaseEstimator):
             The matrix ``P``.
         """
         label = name or type(self).__name__
-        return ctx.cached(("matrix", id(self)), lambda: check_quadratic(
-            self.quadratic(ctx), ctx.n, name=label))
+
+        def compute() -> np.ndarray:
+            with user_code(f"term {label!r} ({type(self).__name__})", "quadratic"):
+                P = self.quadratic(ctx)
+            return check_quadratic(P, ctx.n, name=label)
+
+        return ctx.cached(("matrix", id(self)), compute)
 
     def factor(self, ctx: Context) -> np.ndarray:
         """``L`` with ``L L' = P`` (:func:`psd_factor`, memoised in ``ctx``).
