@@ -59,7 +59,8 @@ plain = RegularizedLSSVM(X, y, kernel=kernel, loss=Squared(), terms={"rkhs": (RK
 # %%
 # The harness: the closed form of the new composition against cvxpy solvers
 report = compare(f, solvers=["CLARABEL", "OSQP"])
-print(report.to_frame()[["solver", "status", "solve_s", "agrees"]].to_string(index=False))
+print(report.to_frame()[["solver", "status", "solve_s", "cert_dual", "verdict"]]
+      .to_string(index=False))
 
 grid = np.linspace(-3, 3, 400)[:, None]
 Kg = kernel(grid, X)

@@ -3,9 +3,10 @@ Comparing solvers: the harness and a performance profile
 ========================================================
 
 :func:`lssvm_cvx.validate.compare` runs one formulation through its closed form and any
-installed cvxpy solvers and scores every backend the same way: the formulation's own NumPy
-objective at the returned point, deviations of the identifiable variables from the reference,
-and KKT residuals evaluated on the cvxpy problem. Here every registered formulation with a
+installed cvxpy solvers and scores every backend the same way: a certificate of each point
+(scaled primal infeasibility, dual infeasibility and duality gap, in the cone program cvxpy
+handed the solver), the formulation's own NumPy objective at the returned point and the
+deviations of the identifiable variables from the reference (the best certificate). Here every registered formulation with a
 random instance is compared on a small problem; the performance profile (Dolan & Moré) shows,
 for each solver, the share of problems it solved *in agreement with the reference* within a
 factor :math:`\tau` of the fastest agreeing solver.
@@ -34,9 +35,11 @@ for name in sorted(FORMULATIONS):
     for r in rep.rows:
         rows.append({"formulation": name, "backend": r.backend, "status": r.status,
                      "time": (r.setup_time or 0.0) + (r.solve_time or 0.0),
-                     "agrees": bool(r.agrees)})
+                     "agrees": bool(r.agrees), "verdict": r.verdict,
+                     "certificate": r.certificate.score if r.certificate else np.nan})
 df = pd.DataFrame(rows)
 print(df.pivot_table(index="backend", values="agrees", aggfunc="mean").round(2).T.to_string())
+print(pd.crosstab(df.backend, df.verdict).to_string())      # yes / NO / disagreement / n/a
 
 # %%
 # Time to an agreeing solution, relative to the fastest solver on each problem (closed forms

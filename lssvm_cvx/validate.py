@@ -7,15 +7,17 @@ and any cvxpy solvers.
 >>> print(report)                                          # doctest: +SKIP
 >>> report.to_frame()                                      # doctest: +SKIP
 
-Every backend is scored the same way (qpbenchmark/benchopt style): the objective is the
-formulation's own NumPy twin evaluated at the returned point (never the solver's self-report),
-deviations are measured per compared (identifiable) quantity against the reference (the
-closed form when there is one, else the optimal point with the best KKT residuals, never an
-inaccurate one), and KKT residuals are evaluated on the cvxpy problem
-(:func:`lssvm_cvx.formulations.base.kkt_residuals`).  Each backend runs bounded by a time
-limit in a worker process, its output captured.  Tolerances come from
-:data:`lssvm_cvx.solvers.SOLVERS` (profiles "high", "default", "low").  The implementation
-lives in :mod:`lssvm_cvx.harness`.
+Every backend is scored the same way (qpbenchmark/benchopt style): each point gets a
+certificate — scaled primal infeasibility, dual infeasibility and duality gap, in the cone
+program cvxpy handed the solver (any DCP composition, smooth or not) or, for the closed form,
+on the Lagrangian of the cvxpy problem (:mod:`lssvm_cvx.certificates`); the reference is the
+point with the best certificate; the objective is the formulation's own NumPy twin evaluated at
+the returned point (never the solver's self-report), and the twin itself is checked piece by
+piece against its cvxpy expression; deviations are measured per compared (identifiable)
+quantity against the reference; two certified points that differ are a "disagreement".  Each
+backend runs bounded by a time limit in a worker process, its output captured.  Tolerances come
+from :data:`lssvm_cvx.solvers.SOLVERS` (profiles "high", "default", "low").  The
+implementation lives in :mod:`lssvm_cvx.harness`.
 """
 
 from __future__ import annotations

@@ -194,16 +194,19 @@ def _harness(cls: type) -> str:
             f"solvers={solvers!r})`` — computed while this page was built ({elapsed:.1f} s). "
             f"Reference: ``{rep.reference}``; *objective gap* is the relative gap of the "
             "formulation's own NumPy objective at each backend's point, *max rel. dev.* the largest "
-            f"relative deviation over {compared}, then the KKT residuals.\n\n")
+            f"relative deviation over {compared}, then each point's certificate (scaled "
+            "primal infeasibility / dual infeasibility / duality gap: the reference is the best "
+            "one) and the verdict.\n\n")
     rows = [["backend", "status", "compile [s]", "solve [s]", "objective gap",
-             "max rel. dev.", "primal res.", "stationarity", "agrees"]]
+             "max rel. dev.", "certificate (primal/dual/gap)", "verdict"]]
     for r in rep.rows:
         devs = [d.get("rel") for d in (r.deviation or {}).values() if isinstance(d, dict)]
         devs = [d for d in devs if d is not None]
+        c = r.certificate
+        cert = "/".join(_fmt(v) for v in (c.primal, c.dual, c.gap)) if c is not None else "—"
         rows.append([r.backend, r.status, _fmt(r.compile_time), _fmt(r.solve_time),
-                     _fmt(r.objective_rel_gap), _fmt(max(devs) if devs else None),
-                     _fmt((r.kkt or {}).get("primal")), _fmt((r.kkt or {}).get("stationarity")),
-                     "error: " + r.error if r.error else _fmt(r.agrees)])
+                     _fmt(r.objective_rel_gap), _fmt(max(devs) if devs else None), cert,
+                     "error: " + r.error if r.error else (r.verdict or "—")])
     table = ".. list-table::\n   :header-rows: 1\n   :class: harness-table\n\n"
     for row in rows:
         table += "   * - " + "\n     - ".join(c.replace("|", "/") for c in row) + "\n"

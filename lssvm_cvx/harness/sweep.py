@@ -32,8 +32,8 @@ from typing import Any
 
 from .report import COLUMNS
 
-__all__ = ["sweep", "SweepResult", "summarize", "performance_profile",
-           "shifted_geometric_mean", "run_cell"]
+__all__ = ["sweep", "SweepResult", "summarize", "performance_profile", "verdict_table",
+           "reference_rows", "reference_table", "shifted_geometric_mean", "run_cell"]
 
 #: shift (seconds) of the shifted geometric mean of times, as qpbenchmark's ``shgeom``
 TIME_SHIFT = 1e-3
@@ -323,7 +323,7 @@ def performance_profile(rows: list[dict[str, Any]], path: str | os.PathLike, *,
     return True
 
 
-def _verdict_table(rows: list[dict[str, Any]]) -> list[str]:
+def verdict_table(rows: list[dict[str, Any]]) -> list[str]:
     """Per solver: how many runs got each verdict (yes, NO, disagreement, n/a)."""
     from .report import VERDICTS
 
@@ -346,15 +346,26 @@ def _verdict_table(rows: list[dict[str, Any]]) -> list[str]:
     return out + [""]
 
 
-def _reference_table(rows: list[dict[str, Any]]) -> list[str]:
-    """Per formulation: how often the reference (the best certificate) was the closed form,
-    and, when it was not, which backend it was and why (the report's reason)."""
+def reference_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per formulation with a closed form: the runs, how many chose the closed form as the
+    reference (the best certificate), the other references and the first reason given.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Rows in the long format (:data:`~lssvm_cvx.harness.report.COLUMNS`).
+
+    Returns
+    -------
+    list of dict
+        One dict per formulation: ``formulation``, ``runs``, ``closed form chosen``,
+        ``otherwise: reference (runs)``, ``why (first)``.
+    """
     cells: dict[tuple, dict[str, Any]] = {}
     for r in rows:
         if r["solver"] == "instance":
             continue
-        cells.setdefault(_key(r), {}).setdefault("has_cf", False)
-        c = cells[_key(r)]
+        c = cells.setdefault(_key(r), {"has_cf": False})
         c["has_cf"] = c["has_cf"] or r["solver"] == "closed_form"
         c["reference"] = r.get("reference") or "none"
         c["why"] = str(r.get("reference_reason") or "")
@@ -362,13 +373,7 @@ def _reference_table(rows: list[dict[str, Any]]) -> list[str]:
     for key, c in cells.items():
         if c["has_cf"]:
             by.setdefault(key[0], []).append(c)
-    if not by:
-        return []
-    out = ["## Reference: the closed form, or why not", "",
-           "Formulations with a closed form; the reference is the point with the best "
-           "certificate (round-off ties go to the closed form).", "",
-           "| formulation | runs | closed form chosen | otherwise: reference (runs) | why (first) |",
-           "|---|---|---|---|---|"]
+    out = []
     for name in sorted(by):
         cs = by[name]
         cf = sum(1 for c in cs if c["reference"] == "closed_form")
@@ -377,10 +382,25 @@ def _reference_table(rows: list[dict[str, Any]]) -> list[str]:
             if c["reference"] != "closed_form":
                 others[c["reference"]] = others.get(c["reference"], 0) + 1
         why = next((c["why"] for c in cs if c["reference"] != "closed_form"), "")
-        why = why.replace("|", "\\|").replace("\n", " ")[:300]
-        out.append(f"| {name} | {len(cs)} | {cf}/{len(cs)} | "
-                   + (", ".join(f"{k} ({v})" for k, v in sorted(others.items())) or "–")
-                   + f" | {why or '–'} |")
+        out.append({"formulation": name, "runs": len(cs), "closed form chosen": cf,
+                    "otherwise: reference (runs)": ", ".join(
+                        f"{k} ({v})" for k, v in sorted(others.items())) or "–",
+                    "why (first)": why or "–"})
+    return out
+
+
+def reference_table(rows: list[dict[str, Any]]) -> list[str]:
+    """:func:`reference_rows` as the markdown section of ``summary.md``."""
+    ref = reference_rows(rows)
+    if not ref:
+        return []
+    out = ["## Reference: the closed form, or why not", "",
+           "Formulations with a closed form; the reference is the point with the best "
+           "certificate (round-off ties go to the closed form).", "",
+           "| " + " | ".join(ref[0]) + " |", "|" + "---|" * len(ref[0])]
+    for r in ref:
+        cells = [str(v).replace("|", "\\|").replace("\n", " ")[:300] for v in r.values()]
+        out.append("| " + " | ".join(cells) + " |")
     return out + [""]
 
 
@@ -456,7 +476,7 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
         cf_n = sum(1 for r in rows if r["solver"] == "closed_form")
         lines += [f"Closed form (where the formulation has one): median {cf[len(cf) // 2]:.3g} s, "
                   f"its own certificate passed in {cf_ok}/{cf_n} runs.", ""]
-    lines += _verdict_table(rows) + _reference_table(rows)
+    lines += verdict_table(rows) + reference_table(rows)
     lines += ["## Per formulation: failures and why", ""]
     lines.append("| formulation | solver | failed runs | status | why (first) |")
     lines.append("|---|---|---|---|---|")

@@ -8,9 +8,12 @@ A term is one of two kinds.
   keeps a weight Parameter DPP), its NumPy twin and its role in the closed form, in exact
   leave-one-out and in one-weight paths all come for free.
 * **General**: it defines :meth:`Term.expr` (a convex, DPP-compatible cvxpy expression of the
-  cvxpy variable ``alpha``) and :meth:`Term.value` (its NumPy twin).  Optionally
-  :meth:`Term.epigraph` writes a non-smooth term with smooth pieces (``||α||₁ = Σ t_i`` with
-  ``-t ≤ α ≤ t``), so that KKT stationarity can be checked exactly.
+  cvxpy variable ``alpha``, any atoms: ``norm1``, ``max``, ``pos``, a group norm) and
+  :meth:`Term.value` (its NumPy twin).  That is all the harness needs to verify it: verdicts
+  rest on the conic certificate of each solver's point (:mod:`lssvm_cvx.certificates`), and
+  the twin is checked against ``expr`` at every certified point.  :meth:`Term.epigraph`
+  (optional) writes the term with smooth pieces and named auxiliary variables
+  (``||α||₁ = Σ t_i`` with ``-t ≤ α ≤ t``), e.g. to name the slacks in a report.
 
 Every term gets a :class:`Context` carrying the training Gram ``K``, the inputs ``X`` and the
 kernel.  A quadratic term of 5 lines::
