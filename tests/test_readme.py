@@ -116,3 +116,21 @@ def test_readme_non_smooth_user_term_agrees_on_every_solver(monkeypatch, tmp_pat
     report = ns["report"]
     assert report.all_agree, report.to_markdown()
     assert set(report.verdicts.values()) == {"yes"} and len(report.verdicts) == 4
+
+
+def test_readme_selection_section_runs_and_matches_gridsearchcv():
+    import numpy as np
+    from sklearn.model_selection import GridSearchCV, LeaveOneOut
+
+    text = README.read_text(encoding="utf-8")
+    code = re.search(r"## Model selection: what the numbers mean\n.*?```python\n(.*?)```", text,
+                     re.S).group(1)
+    ns: dict = {"__name__": "__readme__"}
+    exec(compile(code, "README-selection", "exec"), ns)
+    est = ns["est"]
+    gs = GridSearchCV(ns["RegularizedLSSVMRegressor"](terms=ns["graph"]),
+                      {"terms__graph": [1e-3, 1e-2, 1e-1]}, cv=LeaveOneOut(),
+                      scoring="neg_mean_squared_error").fit(ns["X"], ns["y"])
+    assert est.best_params_ == gs.best_params_
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"], gs.cv_results_["mean_test_score"],
+                               atol=1e-8)

@@ -20,18 +20,21 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
-from ..kernels.base import sq_dists
 from ..linalg import lssvm_system
-from ..linalg.folds import heldout_folds
 from ..model_selection import CRITERIA, SearchResult, select_gamma_sigma2
 from ..selection.lssvm_screen import screened_gamma_sigma2
 from ..linalg.streaming import is_dask
+from ..linalg.folds import cv_splits
+from ..selection.heldout import ESTIMANDS
 from .search_results import search_results
+from .scoring import Scoring, best_of, cv_results, resolve_scoring
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
+from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
 
-__all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid"]
+__all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
+           "sigma2_candidates"]
 
 #: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
 DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
@@ -41,72 +44,96 @@ SCREEN_MIN_ROWS = 1500
 SEARCHES = ("auto", "grid", "screen")
 
 
-def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:
-    """σ² candidates around the median squared pairwise distance (× 10^-2 … 10^2, 9 values)."""
-    if X.shape[0] > n_max:
-        X = X[np.random.default_rng(seed).choice(X.shape[0], n_max, replace=False)]
-    D = sq_dists(X)
-    med = float(np.median(D[np.triu_indices_from(D, 1)]))
-    return (med if med > 0 else 1.0) * np.logspace(-2, 2, 9)
-
-
 class _LSSVMBase(KernelMixin, BaseEstimator):
     """Fit/select/predict shared by the regressor and the classifier."""
 
     # fitted attribute read back after it is set (declared for the type checker)
     cv_results_: dict[str, Any] | None
 
-    def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool
-               ) -> list[np.ndarray] | None:
-        """Held-out index sets (into the kept points) for ``selection="kfold"``."""
+    def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool,
+               groups: Any = None) -> list[np.ndarray] | None:
+        """Held-out index sets (into the kept points) for ``selection="kfold"``: the test sets
+        of ``cv``, which must partition the kept points (the closed form's k-fold)."""
         if self.selection != "kfold":
             return None
-        cv = self.cv
-        if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
-            raise HyperparameterError(f"cv must be >= 2, got {cv}")
-        try:
-            tests = heldout_folds(cv, len(y_split), y=y_split, stratified=classification,
-                                  random_state=self.random_state)
-        except ValueError as exc:
-            raise InputError(f"cannot split the data into folds: {exc}") from exc
+        n_kept = int(keep.sum())
+        splits = cv_splits(self.cv, keep.size, y=y_split, groups=groups,
+                           stratified=classification, random_state=self.random_state,
+                           labeled=keep)
         position = np.cumsum(keep) - 1  # index among the kept points
-        folds = [position[t[keep[t]]] for t in tests]
-        return [f for f in folds if f.size]
+        folds = [position[te] for _, te in splits if te.size]
+        if any(int(keep[tr].sum()) + te.size != n_kept for tr, te in splits) or not folds or \
+                np.unique(np.concatenate(folds)).size != sum(f.size for f in folds):
+            raise HyperparameterError(
+                "cv: the LS-SVM's exact k-fold needs test sets that partition the data, each "
+                "trained on all the others (KFold, StratifiedKFold, GroupKFold, LeaveOneOut...); "
+                "for other splitters use RegularizedLSSVMRegressor/Classifier")
+        return folds
+
+    def _scoring(self, classification: bool) -> Scoring:
+        """``scoring`` resolved; None: the legacy ``selection_score`` of the classifier
+        (``"mse"`` on the ±1 targets, or ``"misclassification"``: accuracy), ``-MSE`` for the
+        regressor."""
+        if self.scoring is None and classification:
+            legacy = getattr(self, "selection_score", "mse")
+            if legacy == "mse":
+                return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
+            if legacy in ("misclassification", "error"):
+                return Scoring("accuracy", "accuracy", True)
+            raise HyperparameterError(f"selection_score must be 'mse' or 'misclassification', "
+                                      f"got {legacy!r}")
+        from ..losses import Squared
+
+        return resolve_scoring(self.scoring, classifier=classification, loss=Squared())
 
     def _select(self, X: np.ndarray, Y: np.ndarray, folds: list[np.ndarray] | None,
-                weights: np.ndarray | None, score: str
+                weights: np.ndarray | None, score: str, labels: np.ndarray | None = None,
+                classification: bool = False
                 ) -> tuple[float | np.ndarray, float, dict[str, Any] | None]:
         if self.selection is None:
             return self._gamma(), self.sigma2, None
         if self.selection not in CRITERIA:
             raise HyperparameterError(f"selection must be None or one of {CRITERIA}, got {self.selection!r}")
+        if self.loo not in ESTIMANDS:
+            raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {self.loo!r}")
         gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
-        rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
-        make: Callable[[float], Kernel]
-        if rbf:
-            sigma2s = default_sigma2_grid(X) if self.sigma2_grid is None else np.asarray(self.sigma2_grid, float)
-            make = self._make_kernel
-        else:
-            sigma2s = np.array([np.nan])
-            make = lambda _s2: self._make_kernel()  # noqa: E731 - width-free kernels
+        sigma2s, searched = sigma2_candidates(self, X)
+        make: Callable[[float], Kernel] = self._make_kernel
+        if not searched:
+            sigma2s = np.array([self.sigma2])
+            make = lambda _s2: self._make_kernel()  # noqa: E731 - the width as given
         search = getattr(self, "search", "auto")
         if search not in SEARCHES:
             raise HyperparameterError(f"search must be one of {SEARCHES}, got {search!r}")
-        screen = (rbf and self.selection == "loo" and weights is None and sigma2s.size > 1
+        scoring = self._scoring(classification) if self.selection != "gcv" else None
+        screen = (searched and self.selection == "loo" and weights is None and sigma2s.size > 1
+                  and scoring is not None and scoring.kind in ("mse", "accuracy")
                   and (search == "screen" or (search == "auto" and X.shape[0] > SCREEN_MIN_ROWS)))
         res: SearchResult
+        params = [({"sigma2": float(s2)} if searched else {}) | {"gamma": float(g)}
+                  for s2 in sigma2s for g in gammas]
         if screen:
             res = screened_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, score=score,
                                         random_state=self.random_state)
+            results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
         else:
             res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
-                                      folds=folds, score=score, weights=weights)
-        # scikit-learn's layout (one entry per candidate, σ² outer, γ inner as in ``scores``)
-        # with the grid keys (gammas, sigma2s, scores, best_*) kept beside it
-        params = [({"sigma2": float(s2)} if rbf else {}) | {"gamma": float(g)}
-                  for s2 in res.sigma2s for g in res.gammas]
-        results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
-        return res.best_gamma, (res.best_sigma2 if rbf else self.sigma2), results
+                                      folds=folds, score=score, weights=weights,
+                                      return_residuals=scoring is not None)
+            if scoring is None:  # GCV: a criterion, not held-out splits
+                results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
+            else:
+                tests = ([np.array([i]) for i in range(Y.shape[0])] if folds is None else folds)
+                lab = Y if labels is None else labels
+                rows = [[scoring.split_score(lab[te], Y[te] - R[te], classes=getattr(
+                    self, "classes_", None), targets=Y[te]) for te in tests]
+                        for R in res.residuals or []]
+                results = cv_results(params, np.array(rows), estimand=self.loo,
+                                     scoring=scoring.name, n_splits=len(tests),
+                                     search="grid", **res.to_dict())
+        self.best_index_, self.best_params_, self.best_score_ = best_of(results)
+        best = self.best_params_
+        return best["gamma"], (best["sigma2"] if searched else self.sigma2), results
 
     def _reset_fitted(self) -> None:
         """Forget a previous fit (a failed refit must not leave a half-updated model)."""
@@ -155,8 +182,13 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         if self.selection == "loo":
             gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
             if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
-                sigma2s = (default_sigma2_grid(subsample_rows(X, 1000, 0)) if self.sigma2_grid is None
-                           else np.asarray(self.sigma2_grid, float))
+                # σ² as given unless a grid is asked for ("auto": around the median distance)
+                if isinstance(self.sigma2_grid, str) and self.sigma2_grid == "auto":
+                    sigma2s = default_sigma2_grid(subsample_rows(X, 1000, 0))
+                elif self.sigma2_grid is None:
+                    sigma2s = np.array([float(self.sigma2)])
+                else:
+                    sigma2s = sigma2_candidates(self, X)[0]
             n_sub = self.sigma2_subsample
             if sigma2s is not None and sigma2s.size > 1 and n_sub is not None and X.shape[0] > int(n_sub):
                 # width stage on a seeded subsample (the exact LOO of the approximate model there),
@@ -183,16 +215,22 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         return classes
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
-               score: str = "mse") -> None:
+               score: str = "mse", groups: Any = None, labels: np.ndarray | None = None) -> None:
         self._gamma()
         self.approximation_ = None
+        for attr in ("best_params_", "best_score_", "best_index_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
         w, keep = sample_weights(sample_weight, X.shape[0])
         if self._precomputed:
             Xk, Yk = X[np.ix_(keep, keep)], Y[keep]
         else:
             Xk, Yk = X[keep], Y[keep]
-        folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1), keep, classification)
-        gamma, sigma2, results = self._select(Xk, Yk, folds, w, score)
+        folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1), keep, classification,
+                            groups)
+        gamma, sigma2, results = self._select(Xk, Yk, folds, w, score,
+                                              None if labels is None else labels[keep],
+                                              classification)
         kernel = self._make_kernel(sigma2)
         Omega = self._gram(kernel, Xk)
         g = gamma if w is None else gamma * w
@@ -235,13 +273,29 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         Polynomial kernel degree and offset.
     selection :
         ``None`` (use ``gamma``, ``sigma2`` as given), ``"loo"`` (exact leave-one-out),
-        ``"kfold"`` (exact ``cv``-fold cross-validation) or ``"gcv"``: choose (γ, σ²) from
-        ``gamma_grid`` × ``sigma2_grid`` without refitting per candidate (σ² only for RBF).
+        ``"kfold"`` (exact ``cv``-fold cross-validation) or ``"gcv"``: choose γ from
+        ``gamma_grid`` (and σ² from ``sigma2_grid`` when given) without refitting per
+        candidate.
+    loo :
+        The estimand, ``"refit"`` (a held-out point leaves the fit, as in
+        ``GridSearchCV(est, cv=LeaveOneOut())``) or ``"loss"`` (it leaves the loss only): for
+        the LS-SVM the two are the same number (the representer theorem: the point's own basis
+        function does not help a fit that ignores it), so both are exact here; the parameter
+        is accepted for the estimators' common vocabulary.
+    scoring :
+        What the search maximises per split (averaged over splits as ``GridSearchCV`` does):
+        None is ``neg_mean_squared_error`` (the classifier: ``selection_score``); any
+        scikit-learn scorer name or callable ``scorer(estimator, X, y)``
+        (:mod:`lssvm_cvx.estimators.scoring`).
     gamma_grid, sigma2_grid :
-        Candidates (defaults: :data:`DEFAULT_GAMMA_GRID`; :func:`default_sigma2_grid`).
+        γ candidates (default :data:`DEFAULT_GAMMA_GRID`); σ² candidates: None (``sigma2``
+        as given: an explicit width is never replaced), ``"auto"``
+        (:func:`default_sigma2_grid`) or widths.
     cv :
-        Number of folds (shuffled with ``random_state``) or a scikit-learn splitter whose test
-        sets partition the data, for ``selection="kfold"``.
+        Number of folds (shuffled with ``random_state``), a scikit-learn splitter whose test
+        sets partition the data (``KFold``, ``StratifiedKFold``, ``GroupKFold`` with
+        ``fit(..., groups=)``) or an iterable of such ``(train, test)`` pairs, for
+        ``selection="kfold"``.
     search :
         How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
         eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,
@@ -281,11 +335,15 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     gamma_, sigma2_ : float
         The regularization constant and width used (selected ones when ``selection`` is set).
     cv_results_ : dict or None
-        When ``selection`` is set, the (σ², γ) grid in scikit-learn's layout: ``params`` (one
-        dict per candidate, σ² outer, γ inner), ``param_sigma2``, ``param_gamma``,
-        ``mean_test_score`` (minus the criterion: higher is better) and ``rank_test_score``;
-        also ``gammas``, ``sigma2s``, ``scores`` (the criterion as a σ² × γ grid),
-        ``criterion`` and ``best_gamma``/``best_sigma2``/``best_score``.
+        When ``selection`` is set, the (σ², γ) grid keyed as ``GridSearchCV.cv_results_``:
+        ``params`` (one dict per candidate, σ² outer, γ inner), ``param_sigma2``,
+        ``param_gamma``, ``split<k>_test_score``, ``mean_test_score``, ``std_test_score`` and
+        ``rank_test_score`` (GCV and the screen: no split scores, ``mean_test_score`` is minus
+        the criterion); also ``gammas``, ``sigma2s``, ``scores`` (the criterion as a σ² × γ
+        grid), ``criterion`` and ``best_gamma``/``best_sigma2``/``best_score``.
+    best_params_, best_score_, best_index_ : dict, float, int
+        The chosen candidate, its mean test score and its index in ``cv_results_`` (after a
+        search).
     kernel_ : Kernel
         The kernel object used.
     X_fit_ : ndarray
@@ -312,6 +370,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
 
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, selection: str | None = None,
+                 loo: str = "refit", scoring: Any = None,
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
                  search: str = "auto", random_state: Any = None, approximation: str | None = None,
                  n_components: int = 500, n_loo: int = 20000, sigma2_subsample: int | None = 20000,
@@ -328,6 +387,8 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         self.t = t
         self.search = search
         self.selection = selection
+        self.loo = loo
+        self.scoring = scoring
         self.gamma_grid = gamma_grid
         self.sigma2_grid = sigma2_grid
         self.cv = cv
@@ -338,8 +399,10 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         tags.target_tags.multi_output = True
         return tags
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMRegressor":
-        """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target)."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
+            ) -> "LSSVMRegressor":
+        """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target);
+        ``groups`` are the group labels of a group splitter in ``cv``."""
         if self.approximation is not None:
             self._reset_fitted()
             try:
@@ -349,7 +412,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
                 raise
             return self
         X, y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
-        self._solve(X, y, sample_weight, classification=False)
+        self._solve(X, y, sample_weight, classification=False, groups=groups)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -362,8 +425,9 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
 
     Parameters
     ----------
-    kernel, sigma2, gamma, degree, t, selection, gamma_grid, sigma2_grid, cv, search, random_state :
-        As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width).
+    kernel, sigma2, gamma, degree, t, selection, loo, scoring, gamma_grid, sigma2_grid, cv, search, random_state :
+        As in :class:`LSSVMRegressor` (γ is the regularization constant, σ² the RBF width);
+        with ``scoring=None`` the classifier scores by ``selection_score``.
     approximation, n_components, n_loo, sigma2_subsample, progress :
         As in :class:`LSSVMRegressor` (streamed Nyström / random features, NumPy or dask
         inputs; one-vs-rest only).
@@ -372,7 +436,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         ``"ovo"`` (one binary LS-SVM per pair of classes, majority vote).
     selection_score :
         ``"mse"`` (squared held-out residual on the ±1 targets) or ``"misclassification"``
-        (held-out error rate) for LOO / k-fold selection.
+        (held-out error rate: ``cv_results_`` then scores accuracy) for LOO / k-fold
+        selection when ``scoring`` is None.
 
     Attributes
     ----------
@@ -402,6 +467,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
                  selection: str | None = None, selection_score: str = "mse",
+                 loo: str = "refit", scoring: Any = None,
                  gamma_grid: Any = None, sigma2_grid: Any = None, cv: Any = 10,
                  search: str = "auto", random_state: Any = None, approximation: str | None = None,
                  n_components: int = 500, n_loo: int = 20000, sigma2_subsample: int | None = 20000,
@@ -419,14 +485,18 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         self.search = search
         self.multi_class = multi_class
         self.selection = selection
+        self.loo = loo
+        self.scoring = scoring
         self.selection_score = selection_score
         self.gamma_grid = gamma_grid
         self.sigma2_grid = sigma2_grid
         self.cv = cv
         self.random_state = random_state
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LSSVMClassifier":
-        """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes)."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
+            ) -> "LSSVMClassifier":
+        """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes); ``groups``
+        are the group labels of a group splitter in ``cv``."""
         if self.multi_class not in ("ovr", "ovo"):
             raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
         if self.approximation is not None:
@@ -444,7 +514,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
         C = self.classes_.size
-        self._solve(X, Y, sample_weight, classification=True, score=self.selection_score)
+        self._solve(X, Y, sample_weight, classification=True, score=self.selection_score,
+                    groups=groups, labels=np.asarray(y))
         self.pairs_ = None
         if C == 2:
             self.alpha_ = self.dual_coef_ * Y[self.support_]

@@ -4,17 +4,21 @@
 Every term weight is a parameter: ``est.set_params(terms__graph=0.1)`` sets the weight of the
 term named ``"graph"`` and ``terms__graph__n_neighbors=5`` a parameter of the term itself, so
 ``GridSearchCV(est, {"terms__graph": [...]})`` tunes it.  ``selection="loo" | "kfold"`` searches
-a grid of weights (``weight_grid``, default the first term over ``10^-5 … 10^3``) and of RBF
-widths (``sigma2_grid``) itself, by exact closed-form held-out residuals when the loss is
-squared and every term quadratic (one eigendecomposition per σ² for RKHS-only problems), and by
-refits of the cached DPP problem otherwise.  ``cv_results_`` has scikit-learn's layout.
-A non-convex term (:class:`~lssvm_cvx.terms.SmoothlyThresholding`) is fitted by graduated
-non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`), its held-out residuals by refits.
+a grid of weights (``weight_grid``, default the first term over ``10^-5 … 10^3``) and, when
+asked (``sigma2_grid``), of RBF widths itself, scoring every candidate on every split with
+``scoring`` (:mod:`lssvm_cvx.estimators.scoring`) under the estimand ``loo``: ``"refit"`` (the
+default: a point leaves the loss, the basis and every term, as in
+``GridSearchCV(est, cv=LeaveOneOut())``) or ``"loss"`` (it leaves the loss only).  Exact closed
+forms where the algebra allows, refits otherwise (:mod:`lssvm_cvx.selection.heldout`);
+``cv_results_``, ``best_params_``, ``best_score_`` and ``best_index_`` read as
+``GridSearchCV``'s (:mod:`lssvm_cvx.estimators.regularized_search`).  A point of
+``sample_weight`` 0 stays in the basis and in the terms (semi-supervised learning: Laplacian
+RLS).  A non-convex term (:class:`~lssvm_cvx.terms.SmoothlyThresholding`) is fitted by
+graduated non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
 """
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from typing import Any, cast
 
@@ -25,25 +29,35 @@ from sklearn.exceptions import ConvergenceWarning
 from ..exceptions import HyperparameterError, InputError, TermError
 from ..formulations.regularized import RegularizedLSSVM, check_terms, nonconvex_keys
 from ..kernels import Kernel
-from ..linalg.folds import heldout_folds
-from ..linalg.scores import loo_score
 from ..losses import make_loss
-from ..selection.gnc_terms import gnc_fit, gnc_kfold_residuals
-from ..selection.regularized_screen import screen_landmarks, screen_path
-from .base import KernelMixin, check_fitted, encode_labels, sample_weights
-from .lssvm import SCREEN_MIN_ROWS, SEARCHES, default_sigma2_grid
-from .search_results import search_results
+from ..selection.gnc_terms import gnc_fit
+from .base import KernelMixin, check_fitted, encode_labels
+from .regularized_search import DEFAULT_WEIGHT_GRID, search
+from .scoring import best_of
 
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID"]
 
-#: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
-DEFAULT_WEIGHT_GRID = np.logspace(-5, 3, 17)
 SELECTIONS = (None, "loo", "kfold")
-#: after the screen, the exact path scores the best screened candidate (σ², other weights) and
-#: at most ``SCREEN_SHORTLIST - 1`` more whose screened LOO criterion is within
-#: ``SCREEN_RTOL`` of the best (a clear screen winner costs one eigendecomposition)
-SCREEN_SHORTLIST = 2
-SCREEN_RTOL = 0.05
+
+
+def _loss_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """The loss weights (``None``: all ones) and the mask of the labelled points (weight
+    ``> 0``).  A point of weight 0 stays in the basis and in every term and leaves the loss:
+    semi-supervised learning (its target is ignored)."""
+    if sample_weight is None:
+        return None, np.ones(n, dtype=bool)
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("sample_weight must be finite and >= 0")
+    labeled = w > 0
+    if labeled.sum() < 2:
+        raise InputError(f"sample_weight is zero for all but {int(labeled.sum())} samples; at "
+                         "least 2 need a positive weight")
+    return w, labeled
 
 
 class _RegularizedBase(KernelMixin, BaseEstimator):
@@ -53,8 +67,10 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
 
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, *, degree: int = 3,
                  t: float = 1.0, loss: Any = None, terms: Any = None, selection: str | None = None,
-                 weight_grid: Any = None, sigma2_grid: Any = None, cv: int = 5,
-                 solver: str | None = None, search: str = "auto", random_state: Any = None):
+                 loo: str = "refit", scoring: Any = None, weight_grid: Any = None,
+                 sigma2_grid: Any = None, cv: Any = 5, solver: str | None = None,
+                 solver_options: dict | None = None, accept_inaccurate: bool = False,
+                 n_jobs: int | None = None, search: str = "auto", random_state: Any = None):
         self.search = search
         self.kernel = kernel
         self.sigma2 = sigma2
@@ -63,10 +79,15 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         self.loss = loss
         self.terms = terms
         self.selection = selection
+        self.loo = loo
+        self.scoring = scoring
         self.weight_grid = weight_grid
         self.sigma2_grid = sigma2_grid
         self.cv = cv
         self.solver = solver
+        self.solver_options = solver_options
+        self.accept_inaccurate = accept_inaccurate
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     # --- term weights as parameters ----------------------------------------------------------
@@ -110,28 +131,11 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                                 loss=make_loss(self.loss, sample_weight=w), terms=terms, K=K,
                                 gram_owned=K is not X)
 
-    def _folds(self, y_split: np.ndarray) -> list[np.ndarray] | None:
-        if self.selection != "kfold":
-            return None
-        cv = int(self.cv)
-        if cv < 2:
-            raise HyperparameterError(f"cv must be >= 2, got {self.cv!r}")
-        try:
-            return heldout_folds(cv, y_split.size, y=y_split, stratified=self._classification,
-                                 random_state=self.random_state)
-        except ValueError as exc:
-            raise InputError(f"cannot split the data into {cv} folds: {exc}") from exc
+    def _classes(self) -> np.ndarray | None:
+        return getattr(self, "classes_", None) if self._classification else None
 
-    def _score(self, R: np.ndarray, Y: np.ndarray) -> float:
-        """Held-out score, larger is better: ``-MSE`` (regression) or the accuracy ``1 - error``
-        (classification), from the package's one score vocabulary
-        (:func:`lssvm_cvx.linalg.scores.loo_score`)."""
-        n = Y.shape[0]
-        crit = "error" if self._classification else "mse"
-        value = float(loo_score(R.reshape(n, -1, 1), Y.reshape(n, -1), crit)[0])
-        return 1.0 - value if self._classification else -value
-
-    def _fit_all(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any) -> None:
+    def _fit_all(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, groups: Any = None,
+                 labels: np.ndarray | None = None) -> None:
         if self.selection not in SELECTIONS:
             raise HyperparameterError(f"selection must be one of {SELECTIONS}, got {self.selection!r}")
         terms = check_terms(self.terms)
@@ -141,20 +145,23 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             raise TermError(
                 f"loss {type(loss).__name__} is a {loss.task} loss; {type(self).__name__} needs "
                 f"a {task} or general loss (Loss.task = {task!r} or 'both')")
-        w, keep = sample_weights(sample_weight, X.shape[0])
-        Xk = X[np.ix_(keep, keep)] if self._precomputed else X[keep]
-        Yk = Y[keep]
+        w, labeled = _loss_weights(sample_weight, X.shape[0])
         sigma2, results = self.sigma2, None
+        for attr in ("best_params_", "best_score_", "best_index_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
         if self.selection is not None:
-            sigma2, terms, results = self._search(Xk, Yk, w, terms)
-        form = self._formulation(Xk, Yk if Yk.ndim == 1 else Yk[:, 0], sigma2, w, terms)
-        alpha, b = self._solve(form, Yk)
+            sigma2, terms, results = search(self, X, Y, Y if labels is None else labels, w,
+                                            labeled, terms, groups)
+            self.best_index_, self.best_params_, self.best_score_ = best_of(results)
+        form = self._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
+        alpha, b = self._solve(form, Y)
         self.kernel_ = form.kernel
         self.sigma2_ = sigma2
         self.terms_ = terms
         self.cv_results_ = results
-        self.support_ = np.flatnonzero(keep)
-        self.X_fit_ = None if self._precomputed else Xk
+        self.support_ = np.arange(X.shape[0])
+        self.X_fit_ = None if self._precomputed else X.copy(order="C")
         self.dual_coef_ = alpha
         self.intercept_ = b
 
@@ -169,7 +176,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                 sol = fit.solution
                 converged.append(fit.converged)
             else:
-                sol = f.solve(self.solver or "CLARABEL")
+                sol = f.solve(self.solver or "CLARABEL", options=self.solver_options,
+                              accept_inaccurate=self.accept_inaccurate)
             alphas.append(sol["alpha"])
             bs.append(sol.scalar("b"))
         if nonconvex and not all(converged):
@@ -179,123 +187,13 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             return alphas[0], bs[0]
         return np.column_stack(alphas), np.array(bs)
 
-    def _search(self, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict):
-        grid = self.weight_grid
-        if grid is None:
-            grid = {next(iter(terms)): DEFAULT_WEIGHT_GRID}
-        if not isinstance(grid, dict) or not grid:
-            raise HyperparameterError("weight_grid must be a non-empty dict term key -> weights")
-        for key, vals in grid.items():
-            if key not in terms:
-                raise HyperparameterError(f"weight_grid names {key!r}, which is not a term ({sorted(terms)})")
-            v = np.asarray(vals, dtype=np.float64).reshape(-1)
-            if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
-                raise HyperparameterError(f"weight_grid[{key!r}] must be finite weights >= 0")
-        rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
-        if rbf:
-            s2s = (default_sigma2_grid(X) if self.sigma2_grid is None
-                   else np.asarray(self.sigma2_grid, float).reshape(-1))
-        else:
-            s2s = np.array([self.sigma2])
-        path_key, *other_keys = list(grid)
-        folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1))
-        if self.search not in SEARCHES:
-            raise HyperparameterError(f"search must be one of {SEARCHES}, got {self.search!r}")
-        if (rbf and self.selection == "loo" and s2s.size > 1 and self.search != "grid"
-                and (self.search == "screen" or X.shape[0] > SCREEN_MIN_ROWS)):
-            if make_loss(self.loss).squared and all(t.is_quadratic for t, _ in terms.values()):
-                return self._screened_search(X, Y, w, terms, grid, s2s, path_key, other_keys)
-        params, scores = [], []
-        for s2 in s2s:
-            for combo in itertools.product(*(np.asarray(grid[k], float) for k in other_keys)):
-                cand = dict(terms)
-                cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
-                form = self._formulation(X, Y if Y.ndim == 1 else Y[:, 0], float(s2), w, cand)
-                ws = np.asarray(grid[path_key], float)
-                if form.is_quadratic:
-                    res = form.path(path_key, ws, folds=folds, Y=Y).residuals
-                else:
-                    res = np.array([self._refit_residuals(form, path_key, wk, folds, Y) for wk in ws])
-                for wk, R in zip(ws, res):
-                    p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
-                    p[f"terms__{path_key}"] = float(wk)
-                    if rbf:
-                        p["sigma2"] = float(s2)
-                    params.append(p)
-                    scores.append(self._score(R, Y))
-        results = search_results(params, scores, lower_is_better=False)
-        best = params[int(np.argmax(scores))]  # the first of equal scores, as rank 1
-        chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-        return best.get("sigma2", self.sigma2), chosen, results
-
-    def _screened_search(self, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict,
-                         grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str]):
-        """Screen every (σ², other weights) candidate's path by the low-rank LOO of
-        :mod:`lssvm_cvx.selection.regularized_screen`, then score the
-        :data:`SCREEN_SHORTLIST` best by the exact path; the choice and its score are exact."""
-        y0 = Y if Y.ndim == 1 else Y[:, 0]
-        ws = np.asarray(grid[path_key], float)
-        crit = "error" if self._classification else "mse"
-        landmarks = screen_landmarks(X.shape[0], random_state=self.random_state)
-        cands = [(float(s2), combo) for s2 in s2s
-                 for combo in itertools.product(*(np.asarray(grid[k], float) for k in other_keys))]
-
-        def with_weights(combo: tuple) -> dict:
-            cand = dict(terms)
-            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
-            return cand
-
-        screened = np.array([screen_path(self._formulation(X, y0, s2, w, with_weights(combo)),
-                                         path_key, ws, Y, landmarks, crit) for s2, combo in cands])
-        best_screen = np.nanmin(screened, axis=1)
-        ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
-        order = [int(c) for c in ranked if best_screen[c] <= (1 + SCREEN_RTOL) * best_screen[ranked[0]]]
-        exact = np.full(screened.shape, np.nan)
-        for c in order:
-            # exact LOO around the screened optimum, widened while the exact optimum sits on
-            # the window's edge (a 1-D search along the path term's weight)
-            s2, combo = cands[c]
-            form = self._formulation(X, y0, s2, w, with_weights(combo))
-            j0 = int(np.nanargmin(screened[c]))
-            todo = [j for j in (j0 - 1, j0, j0 + 1) if 0 <= j < ws.size]
-            while todo:
-                for j in todo:
-                    exact[c, j] = self._score(form.system({path_key: float(ws[j])}).loo(Y), Y)
-                jb = int(np.nanargmax(exact[c]))
-                todo = [j for j in (jb - 1, jb + 1) if 0 <= j < ws.size and np.isnan(exact[c, j])]
-        params = []
-        for s2, combo in cands:
-            for wk in ws:
-                p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
-                p[f"terms__{path_key}"] = float(wk)
-                p["sigma2"] = s2
-                params.append(p)
-        flat = exact.ravel()
-        results = search_results(params, flat, lower_is_better=False,
-                                 screen_scores=(1.0 - screened if self._classification
-                                                else -screened).ravel(),
-                                 search="screen", landmarks=int(landmarks.size))
-        best = params[int(np.nanargmax(flat))]
-        chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-        return best["sigma2"], chosen, results
-
-    def _refit_residuals(self, form: RegularizedLSSVM, key: str, weight: float,
-                         folds: list[np.ndarray] | None, Y: np.ndarray) -> np.ndarray:
-        terms = dict(form.terms_)
-        terms[key] = (terms[key][0], weight)
-        fl = folds if folds is not None else [np.array([i]) for i in range(Y.shape[0])]
-        out = [gnc_kfold_residuals(f, fl, solver=self.solver) if nonconvex_keys(terms)
-               else f.kfold_residuals(fl, solver=self.solver or "CLARABEL")
-               for f in self._per_column(form, Y, terms)]
-        return out[0] if Y.ndim == 1 else np.column_stack(out)
-
     @staticmethod
     def _per_column(form: RegularizedLSSVM, Y: np.ndarray, terms: Any) -> list[RegularizedLSSVM]:
         """One formulation per target column (one-vs-rest) sharing ``form``'s Gram, for the
         cvxpy paths (the closed form solves all columns with one factorisation)."""
         cols = [Y] if Y.ndim == 1 else [Y[:, j] for j in range(Y.shape[1])]
         return [RegularizedLSSVM(form.X, col, kernel=form.kernel, loss=form.loss, terms=terms,
-                                 K=form.context.K) for col in cols]
+                                 K=form.context.K, gram_owned=True) for col in cols]
 
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "dual_coef_")
@@ -312,7 +210,7 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     kernel : {"rbf", "linear", "poly", "precomputed"} or Kernel or callable, default="rbf"
         The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
     sigma2 : float, default=1.0
-        RBF width (used unless ``selection`` searches ``sigma2_grid``).
+        RBF width (used as given unless ``sigma2_grid`` asks for a search).
     degree : int, default=3
         Degree of the polynomial kernel ``(x'z + t)^degree``.
     t : float, default=1.0
@@ -323,24 +221,53 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
         ``γ = 1``.
     selection : {None, "loo", "kfold"}, default=None
-        Search ``weight_grid`` × ``sigma2_grid`` by exact held-out residuals.
+        Search ``weight_grid`` (× ``sigma2_grid`` when given) by held-out error: leave-one-out,
+        or the splits of ``cv``.  ``None``: fit with the weights and width as given.
+    loo : {"refit", "loss"}, default="refit"
+        The estimand of the held-out error.  ``"refit"``: a held-out point leaves the loss,
+        the kernel basis and every term (a kNN graph is rebuilt without it) — what
+        ``GridSearchCV(est, cv=LeaveOneOut())`` (or ``cv=`` the same splitter) computes, to
+        round-off.  ``"loss"``: it leaves the loss only; basis and terms keep every point (the
+        classical closed-form LOO).  The two coincide for the RKHS norm alone.  Exact closed
+        forms where the algebra allows (squared loss, quadratic terms; for ``"refit"``, terms
+        that do not depend on the data, ``Term.depends_on_data``), refits otherwise
+        (:mod:`lssvm_cvx.selection.heldout`).
+    scoring : None, "loss", str or callable, default=None
+        What the search maximises, per split then averaged as ``GridSearchCV`` does: None is
+        ``neg_mean_squared_error`` for the squared loss and ``"loss"`` (minus the mean
+        held-out loss, e.g. the pinball loss at its τ) for any other loss; any scikit-learn
+        scorer name or callable ``scorer(estimator, X, y)``
+        (:mod:`lssvm_cvx.estimators.scoring`).
     weight_grid : dict of str to array-like, default=None
         Weights per term key to search (default: the first term over ``10^-5 … 10^3``).
-    sigma2_grid : array-like, default=None
-        RBF widths to search (default: 9 values around the median squared distance).
-    cv : int, default=5
-        Folds for ``selection="kfold"``.
+    sigma2_grid : None, "auto" or array-like, default=None
+        RBF widths to search.  ``None``: ``sigma2`` is used as given (an explicit width is
+        never replaced); ``"auto"``: 9 values around the median squared distance.
+    cv : int, splitter or iterable, default=5
+        For ``selection="kfold"``: a number of folds (shuffled with ``random_state``), any
+        scikit-learn splitter (``KFold``, ``GroupKFold`` with ``fit(..., groups=)``,
+        ``ShuffleSplit``, ...) or an iterable of ``(train, test)`` index pairs.
     solver : str, default=None
         ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
         or a cvxpy solver name.
+    solver_options : dict or None, default=None
+        Options passed to that solver (fit and refits).
+    accept_inaccurate : bool, default=False
+        Accept a final fit that stops ``optimal_inaccurate`` without a certificate (else
+        :class:`~lssvm_cvx.exceptions.SolverError`).  During a search an inaccurate refit is
+        scored either way, with a warning, and marked in ``cv_results_["status"]``; a failed
+        one scores NaN and ranks last, with the reason in ``cv_results_["reason"]``.
+    n_jobs : int or None, default=None
+        Parallel refits of a search (joblib).
     search : {"auto", "grid", "screen"}, default="auto"
-        How ``selection="loo"`` covers the RBF grid when the loss is squared and every term
-        quadratic: ``"grid"`` (the exact path for every σ² and weight combination: one
-        eigendecomposition each), ``"screen"`` (a subset-of-regressors screen of the whole grid
-        with 300 landmarks, then the exact path for the best candidate and the runner-up
-        when its screened criterion is within 5 % of the best,
-        :mod:`lssvm_cvx.selection.regularized_screen`; the chosen point and its score are
-        exact) or ``"auto"`` (screen above 1500 rows).
+        How ``selection="loo"`` covers an RBF grid when the loss is squared, every term
+        quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone):
+        ``"grid"`` (the exact path for every σ² and weight combination), ``"screen"`` (a
+        subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
+        around the screened optimum of the best candidate and of the runner-up when its
+        screened criterion is within 5 % of the best,
+        :mod:`lssvm_cvx.selection.regularized_screen`; only candidates scored exactly have a
+        ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
         Fold shuffling and the screen's landmarks.
 
@@ -355,8 +282,13 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     sigma2_ : float
         The RBF width used.
     cv_results_ : dict or None
-        scikit-learn's layout: ``params``, ``mean_test_score`` (``-MSE``), ``rank_test_score``
-        and one ``param_<name>`` array per searched parameter.
+        As ``GridSearchCV.cv_results_`` (``pandas.DataFrame(est.cv_results_)`` works):
+        ``params``, ``param_<name>``, ``split<k>_test_score``, ``mean_test_score``,
+        ``std_test_score``, ``rank_test_score``, ``mean_fit_time``; also ``status`` and
+        ``reason`` per candidate, ``estimand``, ``scoring`` and ``n_splits``.
+    best_params_, best_score_, best_index_ : dict, float, int
+        The chosen candidate (the first of rank 1), its mean test score and its index, as
+        ``GridSearchCV``'s (only after a search).
 
     Examples
     --------
@@ -366,7 +298,8 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     ...     "rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)})
     """
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMRegressor:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
+            ) -> RegularizedLSSVMRegressor:
         """Fit on ``X`` (n, d) and targets ``y`` (n,), optionally weighted.
 
         Parameters
@@ -376,7 +309,10 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         y : array-like of shape (n,)
             Targets.
         sample_weight : array-like of shape (n,) or None, default=None
-            Weights of the observations in the loss.
+            Weights of the observations in the loss; a point of weight 0 stays in the basis
+            and in the terms (semi-supervised; its target is ignored).
+        groups : array-like of shape (n,) or None, default=None
+            Group labels for a group splitter in ``cv`` (``GroupKFold``, ...).
 
         Returns
         -------
@@ -384,7 +320,7 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
             The fitted estimator.
         """
         X, y = self._validate_fit(X, y, y_numeric=True)
-        self._fit_all(X, y, sample_weight)
+        self._fit_all(X, y, sample_weight, groups)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -415,7 +351,7 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
     kernel : {"rbf", "linear", "poly", "precomputed"} or Kernel or callable, default="rbf"
         The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
     sigma2 : float, default=1.0
-        RBF width (used unless ``selection`` searches ``sigma2_grid``).
+        RBF width (used as given unless ``sigma2_grid`` asks for a search).
     degree : int, default=3
         Degree of the polynomial kernel ``(x'z + t)^degree``.
     t : float, default=1.0
@@ -427,24 +363,53 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
         ``γ = 1``.
     selection : {None, "loo", "kfold"}, default=None
-        Search ``weight_grid`` × ``sigma2_grid`` by exact held-out residuals.
+        Search ``weight_grid`` (× ``sigma2_grid`` when given) by held-out error: leave-one-out,
+        or the splits of ``cv``.  ``None``: fit with the weights and width as given.
+    loo : {"refit", "loss"}, default="refit"
+        The estimand of the held-out error.  ``"refit"``: a held-out point leaves the loss,
+        the kernel basis and every term (a kNN graph is rebuilt without it) — what
+        ``GridSearchCV(est, cv=LeaveOneOut())`` (or ``cv=`` the same splitter) computes, to
+        round-off.  ``"loss"``: it leaves the loss only; basis and terms keep every point (the
+        classical closed-form LOO).  The two coincide for the RKHS norm alone.  Exact closed
+        forms where the algebra allows (squared loss, quadratic terms; for ``"refit"``, terms
+        that do not depend on the data, ``Term.depends_on_data``), refits otherwise
+        (:mod:`lssvm_cvx.selection.heldout`).
+    scoring : None, "loss", str or callable, default=None
+        What the search maximises, per split then averaged as ``GridSearchCV`` does: None is
+        ``neg_mean_squared_error`` for the squared loss and ``"loss"`` (minus the mean
+        held-out loss, e.g. the pinball loss at its τ) for any other loss; any scikit-learn
+        scorer name or callable ``scorer(estimator, X, y)``
+        (:mod:`lssvm_cvx.estimators.scoring`).
     weight_grid : dict of str to array-like, default=None
         Weights per term key to search (default: the first term over ``10^-5 … 10^3``).
-    sigma2_grid : array-like, default=None
-        RBF widths to search (default: 9 values around the median squared distance).
-    cv : int, default=5
-        Folds for ``selection="kfold"``.
+    sigma2_grid : None, "auto" or array-like, default=None
+        RBF widths to search.  ``None``: ``sigma2`` is used as given (an explicit width is
+        never replaced); ``"auto"``: 9 values around the median squared distance.
+    cv : int, splitter or iterable, default=5
+        For ``selection="kfold"``: a number of folds (shuffled with ``random_state``), any
+        scikit-learn splitter (``KFold``, ``GroupKFold`` with ``fit(..., groups=)``,
+        ``ShuffleSplit``, ...) or an iterable of ``(train, test)`` index pairs.
     solver : str, default=None
         ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
         or a cvxpy solver name.
+    solver_options : dict or None, default=None
+        Options passed to that solver (fit and refits).
+    accept_inaccurate : bool, default=False
+        Accept a final fit that stops ``optimal_inaccurate`` without a certificate (else
+        :class:`~lssvm_cvx.exceptions.SolverError`).  During a search an inaccurate refit is
+        scored either way, with a warning, and marked in ``cv_results_["status"]``; a failed
+        one scores NaN and ranks last, with the reason in ``cv_results_["reason"]``.
+    n_jobs : int or None, default=None
+        Parallel refits of a search (joblib).
     search : {"auto", "grid", "screen"}, default="auto"
-        How ``selection="loo"`` covers the RBF grid when the loss is squared and every term
-        quadratic: ``"grid"`` (the exact path for every σ² and weight combination: one
-        eigendecomposition each), ``"screen"`` (a subset-of-regressors screen of the whole grid
-        with 300 landmarks, then the exact path for the best candidate and the runner-up
-        when its screened criterion is within 5 % of the best,
-        :mod:`lssvm_cvx.selection.regularized_screen`; the chosen point and its score are
-        exact) or ``"auto"`` (screen above 1500 rows).
+        How ``selection="loo"`` covers an RBF grid when the loss is squared, every term
+        quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone):
+        ``"grid"`` (the exact path for every σ² and weight combination), ``"screen"`` (a
+        subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
+        around the screened optimum of the best candidate and of the runner-up when its
+        screened criterion is within 5 % of the best,
+        :mod:`lssvm_cvx.selection.regularized_screen`; only candidates scored exactly have a
+        ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
         Fold shuffling and the screen's landmarks.
 
@@ -452,14 +417,16 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
     ----------
     classes_ : ndarray
         Labels; for two classes ``classes_[1]`` is the +1 class.
-    dual_coef_, intercept_, terms_, sigma2_, cv_results_ :
-        As in the regressor (one column per class for more than two classes;
-        ``mean_test_score`` is the held-out accuracy).
+    dual_coef_, intercept_, terms_, sigma2_, cv_results_, best_params_, best_score_ :
+        As in the regressor (one column per class for more than two classes; by default
+        ``mean_test_score`` is the held-out accuracy: ``scoring=None`` scores a classifier by
+        accuracy whatever its loss, ``scoring="loss"`` by its loss).
     """
 
     _classification = True
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> RegularizedLSSVMClassifier:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
+            ) -> RegularizedLSSVMClassifier:
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes).
 
         Parameters
@@ -469,7 +436,10 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         y : array-like of shape (n,)
             Labels.
         sample_weight : array-like of shape (n,) or None, default=None
-            Weights of the observations in the loss.
+            Weights of the observations in the loss; a point of weight 0 stays in the basis
+            and in the terms (semi-supervised: give it any of the labels, it is ignored).
+        groups : array-like of shape (n,) or None, default=None
+            Group labels for a group splitter in ``cv`` (``GroupKFold``, ...).
 
         Returns
         -------
@@ -478,7 +448,7 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         """
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
-        self._fit_all(X, Y, sample_weight)
+        self._fit_all(X, Y, sample_weight, groups, labels=np.asarray(y))
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:

@@ -198,6 +198,13 @@ class RegularizedLSSVM(Formulation):
                                 "(cvxpy's DCP rules)")
             if not all(c.is_dcp() for c in tcons.values()):
                 raise TermError(f"{label}: its epigraph constraints are not DCP")
+            if tcons and not piece.variables():
+                raise TermError(
+                    f"{label} contributes only constraints: a hard constraint has no weight, so "
+                    "its weight would be silently ignored (and it would bind the training "
+                    "points only); write the requirement as a penalty (e.g. the sum of its "
+                    "violations, cp.sum(cp.pos(...))) or add the constraint to a formulation "
+                    "of your own")
             obj = obj + w * piece
             pieces[label] = w * piece
             term_pieces[key] = piece
@@ -296,10 +303,11 @@ class RegularizedLSSVM(Formulation):
         w = {k: float(v) for k, (_, v) in terms.items()}
         w.update(weights or {})
         s = self.loss_.weights(ctx.n)
-        if np.any(s == 0):
-            raise InputError("the closed form needs every sample_weight > 0 (drop the points "
-                             "with weight 0 instead)")
-        if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0:
+        # a point of weight 0 stays in the basis and in the terms (semi-supervised: Laplacian
+        # RLS); the augmented system takes it (its row of μ is 0), the RKHS fast path (S^{-1})
+        # does not
+        if (all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0
+                and np.all(s > 0)):
             overwrite = overwrite_gram and (self._K_given is None or self.gram_owned)
             if overwrite:  # the Gram becomes the factor: recompute it if needed again
                 self._ctx, self._K_given = None, None
@@ -387,6 +395,39 @@ class RegularizedLSSVM(Formulation):
                     elif var.shape == alpha.shape:
                         vals[name] = np.abs(alpha)
         return vals
+
+    def without(self, exclude: ArrayLike) -> RegularizedLSSVM:
+        """The same composition on the training points minus ``exclude``: out of the loss, the
+        kernel basis and every term (each term evaluated on the remaining points, e.g. a kNN
+        graph of those points) — the model a refit without them fits (``loo="refit"``).
+
+        Parameters
+        ----------
+        exclude : array-like of int
+            Indices of the points to leave out.
+
+        Returns
+        -------
+        RegularizedLSSVM
+            A new formulation on the remaining points (its Gram restricted, not recomputed).
+        """
+        n = self.n
+        keep = np.setdiff1d(np.arange(n), np.asarray(exclude, dtype=np.intp))
+        if keep.size < 2:
+            raise InputError(f"leaving out {n - keep.size} of {n} points leaves fewer than 2")
+        fixed = [f"term {k!r} ({type(t).__name__})" for k, (t, _) in self.terms_.items()
+                 if not t.supports_refit]
+        if fixed:
+            raise HyperparameterError(
+                f"loo='refit' refits without held-out points, but {', '.join(fixed)} cannot "
+                "be evaluated on fewer points (supports_refit = False); use loo='loss'")
+        ctx = self.context
+        loss = make_loss(self.loss, sample_weight=self.loss_.weights(n)[keep])
+        sub = ctx.restricted(keep)
+        out = RegularizedLSSVM(sub.X, self.targets()[keep], kernel=self.kernel, loss=loss,
+                               terms=self.terms, K=sub.K, gram_owned=True)
+        out._ctx = sub  # the restricted context, which knows its rows among the originals
+        return out
 
     # --- held-out residuals --------------------------------------------------------------------
     def loo_residuals(self) -> np.ndarray:

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 
-__all__ = ["check_folds", "make_folds", "heldout_folds"]
+__all__ = ["check_folds", "make_folds", "heldout_folds", "cv_splits"]
 
 
 def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
@@ -80,3 +80,93 @@ def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None
         if isinstance(exc, LssvmCvxError):
             raise
         raise InputError(f"folds must hold integer index arrays: {exc}") from None
+
+
+def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = None,
+              stratified: bool = False, random_state: Any = None,
+              labeled: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ``(train, test)`` pairs of a cross-validation scheme, as index arrays into
+    ``range(n)``.
+
+    Parameters
+    ----------
+    cv : int, "loo", splitter or iterable
+        ``"loo"``: leave-one-out; an int: that many folds (scikit-learn ``KFold``, or
+        ``StratifiedKFold`` on ``y`` when ``stratified``, shuffled with ``random_state``);
+        anything :func:`sklearn.model_selection.check_cv` accepts: a splitter (``KFold``,
+        ``GroupKFold``, ``LeaveOneOut``, ``ShuffleSplit``, ...) or an iterable of
+        ``(train, test)`` pairs.
+    n : int
+        Number of points.
+    y : numpy.ndarray of shape (n,) or None, default=None
+        Labels for stratification (and for splitters that use them).
+    groups : array-like of shape (n,) or None, default=None
+        Group labels (``GroupKFold``, ``LeaveOneGroupOut``, ...).
+    stratified : bool, default=False
+        Stratify an integer ``cv`` on ``y``.
+    random_state : int, RandomState or None, default=None
+        Shuffling of an integer ``cv``.
+    labeled : numpy.ndarray of bool of shape (n,) or None, default=None
+        The points the splitter may hold out (the others, e.g. unlabelled points of weight 0,
+        stay in every training set); None: all.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        The pairs (indices into ``range(n)``).
+
+    Raises
+    ------
+    HyperparameterError
+        An integer ``cv`` below 2 or an object that is not a splitter (the message names
+        ``cv``).
+    InputError
+        A splitter that cannot split these data (too few points or groups).
+    """
+    from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold, check_cv
+
+    lab = np.arange(n) if labeled is None else np.flatnonzero(labeled)
+    rest = np.setdiff1d(np.arange(n), lab)
+    yl = None if y is None else np.asarray(y)[lab]
+    gl = None if groups is None else np.asarray(groups)[lab]
+    if isinstance(cv, str):
+        if cv != "loo":
+            raise HyperparameterError(f"cv must be an int, 'loo', a splitter or an iterable of "
+                                      f"(train, test) pairs, got {cv!r}")
+        splitter: Any = LeaveOneOut()
+    elif isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        if int(cv) < 2:
+            raise HyperparameterError(f"cv must be >= 2 folds, got {cv!r}")
+        splitter = (StratifiedKFold if stratified else KFold)(
+            n_splits=int(cv), shuffle=True, random_state=random_state)
+    elif isinstance(cv, bool) or not (hasattr(cv, "split") or hasattr(cv, "__iter__")):
+        raise HyperparameterError(f"cv must be an int, 'loo', a splitter or an iterable of "
+                                  f"(train, test) pairs, got {cv!r}")
+    elif not hasattr(cv, "split"):  # given (train, test) pairs: indices into all n points
+        out = []
+        keep = np.zeros(n, dtype=bool)
+        keep[lab] = True
+        for k, pair in enumerate(cv):
+            try:
+                train, test = (np.asarray(a, dtype=np.intp).reshape(-1) for a in pair)
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"cv: split {k} is not a (train, test) pair of index arrays "
+                                 f"({exc})") from None
+            if test.size and (test.min() < 0 or test.max() >= n):
+                raise InputError(f"cv: split {k} has test indices outside 0..{n - 1}")
+            out.append((np.union1d(train, rest), test[keep[test]]))
+        return out
+    else:
+        try:
+            splitter = check_cv(cv, yl, classifier=stratified)
+        except (TypeError, ValueError) as exc:
+            raise HyperparameterError(f"cv: {exc}") from None
+    try:
+        pairs = list(splitter.split(np.zeros((lab.size, 1)), yl, gl))
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"cv cannot split these data: {exc}") from None
+    out = []
+    for train, test in pairs:
+        train, test = np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)
+        out.append((np.sort(np.concatenate([lab[train], rest])), lab[test]))
+    return out

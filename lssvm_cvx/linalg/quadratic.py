@@ -83,6 +83,45 @@ def _like(Y: np.ndarray, R: np.ndarray) -> np.ndarray:
     return R[:, 0] if Y.ndim == 1 else R
 
 
+def _deleted(V: np.ndarray, GR: np.ndarray, M: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """``V - G_{:,R} G_{R,R}^{-1} V_R`` (zero on ``R``): from ``V = A^{-1} r``, the solution of
+    the system with the rows and columns ``R`` deleted."""
+    return V - GR @ np.linalg.solve(M, V[R])
+
+
+class _Reduced:
+    """The system (A) with the rows and columns ``R`` deleted and the α block changed by
+    ``U C U'`` (``U`` at the remaining points): solves through the factorisation of (A)."""
+
+    def __init__(self, aug: AugmentedSystem, GR: np.ndarray, M: np.ndarray, R: np.ndarray,
+                 E: np.ndarray, U: np.ndarray | None, C: np.ndarray | None):
+        self.aug, self.GR, self.M, self.R = aug, GR, M, R
+        self.Ut: np.ndarray | None = None
+        if U is not None and U.shape[1] and C is not None:
+            n = aug.n
+            self.Ut = np.zeros((2 * n + 1, U.shape[1]))
+            self.Ut[np.setdiff1d(np.arange(n), E)] = U
+            self.C = C
+            self.SU = _deleted(aug._solve(self.Ut), GR, M, R)
+            self.W = np.eye(U.shape[1]) + C @ (self.Ut.T @ self.SU)
+
+    def solve(self, V: np.ndarray, AinvV: np.ndarray | None = None) -> np.ndarray:
+        """The reduced system's solution for right-hand side ``V`` (``AinvV = A^{-1}V`` if
+        known)."""
+        SV = _deleted(self.aug._solve(V) if AinvV is None else AinvV, self.GR, self.M, self.R)
+        if self.Ut is None:
+            return SV
+        return SV - self.SU @ np.linalg.solve(self.W, self.C @ (self.Ut.T @ SV))
+
+    def apply(self, V: np.ndarray) -> np.ndarray:
+        """The exact (ridge-free) reduced operator times ``V`` (zero on ``R``)."""
+        AV = self.aug._apply(V)
+        if self.Ut is not None:
+            AV += self.Ut @ (self.C @ (self.Ut.T @ V))
+        AV[self.R] = 0.0
+        return AV
+
+
 class QuadraticSystem:
     """Interface of the two factorisations: ``solve``, ``loo``, ``kfold``."""
 
@@ -230,6 +269,75 @@ class AugmentedSystem(QuadraticSystem):
                 X, res = X_new, res_new
                 self.refinement_steps = max(self.refinement_steps, step + 1)
         return X
+
+    def refit_predictions(self, Y: np.ndarray, sets: Sequence[tuple[np.ndarray, np.ndarray]],
+                          changes: Sequence[tuple[np.ndarray, np.ndarray]] | None = None
+                          ) -> list[np.ndarray]:
+        """Decision values at ``test`` of the model refitted without the points ``E`` — out of
+        the loss, out of the basis and out of ``P`` — for each ``(E, test)`` in ``sets``
+        (``test ⊆ E``).
+
+        The refit's optimality system is (A) with the rows and columns of ``α_E`` and ``μ_E``
+        (the set ``R``) deleted, its ``α`` block ``P[-E, -E] + U C U'`` (``changes``, per set:
+        how the terms change on the remaining points; none for terms that do not depend on
+        the data).  With ``G = A^{-1}`` and ``x = G r``, the deleted system's solution is
+        ``S(r) = x_{-R} - G_{-R,R} G_{R,R}^{-1} x_R`` (the Schur complement of the inverse), and
+        with the change ``x' = S(r) - S(Ũ) (I + C Ũ'S(Ũ))^{-1} C Ũ'S(r)`` (Woodbury, ``Ũ`` the
+        rows of ``U`` at ``α_{-E}``).  The prediction ``f'(x_t) = Σ_{j∉E} K_tj α'_j + b'``
+        needs only the columns ``R`` of ``G``: O(N³) once for every leave-one-out set, then
+        O(N|E|² + rN²) per set.  When the system needed the ridge, each refit is refined
+        against its exact system as :meth:`solve` is (O(N²) per step and set).
+
+        Parameters
+        ----------
+        Y : numpy.ndarray of shape (N,) or (N, C)
+            Targets.
+        sets : sequence of (numpy.ndarray, numpy.ndarray)
+            Pairs ``(E, test)`` of index arrays, ``test ⊆ E``.
+        changes : sequence of (numpy.ndarray, numpy.ndarray) or None, default=None
+            Per set, ``(U, C)`` with ``U`` of shape ``(N - len(E), r)`` (rows: the remaining
+            points in increasing order) and ``C`` of shape ``(r, r)``; None: no change.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            Per set, the decision values at ``test`` (shape ``(len(test),)`` or
+            ``(len(test), C)``).
+        """
+        n = self.n
+        B = self._rhs(Y)
+        X = self._solve(B)  # consistent with G (no refinement)
+        union = np.unique(np.concatenate([np.asarray(E, dtype=np.intp) for E, _ in sets]))
+        cols = np.concatenate([union, n + 1 + union])
+        I = np.zeros((2 * n + 1, cols.size))
+        I[cols, np.arange(cols.size)] = 1.0
+        G = self._solve(I)  # the columns R of A^{-1} for every E
+        where = {int(j): k for k, j in enumerate(union)}
+        m = union.size
+        out = []
+        for k, (E, test) in enumerate(sets):
+            E, test = np.asarray(E, dtype=np.intp), np.asarray(test, dtype=np.intp)
+            pos = np.array([where[int(j)] for j in E])
+            rc = np.concatenate([pos, m + pos])  # columns of G for α_E and μ_E
+            R = np.concatenate([E, n + 1 + E])  # their rows in x
+            GR = G[:, rc]
+            M = GR[R]
+            U, C = changes[k] if changes is not None else (None, None)
+            red = _Reduced(self, GR, M, R, E, U, C)
+            Xr = red.solve(B, X)
+            if self.jitter and self._pinv is None:
+                # refine against the exact reduced system (rows R are not equations of it)
+                Bz = B.copy()
+                Bz[R] = 0.0
+                res = float(np.abs(Bz - red.apply(Xr)).max())
+                for _ in range(REFINE_STEPS):
+                    Xn = Xr + red.solve(Bz - red.apply(Xr))
+                    res_n = float(np.abs(Bz - red.apply(Xn)).max())
+                    if not res_n < 0.5 * res:
+                        break
+                    Xr, res = Xn, res_n
+            out.append(_like(Y, self._K[test] @ Xr[:n] + Xr[n]))
+        return out
 
     def diagnostics(self, Y):
         return {"jitter": self.jitter, "rcond": self.rcond,

@@ -141,6 +141,8 @@ class GammaSweep:
     scores: np.ndarray
     criterion: str
     method: str
+    #: the held-out residuals per γ (``return_residuals=True``, LOO and k-fold only)
+    residuals: list[np.ndarray] | None = None
     best_index: int = field(init=False)
 
     def __post_init__(self):
@@ -158,7 +160,7 @@ class GammaSweep:
 def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
                 criterion: str = "loo", folds: Sequence[ArrayLike] | None = None,
                 score: str = "mse", method: str = "auto", bias: bool = True,
-                weights: np.ndarray | None = None) -> GammaSweep:
+                weights: np.ndarray | None = None, return_residuals: bool = False) -> GammaSweep:
     """Score every γ in ``gammas`` by exact LOO, exact k-fold or GCV without refitting.
 
     Parameters
@@ -177,6 +179,9 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
     weights :
         Optional per-point weights ``w_i > 0``: the weighted LS-SVM with ``γ_i = γ w_i``
         (eq. 74-75), scored by the ``w``-weighted mean; forces ``method="cholesky"``.
+    return_residuals :
+        Keep the held-out residuals of every γ (``GammaSweep.residuals``), for scoring them
+        per split with another metric.
     """
     if criterion not in CRITERIA:
         raise HyperparameterError(f"unknown criterion {criterion!r}; use one of {CRITERIA}")
@@ -197,6 +202,7 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
     if method not in ("eigh", "cholesky"):
         raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
     scores = np.empty(gamma_grid.size)
+    kept: list[np.ndarray] | None = [] if return_residuals and criterion != "gcv" else None
     spec = SpectralBordered(Omega, np.ones(y.shape[0]) if bias else None) if method == "eigh" else None
     for k, g in enumerate(gamma_grid):
         if spec is not None:
@@ -219,7 +225,9 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
             if criterion == "loo":
                 r = _loo(alpha, cdiag)
             scores[k] = _score(r, y, score, weights)
-    return GammaSweep(gamma_grid, scores, criterion, method)
+            if kept is not None:
+                kept.append(r)
+    return GammaSweep(gamma_grid, scores, criterion, method, kept)
 
 
 @dataclass
@@ -230,6 +238,8 @@ class SearchResult:
     sigma2s: np.ndarray
     scores: np.ndarray
     criterion: str
+    #: held-out residuals per candidate (σ² outer, γ inner) when asked for
+    residuals: list[np.ndarray] | None = field(default=None, init=False)
     best_gamma: float = field(init=False)
     best_sigma2: float = field(init=False)
     best_score: float = field(init=False)
@@ -251,18 +261,26 @@ def select_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: ArrayLike,
                         sigma2s: ArrayLike, *, kernel: Callable[[float], Kernel] = RBF,
                         criterion: str = "loo", folds: Sequence[ArrayLike] | None = None,
                         score: str = "mse", method: str = "auto",
-                        weights: np.ndarray | None = None) -> SearchResult:
+                        weights: np.ndarray | None = None,
+                        return_residuals: bool = False) -> SearchResult:
     """Grid search over (γ, σ²): one Gram (and one decomposition) per σ², all γ from it.
 
-    ``kernel(sigma2)`` builds the kernel for a width (RBF by default).
+    ``kernel(sigma2)`` builds the kernel for a width (RBF by default); with
+    ``return_residuals`` the held-out residuals of every (σ², γ) are kept
+    (``SearchResult.residuals``, σ² outer, γ inner).
     """
     sigma2_grid = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
     if sigma2_grid.size == 0:
         raise HyperparameterError("sigma2s is empty")
     rows = []
+    kept: list[np.ndarray] = []
     for s2 in sigma2_grid:
         sweep = gamma_sweep(kernel(float(s2))(X), y, gammas, criterion=criterion, folds=folds,
-                            score=score, method=method, weights=weights)
+                            score=score, method=method, weights=weights,
+                            return_residuals=return_residuals)
         rows.append(sweep.scores)
-    return SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2_grid,
-                        np.vstack(rows), criterion)
+        kept += sweep.residuals or []
+    res = SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2_grid,
+                       np.vstack(rows), criterion)
+    res.residuals = kept or None
+    return res

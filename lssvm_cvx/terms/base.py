@@ -103,11 +103,17 @@ class Context:
         The training inputs (``None`` under a precomputed Gram).
     kernel : Kernel or None, default=None
         The kernel that produced ``K``.
+    rows : numpy.ndarray of int or None, default=None
+        Which of the original training points these are (a refit without some points); a
+        term that holds data of the original points (a fixed matrix) restricts it to them.
     """
 
     K: np.ndarray
     X: np.ndarray | None = None
     kernel: Any = None
+    #: indices of these points among the training points a model was first given (set on the
+    #: context of a refit without some points; None: all of them, in order)
+    rows: np.ndarray | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False, init=False)
 
     @property
@@ -133,6 +139,26 @@ class Context:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def restricted(self, keep: np.ndarray) -> Context:
+        """The context of a model fitted on the points ``keep`` only: the Gram and inputs
+        restricted to them, ``rows`` saying which of the original points they are (a term is
+        then evaluated there, e.g. a kNN graph of those points).
+
+        Parameters
+        ----------
+        keep : numpy.ndarray of int
+            Indices of the remaining points.
+
+        Returns
+        -------
+        Context
+            A new context (with its own cache).
+        """
+        keep = np.asarray(keep, dtype=np.intp)
+        rows = keep if self.rows is None else self.rows[keep]
+        return Context(K=self.K[np.ix_(keep, keep)], X=None if self.X is None else self.X[keep],
+                       kernel=self.kernel, rows=rows)
 
     def require_inputs(self, term: str) -> np.ndarray:
         """``X``, or :class:`TermError` for a term that needs inputs under a precomputed Gram.
@@ -161,6 +187,16 @@ class Term(BaseEstimator):
 
     #: the convexity a term claims; ``False`` for terms that only run through a driver (GNC)
     convex: bool = True
+    #: whether the term of a model refitted without some training points differs from the
+    #: full term restricted to the remaining points.  ``False`` declares ``P_{-E} = P[-E, -E]``
+    #: (the RKHS norm, a ridge, a fixed matrix): exact ``loo="refit"`` leave-one-out then comes
+    #: in closed form from one factorisation.  ``True`` (the safe default, e.g. a kNN graph,
+    #: a mean over the training points): the term is recomputed on the remaining points
+    #: (:meth:`Context.restricted`) and the model refitted per held-out set.
+    depends_on_data: bool = True
+    #: whether the term can be evaluated on a subset of the training points at all (a refit,
+    #: ``loo="refit"``); a term bound to exactly the training set sets it False
+    supports_refit: bool = True
 
     # --- the two ways to define a term ------------------------------------------------------
     def quadratic(self, ctx: Context) -> np.ndarray:
@@ -221,7 +257,11 @@ class Term(BaseEstimator):
     def epigraph(self, alpha: cp.Variable, ctx: Context
                  ) -> tuple[cp.Expression, dict[str, cp.Constraint], dict[str, cp.Variable]]:
         """``(objective piece, named constraints, named auxiliary variables)``; the default is
-        ``(expr, {}, {})``.  Override to write a non-smooth term with smooth pieces.
+        ``(expr, {}, {})``.  Override to write a term with auxiliary variables (an epigraph).
+        The composition multiplies the *piece* by the term's weight; the constraints are hard
+        (they hold whatever the weight, 0 included), so they should only define the
+        auxiliary variables.  A term whose piece is constant and which only adds constraints
+        is refused (:class:`~lssvm_cvx.exceptions.TermError`): its weight would mean nothing.
 
         Parameters
         ----------
@@ -238,6 +278,33 @@ class Term(BaseEstimator):
         return self.expr(alpha, ctx), {}, {}
 
     # --- provided -----------------------------------------------------------------------------
+    def refit_change(self, ctx: Context, keep: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+        """How the term's matrix changes when the model is refitted on the points ``keep``
+        only: ``(U, C)`` with ``P_keep = P[keep, keep] + U C U'`` (``U`` of few columns), or
+        ``None`` when the term cannot say (it is then recomputed per refit).  Exact
+        ``loo="refit"`` held-out values then come from one factorisation with a low-rank
+        update (:meth:`lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions`).
+
+        The default: no change for a term that does not depend on the data
+        (:attr:`depends_on_data` False), ``None`` otherwise.
+
+        Parameters
+        ----------
+        ctx : Context
+            The context of all training points.
+        keep : numpy.ndarray of int
+            The remaining points.
+
+        Returns
+        -------
+        tuple of numpy.ndarray or None
+            ``(U, C)`` of shapes ``(len(keep), r)`` and ``(r, r)``, or None.
+        """
+        if self.depends_on_data:
+            return None
+        return np.zeros((len(keep), 0)), np.zeros((0, 0))
+
     @property
     def is_quadratic(self) -> bool:
         """Whether the subclass defines :meth:`quadratic`."""

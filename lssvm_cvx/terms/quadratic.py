@@ -14,7 +14,7 @@ import numpy as np
 from ..exceptions import TermError
 from ..kernels import RBF
 from .base import Context, Term, psd_factor
-from .gradient_norm import gradient_norm_gram
+from .gradient_norm import affine_dim, gradient_norm_gram
 from .roughness import roughness
 
 __all__ = ["RKHSNorm", "Ridge", "Quadratic", "GraphLaplacian", "GradientNorm", "Roughness",
@@ -24,6 +24,8 @@ __all__ = ["RKHSNorm", "Ridge", "Quadratic", "GraphLaplacian", "GradientNorm", "
 class RKHSNorm(Term):
     """The RKHS norm ``½ ||f||²_H = ½ α'Kα`` (``P = K``): with the squared loss and weight
     ``1/γ`` this is the LS-SVM (AReg paper eq. 1-2)."""
+
+    depends_on_data = False  # P = K: a model on fewer points has the restricted Gram
 
     def quadratic(self, ctx: Context) -> np.ndarray:
         return ctx.K
@@ -41,6 +43,8 @@ class RKHSNorm(Term):
 
 class Ridge(Term):
     """``½ ||α||²`` (``P = I``), the margin term of the Auto LS-SVM note's eq. (9)."""
+
+    depends_on_data = False
 
     def quadratic(self, ctx: Context) -> np.ndarray:
         return np.eye(ctx.n)
@@ -61,10 +65,19 @@ class Quadratic(Term):
     def __init__(self, P: Any = None):
         self.P = P
 
+    @property
+    def depends_on_data(self) -> bool:  # type: ignore[override]
+        """A fixed matrix restricts to the remaining points; a callable may not."""
+        return callable(self.P)
+
     def quadratic(self, ctx: Context) -> np.ndarray:
         if self.P is None:
             raise TermError("Quadratic term needs a matrix P")
-        return self.P(ctx) if callable(self.P) else self.P
+        if callable(self.P):
+            return self.P(ctx)
+        P = np.asarray(self.P)
+        # a model refitted without some points: the matrix of the remaining ones
+        return P if ctx.rows is None else P[np.ix_(ctx.rows, ctx.rows)]
 
 
 def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None = None,
@@ -151,6 +164,22 @@ class GraphLaplacian(Term):
         KL = ctx.K @ self.laplacian(ctx)
         return KL @ ctx.K
 
+    def refit_change(self, ctx: Context, keep: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Removing points changes the graph only near them: with ``L'`` the Laplacian of the
+        remaining points' graph embedded at their indices (zero elsewhere),
+        ``P_keep - P[keep, keep] = K[keep, :] (L' - L) K[:, keep]`` and ``L' - L`` is zero
+        outside the removed points, their neighbours and the points that take new
+        neighbours: ``U = K[keep, T]``, ``C = (L' - L)[T, T]`` with ``T`` those points."""
+        X = ctx.require_inputs("GraphLaplacian")
+        keep = np.asarray(keep, dtype=np.intp)
+        L = self.laplacian(ctx)
+        D = -L.copy()
+        D[np.ix_(keep, keep)] += knn_laplacian(X[keep], self.n_neighbors, sigma2=self.sigma2,
+                                               normalized=self.normalized)
+        T = np.flatnonzero(np.any(D != 0.0, axis=1))
+        return ctx.K[np.ix_(keep, T)], D[np.ix_(T, T)]
+
 
 class GradientNorm(Term):
     """``½ ∫ ||∇f(x)||² dx`` over ``R^d`` for an RBF model (Auto LS-SVM note eq. 40-41), or the
@@ -169,6 +198,25 @@ class GradientNorm(Term):
 
     def __init__(self, form: str = "normalized"):
         self.form = form
+
+    @property
+    def depends_on_data(self) -> bool:  # type: ignore[override]
+        """The exact integral over ``R^d`` is a function of each pair of points (a model on
+        fewer points has the restricted Gram); the normalised form integrates over the affine
+        hull of the inputs, which depends on all of them."""
+        return self.form != "exact"
+
+    def refit_change(self, ctx: Context, keep: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The normalised form depends on the other points only through the dimension of
+        their affine hull: no change while the remaining points span the same one."""
+        if self.form == "normalized":
+            X = ctx.require_inputs("GradientNorm")
+            if affine_dim(X[np.asarray(keep, dtype=np.intp)]) != affine_dim(X):
+                return None
+        elif self.form != "exact":
+            return None
+        return np.zeros((len(keep), 0)), np.zeros((0, 0))
 
     def quadratic(self, ctx: Context) -> np.ndarray:
         X = ctx.require_inputs("GradientNorm")

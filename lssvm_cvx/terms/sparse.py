@@ -27,6 +27,8 @@ def _abs_epigraph(v: cp.Expression, n: int, name: str):
 class L1(Term):
     """``||α||₁``: sparse expansions (few support vectors)."""
 
+    depends_on_data = False
+
     def expr(self, alpha: cp.Variable, ctx: Context) -> cp.Expression:
         return cp.norm1(alpha)
 

@@ -1,0 +1,248 @@
+"""The model selection of the composed estimators (``RegularizedLSSVMRegressor`` /
+``RegularizedLSSVMClassifier`` with ``selection=``): every candidate (σ², term weights)
+scored on every split with ``scoring``, laid out as ``GridSearchCV.cv_results_``.
+
+Held-out predictions come from :func:`lssvm_cvx.selection.heldout.heldout_predictions` under
+the estimand ``loo`` (``"refit"``: what ``GridSearchCV`` computes; ``"loss"``: the point leaves
+the loss only), with two shortcuts that give the same numbers faster:
+
+* when the held-out sets partition the labelled points, the loss is squared, every term is
+  quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone, where the two
+  estimands coincide), one weight's whole path comes from one (generalised) eigendecomposition
+  (:meth:`RegularizedLSSVM.path`);
+* for leave-one-out on more than :data:`~lssvm_cvx.estimators.lssvm.SCREEN_MIN_ROWS` rows
+  (``search="auto"``) or with ``search="screen"``, a low-rank screen of the whole grid, then
+  the exact path around the screened optimum (:mod:`lssvm_cvx.selection.regularized_screen`;
+  only candidates scored exactly have a ``mean_test_score``).
+
+A candidate whose solve stops inaccurate is scored and marked (``cv_results_["status"]``,
+with a :class:`~lssvm_cvx.exceptions.LssvmCvxWarning`); one whose solve fails gets NaN and
+ranks last, with the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import HyperparameterError, LssvmCvxWarning
+from ..formulations.regularized import nonconvex_keys
+from ..linalg.folds import cv_splits
+from ..losses import make_loss
+from ..selection.heldout import ESTIMANDS, heldout_predictions
+from ..selection.regularized_screen import screen_landmarks, screen_path
+from ..terms import RKHSNorm
+from .grids import sigma2_candidates
+from .lssvm import SCREEN_MIN_ROWS, SEARCHES
+from .scoring import best_of, cv_results, resolve_scoring
+
+__all__ = ["search", "DEFAULT_WEIGHT_GRID"]
+
+#: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
+DEFAULT_WEIGHT_GRID = np.logspace(-5, 3, 17)
+#: after the screen, the exact path scores the best screened candidate (σ², other weights) and
+#: at most ``SCREEN_SHORTLIST - 1`` more whose screened LOO criterion is within
+#: ``SCREEN_RTOL`` of the best (a clear screen winner costs one eigendecomposition)
+SCREEN_SHORTLIST = 2
+SCREEN_RTOL = 0.05
+
+
+def _weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
+    grid = est.weight_grid
+    if grid is None:
+        grid = {next(iter(terms)): DEFAULT_WEIGHT_GRID}
+    if not isinstance(grid, dict) or not grid:
+        raise HyperparameterError("weight_grid must be a non-empty dict term key -> weights")
+    out = {}
+    for key, vals in grid.items():
+        if key not in terms:
+            raise HyperparameterError(f"weight_grid names {key!r}, which is not a term "
+                                      f"({sorted(terms)})")
+        v = np.asarray(vals, dtype=np.float64).reshape(-1)
+        if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
+            raise HyperparameterError(f"weight_grid[{key!r}] must be finite weights >= 0")
+        out[key] = v
+    return out
+
+
+def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
+    """Whether each split trains on everything but its test set (KFold, LeaveOneOut...)."""
+    return all(train.size + test.size == n for train, test in splits)
+
+
+def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.ndarray | None,
+           labeled: np.ndarray, terms: dict, groups: Any = None
+           ) -> tuple[float, dict, dict[str, Any]]:
+    """Search ``est``'s grid (module docstring).
+
+    Parameters
+    ----------
+    est : _RegularizedBase
+        The estimator (its parameters define the search).
+    X : numpy.ndarray
+        Training inputs (or the precomputed Gram).
+    Y : numpy.ndarray of shape (N,) or (N, C)
+        Targets (``±1`` columns for a classifier).
+    labels : numpy.ndarray of shape (N,)
+        What the scorer compares with: the targets, or a classifier's original labels.
+    w : numpy.ndarray of shape (N,) or None
+        Loss weights (0: the point stays in the basis and the terms, out of the loss).
+    labeled : numpy.ndarray of bool of shape (N,)
+        The points with a positive weight: only they are held out and scored.
+    terms : dict
+        The checked terms.
+    groups : array-like or None, default=None
+        Group labels for a group splitter.
+
+    Returns
+    -------
+    tuple
+        ``(sigma2, terms with the chosen weights, cv_results_)``.
+    """
+    if est.loo not in ESTIMANDS:
+        raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {est.loo!r}")
+    if est.search not in SEARCHES:
+        raise HyperparameterError(f"search must be one of {SEARCHES}, got {est.search!r}")
+    grid = _weight_grid(est, terms)
+    s2s, searched = sigma2_candidates(est, X)
+    n = X.shape[0]
+    classifier = est._classification
+    y_split = Y if Y.ndim == 1 else np.argmax(Y, axis=1)
+    splits = cv_splits("loo" if est.selection == "loo" else est.cv, n, y=y_split, groups=groups,
+                       stratified=classifier, random_state=est.random_state, labeled=labeled)
+    if any(test.size == 0 for _, test in splits):
+        raise HyperparameterError("cv yields a split with no labelled test point")
+    loss = make_loss(est.loss)
+    scoring = resolve_scoring(est.scoring, classifier=classifier, loss=loss)
+    path_key, *other_keys = list(grid)
+    quadratic = loss.squared and all(t.is_quadratic for t, _ in terms.values())
+    rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
+    if (searched and est.selection == "loo" and s2s.size > 1 and est.search != "grid"
+            and (est.search == "screen" or n > SCREEN_MIN_ROWS) and quadratic
+            and est.solver is None and w is None and (est.loo == "loss" or rkhs_only)
+            and scoring.kind in ("mse", "accuracy")):
+        return _screened(est, X, Y, labels, terms, grid, s2s, path_key, other_keys, splits,
+                         scoring)
+    params, rows, status, reasons, times = [], [], [], [], []
+    y0 = Y if Y.ndim == 1 else Y[:, 0]
+    for s2 in s2s:
+        for combo in itertools.product(*(grid[k] for k in other_keys)):
+            cand = dict(terms)
+            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
+            form = est._formulation(X, y0, float(s2), w, cand)
+            t0 = time.perf_counter()
+            use_path = (form.is_quadratic and est.solver is None and not nonconvex_keys(cand)
+                        and (est.loo == "loss" or rkhs_only) and _partition(splits, n))
+            if use_path:
+                loo = all(te.size == 1 for _, te in splits)
+                with np.errstate(divide="ignore", invalid="ignore"):  # weight-0 rows unused
+                    R = form.path(path_key, grid[path_key],
+                                  folds=None if loo else [te for _, te in splits], Y=Y).residuals
+                outs = [([Y[te] - R[k][te] for _, te in splits], ["closed_form"] * len(splits),
+                         [""]) for k in range(len(grid[path_key]))]
+                per = (time.perf_counter() - t0) / len(grid[path_key])
+                steps = [per] * len(outs)
+            else:
+                outs, steps = [], []
+                for wk in grid[path_key]:
+                    cand[path_key] = (terms[path_key][0], float(wk))
+                    tk = time.perf_counter()
+                    held = heldout_predictions(
+                        est._formulation(X, y0, float(s2), w, dict(cand)), splits, Y,
+                        estimand=est.loo, solver=est.solver, solver_options=est.solver_options,
+                        accept_inaccurate=est.accept_inaccurate, n_jobs=est.n_jobs)
+                    outs.append((held.predictions, held.status, held.notes))
+                    steps.append(time.perf_counter() - tk)
+            for wk, (preds, st, notes), dt in zip(grid[path_key], outs, steps):
+                p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
+                p[f"terms__{path_key}"] = float(wk)
+                if searched:
+                    p["sigma2"] = float(s2)
+                params.append(p)
+                rows.append([scoring.split_score(labels[te], pr, classes=est._classes(),
+                                                 targets=Y[te])
+                             for (_, te), pr in zip(splits, preds)])
+                bad = "failed" in st
+                status.append("failed" if bad else ("inaccurate" if "optimal_inaccurate" in st
+                                                    else "ok"))
+                reasons.append("; ".join(dict.fromkeys(x for x in notes if x)))
+                times.append(dt)
+    results = cv_results(params, np.array(rows), status=status, reasons=reasons, fit_times=times,
+                         estimand=est.loo, scoring=scoring.name, n_splits=len(splits),
+                         search="grid")
+    _warn(status, reasons)
+    _, best, _ = best_of(results)
+    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
+    return best.get("sigma2", est.sigma2), chosen, results
+
+
+def _warn(status: list[str], reasons: list[str]) -> None:
+    n_inacc = status.count("inaccurate")
+    n_fail = status.count("failed")
+    if n_inacc or n_fail:
+        first = next((r for s, r in zip(status, reasons) if s != "ok" and r), "")
+        warnings.warn(f"model selection: {n_inacc} candidate(s) scored from inaccurate solves and "
+                      f"{n_fail} not scored (a solve failed; score NaN, ranked last); see "
+                      f"cv_results_['status'] and ['reason'] (first: {first})", LssvmCvxWarning,
+                      stacklevel=4)
+
+
+def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms: dict,
+              grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str],
+              splits: list, scoring: Any) -> tuple[float, dict, dict[str, Any]]:
+    """Screen every (σ², other weights) candidate's path by the low-rank LOO of
+    :mod:`lssvm_cvx.selection.regularized_screen`, then score the :data:`SCREEN_SHORTLIST` best
+    by the exact path; the choice and its score are exact."""
+    y0 = Y if Y.ndim == 1 else Y[:, 0]
+    ws = grid[path_key]
+    crit = "error" if est._classification else "mse"
+    landmarks = screen_landmarks(X.shape[0], random_state=est.random_state)
+    cands = [(float(s2), combo) for s2 in s2s
+             for combo in itertools.product(*(grid[k] for k in other_keys))]
+
+    def with_weights(combo: tuple) -> dict:
+        cand = dict(terms)
+        cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
+        return cand
+
+    screened = np.array([screen_path(est._formulation(X, y0, s2, None, with_weights(combo)),
+                                     path_key, ws, Y, landmarks, crit) for s2, combo in cands])
+    best_screen = np.nanmin(screened, axis=1)
+    ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
+    order = [int(c) for c in ranked if best_screen[c] <= (1 + SCREEN_RTOL) * best_screen[ranked[0]]]
+    rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
+    means = np.full((len(cands), ws.size), np.nan)
+    for c in order:
+        # exact LOO around the screened optimum, widened while the exact optimum sits on the
+        # window's edge (a 1-D search along the path term's weight)
+        s2, combo = cands[c]
+        form = est._formulation(X, y0, s2, None, with_weights(combo))
+        j0 = int(np.nanargmin(screened[c]))
+        todo = [j for j in (j0 - 1, j0, j0 + 1) if 0 <= j < ws.size]
+        while todo:
+            for j in todo:
+                R = form.system({path_key: float(ws[j])}).loo(Y)
+                sc = [scoring.split_score(labels[te], Y[te] - R[te], classes=est._classes(),
+                                          targets=Y[te]) for _, te in splits]
+                rows[c * ws.size + j] = sc
+                means[c, j] = float(np.mean(sc))
+            jb = int(np.nanargmax(means[c]))
+            todo = [j for j in (jb - 1, jb + 1) if 0 <= j < ws.size and np.isnan(means[c, j])]
+    params = []
+    for s2, combo in cands:
+        for wk in ws:
+            p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
+            p[f"terms__{path_key}"] = float(wk)
+            p["sigma2"] = s2
+            params.append(p)
+    screen_scores = (1.0 - screened if est._classification else -screened).ravel()
+    results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
+                         n_splits=len(splits), search="screen", screen_scores=screen_scores,
+                         landmarks=int(landmarks.size))
+    _, best, _ = best_of(results)
+    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
+    return best["sigma2"], chosen, results

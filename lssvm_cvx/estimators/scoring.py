@@ -1,0 +1,278 @@
+"""Scoring held-out predictions as :class:`sklearn.model_selection.GridSearchCV` does.
+
+``scoring=`` on the estimators that select takes
+
+* ``None`` — the default matched to the estimator and its loss: a classifier scores accuracy
+  (what ``GridSearchCV`` scores for a classifier; ``1 -`` the misclassification rate); a
+  regressor with the squared loss scores ``neg_mean_squared_error``; a regressor with any
+  other loss scores ``"loss"``;
+* ``"loss"`` — minus the mean held-out loss per point, the estimator's own loss with unit
+  weights (a pinball loss at its τ, a Huber loss at its threshold, the squared hinge...);
+* any scikit-learn scorer name (``"r2"``, ``"neg_mean_absolute_error"``, ``"roc_auc"``,
+  ``"balanced_accuracy"``, ...) or a callable ``scorer(estimator, X, y)``.
+
+A score is computed per split on that split's held-out points and averaged over splits
+(unweighted), exactly as ``GridSearchCV`` does; higher is better.  Named scorers and callables
+see a stand-in estimator whose ``predict`` / ``decision_function`` return the held-out
+predictions of the points it is asked about, so anything that works with ``GridSearchCV``
+works here.  :func:`cv_results` lays the scores out under ``GridSearchCV.cv_results_``'s keys.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.stats import rankdata
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+
+from ..exceptions import HyperparameterError, SolverError
+
+__all__ = ["Scoring", "resolve_scoring", "cv_results", "best_of"]
+
+
+class _HeldOutRegressor(RegressorMixin, BaseEstimator):
+    """Stands in for a fitted regressor: ``predict`` returns held-out predictions of the
+    points whose indices form the one column of ``X``."""
+
+    def __init__(self, values: Any = None):
+        self.values = values
+
+    def fit(self, X: Any, y: Any = None) -> _HeldOutRegressor:  # pragma: no cover - never fitted
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.asarray(self.values)[np.asarray(X, dtype=np.intp)[:, 0]]
+
+
+class _HeldOutClassifier(ClassifierMixin, BaseEstimator):
+    """Stands in for a fitted classifier (``decision_function`` and ``predict`` of the
+    held-out decision values; ``classes_``)."""
+
+    def __init__(self, values: Any = None, classes: Any = None):
+        self.values = values
+        self.classes = classes
+
+    def fit(self, X: Any, y: Any = None) -> _HeldOutClassifier:  # pragma: no cover
+        return self
+
+    @property
+    def classes_(self) -> np.ndarray:
+        return np.asarray(self.classes)
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        return np.asarray(self.values)[np.asarray(X, dtype=np.intp)[:, 0]]
+
+    def predict(self, X: Any) -> np.ndarray:
+        F = self.decision_function(X)
+        idx = (F > 0).astype(int) if F.ndim == 1 else F.argmax(axis=1)
+        return self.classes_[idx]
+
+
+@dataclass
+class Scoring:
+    """A resolved ``scoring=``: its ``name`` and :meth:`split_score`."""
+
+    name: str
+    kind: str  # "mse", "mae", "accuracy", "loss" or "scorer"
+    classifier: bool
+    loss: Any = None
+    scorer: Callable[..., float] | None = None
+
+    def split_score(self, y_true: np.ndarray, decision: np.ndarray, *,
+                    classes: np.ndarray | None = None, targets: np.ndarray | None = None
+                    ) -> float:
+        """The score of one split's held-out points.
+
+        Parameters
+        ----------
+        y_true : numpy.ndarray
+            True targets (regression) or labels (classification) of the split's test points.
+        decision : numpy.ndarray
+            Held-out decision values there (``(m,)`` or ``(m, C)``); NaN when the fit failed.
+        classes : numpy.ndarray or None, default=None
+            The classifier's classes (binary: ``classes[1]`` is ``decision > 0``).
+        targets : numpy.ndarray or None, default=None
+            The fitted targets (``±1`` columns of a classifier), for ``"loss"``.
+
+        Returns
+        -------
+        float
+            Higher is better; NaN when a prediction is missing.
+        """
+        decision = np.asarray(decision, dtype=np.float64)
+        if not np.all(np.isfinite(decision)):
+            return float("nan")
+        if self.kind in ("mse", "mae"):  # on the fitted targets (a classifier's ±1 columns)
+            r = np.asarray(targets if targets is not None else y_true, float) - decision
+            return -float(np.mean(r * r if self.kind == "mse" else np.abs(r)))
+        if self.kind == "accuracy":
+            assert classes is not None
+            idx = (decision > 0).astype(int) if decision.ndim == 1 else decision.argmax(axis=1)
+            return float(np.mean(classes[idx] == np.asarray(y_true)))
+        if self.kind == "loss":
+            t = np.asarray(targets if targets is not None else y_true, dtype=np.float64)
+            per = self.loss
+            cols = [(t, decision)] if t.ndim == 1 else [(t[:, j], decision[:, j])
+                                                         for j in range(t.shape[1])]
+            return -float(np.mean([per.value(a, b) / len(a) for a, b in cols]))
+        assert self.scorer is not None
+        ids = np.arange(len(decision))[:, None]
+        stub: BaseEstimator = (_HeldOutClassifier(decision, classes) if self.classifier
+                               else _HeldOutRegressor(decision))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. R² of one point: sklearn warns, returns NaN
+            return float(self.scorer(stub, ids, y_true))
+
+
+def resolve_scoring(scoring: Any, *, classifier: bool, loss: Any) -> Scoring:
+    """The :class:`Scoring` of a ``scoring=`` argument (module docstring).
+
+    Parameters
+    ----------
+    scoring : None, str or callable
+        What to score.
+    classifier : bool
+        Whether the estimator is a classifier.
+    loss : Loss
+        The estimator's loss (for the default and for ``"loss"``).
+
+    Returns
+    -------
+    Scoring
+        The resolved scoring.
+
+    Raises
+    ------
+    HyperparameterError
+        An unknown scorer name, or something that is neither a name nor a callable (the
+        message names ``scoring``).
+    """
+    import copy
+
+    if scoring is None:
+        if classifier:
+            return Scoring("accuracy", "accuracy", True)
+        if getattr(loss, "squared", False):
+            return Scoring("neg_mean_squared_error", "mse", False)
+        scoring = "loss"
+    if isinstance(scoring, str):
+        if scoring == "loss":
+            unit = copy.copy(loss)
+            unit.sample_weight = None  # every held-out point counts once
+            return Scoring(f"loss ({type(loss).__name__})", "loss", classifier, loss=unit)
+        fast = {"neg_mean_squared_error": "mse", "neg_mean_absolute_error": "mae"}
+        if scoring in fast and not classifier:
+            return Scoring(scoring, fast[scoring], False)
+        if scoring == "accuracy" and classifier:
+            return Scoring(scoring, "accuracy", True)
+        from sklearn.metrics import get_scorer, get_scorer_names
+
+        if scoring not in get_scorer_names():
+            import difflib
+
+            close = difflib.get_close_matches(scoring, [*get_scorer_names(), "loss"], n=1)
+            raise HyperparameterError(
+                f"scoring={scoring!r} is not a scikit-learn scorer name nor 'loss'"
+                + (f" (did you mean {close[0]!r}?)" if close else "")
+                + "; see sklearn.metrics.get_scorer_names()")
+        return Scoring(scoring, "scorer", classifier, scorer=get_scorer(scoring))
+    if callable(scoring):
+        return Scoring(getattr(scoring, "__name__", type(scoring).__name__), "scorer",
+                       classifier, scorer=scoring)
+    raise HyperparameterError(f"scoring must be None, 'loss', a scikit-learn scorer name or a "
+                              f"callable scorer(estimator, X, y), got {scoring!r}")
+
+
+def cv_results(params: Sequence[Mapping[str, Any]], split_scores: np.ndarray, *,
+               status: Sequence[str] | None = None, reasons: Sequence[str] | None = None,
+               fit_times: Sequence[float] | None = None, **extra: Any) -> dict[str, Any]:
+    """``cv_results_`` with :class:`~sklearn.model_selection.GridSearchCV`'s keys.
+
+    Parameters
+    ----------
+    params : sequence of dict
+        One dict of parameter values per candidate.
+    split_scores : numpy.ndarray of shape (n_candidates, n_splits)
+        Score of every candidate on every split (higher is better; NaN: no score).
+    status : sequence of str or None, default=None
+        Per candidate: ``"ok"``, ``"inaccurate"`` (a solve stopped inaccurate and was scored)
+        or ``"failed"`` (a solve failed: score NaN, ranked last).
+    reasons : sequence of str or None, default=None
+        Per candidate, what happened when it is not ``"ok"``.
+    fit_times : sequence of float or None, default=None
+        Seconds spent on each candidate (all its splits).
+    **extra : dict
+        Further keys (the estimand, the scoring's name, ...).
+
+    Returns
+    -------
+    dict
+        ``params``, ``param_<name>``, ``split<k>_test_score``, ``mean_test_score``,
+        ``std_test_score``, ``rank_test_score`` (1 = best; a candidate without a score ranks
+        last), ``mean_fit_time`` and the extras.
+    """
+    params = [dict(p) for p in params]
+    S = np.asarray(split_scores, dtype=np.float64).reshape(len(params), -1)
+    out: dict[str, Any] = {"params": params}
+    names: list[str] = []
+    for p in params:
+        names += [k for k in p if k not in names]
+    for k in names:
+        vals = [p.get(k, np.nan) for p in params]
+        try:
+            out[f"param_{k}"] = np.asarray(vals, dtype=np.float64)
+        except (TypeError, ValueError):
+            out[f"param_{k}"] = np.asarray([str(v) for v in vals], dtype=object)
+    for j in range(S.shape[1]):
+        out[f"split{j}_test_score"] = S[:, j].copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows: a failed candidate
+        mean = np.mean(S, axis=1)
+        std = np.std(S, axis=1)
+    out["mean_test_score"] = mean
+    out["std_test_score"] = std
+    finite = np.isfinite(mean)
+    rank = np.full(mean.size, mean.size, dtype=np.int32)
+    if finite.any():
+        rank[finite] = rankdata(-mean[finite], method="min").astype(np.int32)
+    out["rank_test_score"] = rank
+    if fit_times is not None:
+        out["mean_fit_time"] = np.asarray(fit_times, dtype=np.float64) / max(S.shape[1], 1)
+    if status is not None:
+        out["status"] = np.asarray(list(status), dtype=object)
+        out["reason"] = np.asarray(list(reasons or [""] * len(params)), dtype=object)
+    out.update(extra)
+    return out
+
+
+def best_of(results: Mapping[str, Any]) -> tuple[int, dict[str, Any], float]:
+    """``(best_index_, best_params_, best_score_)`` of a ``cv_results_`` dict: the first
+    candidate of rank 1, as ``GridSearchCV`` picks.
+
+    Parameters
+    ----------
+    results : mapping
+        A ``cv_results_`` dict with ``rank_test_score``, ``mean_test_score`` and ``params``.
+
+    Returns
+    -------
+    tuple
+        The index, the parameters and the mean test score of the best candidate.
+
+    Raises
+    ------
+    SolverError
+        When no candidate has a score (every fit failed).
+    """
+    score = np.asarray(results["mean_test_score"], dtype=np.float64)
+    if not np.isfinite(score).any():
+        reasons = results.get("reason")
+        why = f" (first reason: {reasons[0]})" if reasons is not None and len(reasons) else ""
+        raise SolverError("no candidate of the search could be scored: every fit failed"
+                          + why)
+    idx = int(np.flatnonzero(np.asarray(results["rank_test_score"]) == 1)[0])
+    return idx, dict(results["params"][idx]), float(score[idx])
