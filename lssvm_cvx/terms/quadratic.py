@@ -122,6 +122,13 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None 
     return np.diag(d) - W
 
 
+def _neighbours(X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distances and indices of each point's ``k`` nearest other points (nearest first)."""
+    from sklearn.neighbors import NearestNeighbors
+
+    return NearestNeighbors(n_neighbors=k).fit(X).kneighbors()
+
+
 class GraphLaplacian(Term):
     """Smoothness on a k-nearest-neighbour graph: ``½ f'Lf = ½ Σ_{i~j} W_ij (f_i - f_j)²/2``,
     ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term).
@@ -172,11 +179,32 @@ class GraphLaplacian(Term):
         outside the removed points, their neighbours and the points that take new
         neighbours: ``U = K[keep, T]``, ``C = (L' - L)[T, T]`` with ``T`` those points."""
         X = ctx.require_inputs("GraphLaplacian")
+        n = ctx.n
         keep = np.asarray(keep, dtype=np.intp)
-        L = self.laplacian(ctx)
-        D = -L.copy()
-        D[np.ix_(keep, keep)] += knn_laplacian(X[keep], self.n_neighbors, sigma2=self.sigma2,
-                                               normalized=self.normalized)
+        k, m = int(self.n_neighbors), n - keep.size
+        if not 1 <= k < keep.size:
+            return None
+        # each remaining point's k nearest among the remaining ones are the first k of its
+        # k + m nearest overall that were not removed (one neighbour search for all refits)
+        width = min(k + m, n - 1)
+        dist, nb = ctx.cached(("knn", width), lambda: _neighbours(X, width))
+        removed = np.ones(n, dtype=bool)
+        removed[keep] = False
+        ok = ~removed[nb]
+        take = ok & (np.cumsum(ok, axis=1) <= k)
+        take[removed] = False
+        rows, cols = np.nonzero(take)
+        W = np.zeros((n, n))
+        W[rows, nb[rows, cols]] = (np.exp(-dist[rows, cols] ** 2 / float(self.sigma2))
+                                   if self.sigma2 is not None else 1.0)
+        W = np.maximum(W, W.T)
+        d = W.sum(axis=1)
+        if self.normalized:
+            inv = np.where(d > 0, 1.0 / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
+            Lk = np.diag((~removed).astype(float)) - inv[:, None] * W * inv[None, :]
+        else:
+            Lk = np.diag(d) - W
+        D = Lk - self.laplacian(ctx)
         T = np.flatnonzero(np.any(D != 0.0, axis=1))
         return ctx.K[np.ix_(keep, T)], D[np.ix_(T, T)]
 
