@@ -355,3 +355,25 @@ def test_a_constraint_only_term_is_refused_not_silently_weightless():
     f = RegularizedLSSVM(X, y, terms={"rkhs": (RKHSNorm(), 0.1), "mono": (Monotone(), 5.0)})
     with pytest.raises(TermError, match="term 'mono' .*only constraints.*no weight"):
         f.build()
+
+
+@pytest.mark.parametrize("graph", [GraphLaplacian(n_neighbors=4),
+                                   GraphLaplacian(n_neighbors=4, sigma2=0.5),
+                                   GraphLaplacian(n_neighbors=4, normalized=True)])
+@pytest.mark.parametrize("removed", [[3], [0, 5, 11]])
+def test_graph_refit_change_is_the_recomputed_term(graph, removed):
+    """P on the remaining points = P[keep, keep] + U C U' (one neighbour search serves every
+    refit), against the term recomputed from scratch on those points."""
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.terms import Context
+
+    X, _ = _data(25)
+    K = RBF(0.5)(X)
+    ctx = Context(K=K, X=X, kernel=RBF(0.5))
+    keep = np.setdiff1d(np.arange(25), removed)
+    U, C = graph.refit_change(ctx, keep)
+    P = graph.quadratic(ctx)
+    fresh = graph.quadratic(Context(K=K[np.ix_(keep, keep)], X=X[keep], kernel=RBF(0.5)))
+    np.testing.assert_allclose(P[np.ix_(keep, keep)] + U @ C @ U.T, fresh, atol=1e-12)
+    if len(removed) == 1 and not graph.normalized:
+        assert U.shape[1] <= 3 * 4  # the point, its neighbours and those taking new ones

@@ -44,7 +44,7 @@ from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
-from .base import SaveMixin, check_fitted, encode_labels, input_error, sample_weights
+from .base import BestOfSearch, SaveMixin, check_fitted, encode_labels, input_error, sample_weights
 from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -70,7 +70,7 @@ def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
     return np.partition(A, k - 1, axis=axis).take(k - 1, axis=axis)
 
 
-class _AutoBase(SaveMixin, BaseEstimator):
+class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     """Shared fit machinery: validation, standardisation, basis, search, solve."""
 
     _task = "regression"

@@ -29,6 +29,7 @@ from ..exceptions import InputError, LssvmCvxError, NotFittedError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
 __all__ = [
+    "BestOfSearch",
     "BinaryClassifierMixin",
     "KernelMixin",
     "SaveMixin",
@@ -102,6 +103,35 @@ def _checked_score(score: Any) -> Any:
                        "    Weights of the samples.\n\n"
                        "Returns\n-------\nfloat\n    The score.\n")
     return checked
+
+
+class BestOfSearch:
+    """``best_index_``, ``best_params_`` and ``best_score_`` (``GridSearchCV``'s names) read
+    from ``cv_results_`` after a fit that searched: the first candidate of rank 1."""
+
+    def _searched(self) -> tuple[int, dict[str, Any], float]:
+        from .scoring import best_of
+
+        res = getattr(self, "cv_results_", None)
+        if not isinstance(res, dict) or "rank_test_score" not in res:
+            raise AttributeError("best_index_, best_params_ and best_score_ exist after a fit "
+                                 "that searched (cv_results_)")
+        return best_of(res)
+
+    @property
+    def best_index_(self) -> int:
+        """Index of the chosen candidate in ``cv_results_``."""
+        return self._searched()[0]
+
+    @property
+    def best_params_(self) -> dict[str, Any]:
+        """Parameters of the chosen candidate."""
+        return self._searched()[1]
+
+    @property
+    def best_score_(self) -> float:
+        """Mean test score of the chosen candidate (higher is better)."""
+        return self._searched()[2]
 
 
 class SaveMixin:

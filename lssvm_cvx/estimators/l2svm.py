@@ -24,7 +24,7 @@ from ..kernels.base import Kernel
 from ..kernels.factors import LowRankFactor, make_factor
 from ..selection.l2svm_gradient import select_gradient
 from ..selection.l2svm_path import Expandable, expand, regularization_path
-from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .base import BestOfSearch, BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 from .search_results import search_results
 
 __all__ = ["L2SVMClassifier"]
@@ -32,7 +32,8 @@ __all__ = ["L2SVMClassifier"]
 _LOW_RANK = (None, "eigen", "nystrom", "nystrom-density", "icf")
 
 
-class L2SVMClassifier(BinaryClassifierMixin, KernelMixin, ClassifierMixin, BaseEstimator):
+class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, ClassifierMixin,
+                      BaseEstimator):
     """Binary ℓ2-SVM (squared hinge loss), Bonidal et al. (2013) Problems 1-2.
 
     Parameters

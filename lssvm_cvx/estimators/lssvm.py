@@ -212,6 +212,8 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                                     "sigma2_subsample_rows": rows.size}
                 return classes
         fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
+        if self.cv_results_ is not None and "rank_test_score" in self.cv_results_:
+            self.best_index_, self.best_params_, self.best_score_ = best_of(self.cv_results_)
         return classes
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,

@@ -29,13 +29,13 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from ..exceptions import HyperparameterError
 from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
 from ..selection.multiobjective import Selection, finish_selection, select_model
-from .base import KernelMixin, check_fitted
+from .base import BestOfSearch, KernelMixin, check_fitted
 from .search_results import search_results
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
 
 
-class _ParetoBase(KernelMixin, RegressorMixin, BaseEstimator):
+class _ParetoBase(BestOfSearch, KernelMixin, RegressorMixin, BaseEstimator):
     _model: str = "krr"
     _saved_records = (Selection,)
 

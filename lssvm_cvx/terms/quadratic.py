@@ -177,7 +177,20 @@ class GraphLaplacian(Term):
         remaining points' graph embedded at their indices (zero elsewhere),
         ``P_keep - P[keep, keep] = K[keep, :] (L' - L) K[:, keep]`` and ``L' - L`` is zero
         outside the removed points, their neighbours and the points that take new
-        neighbours: ``U = K[keep, T]``, ``C = (L' - L)[T, T]`` with ``T`` those points."""
+        neighbours: ``U = K[keep, T]``, ``C = (L' - L)[T, T]`` with ``T`` those points.
+
+        Parameters
+        ----------
+        ctx : Context
+            The context of all training points.
+        keep : numpy.ndarray of int
+            The remaining points.
+
+        Returns
+        -------
+        tuple of numpy.ndarray or None
+            ``(U, C)``; None when ``n_neighbors`` does not fit the remaining points.
+        """
         X = ctx.require_inputs("GraphLaplacian")
         n = ctx.n
         keep = np.asarray(keep, dtype=np.intp)
@@ -237,7 +250,20 @@ class GradientNorm(Term):
     def refit_change(self, ctx: Context, keep: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray] | None:
         """The normalised form depends on the other points only through the dimension of
-        their affine hull: no change while the remaining points span the same one."""
+        their affine hull: no change while the remaining points span the same one.
+
+        Parameters
+        ----------
+        ctx : Context
+            The context of all training points.
+        keep : numpy.ndarray of int
+            The remaining points.
+
+        Returns
+        -------
+        tuple of numpy.ndarray or None
+            An empty change, or None when the remaining points span a smaller hull.
+        """
         if self.form == "normalized":
             X = ctx.require_inputs("GradientNorm")
             if affine_dim(X[np.asarray(keep, dtype=np.intp)]) != affine_dim(X):
