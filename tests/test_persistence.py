@@ -63,10 +63,10 @@ def reseal(header, arrays, key):
                                  finite=finite)
 
 
-def expect(path, field, match=None):
+def expect(path, field, match=None, **load):
     """``load(path)`` raises SavedFileError whose message names the file and ``field``."""
     with pytest.raises(SavedFileError) as info:
-        lssvm_cvx.load(path)
+        lssvm_cvx.load(path, **load)
     msg = str(info.value)
     assert str(path) in msg and info.value.field == field, msg
     assert f": {field}:" in msg, msg
@@ -132,7 +132,9 @@ def test_format_1_files_of_release_0_1_0_still_load():
     compared to 1e-12 relative (classes exactly), not bit for bit."""
     expected = json.loads((DATA / "format1_expected.json").read_text())
     for name in ("lssvm_regressor", "lssvm_classifier"):
-        m = lssvm_cvx.load(DATA / f"format1_{name}.npz")
+        with pytest.raises(SavedFileError, match="trust_legacy=True"):
+            lssvm_cvx.load(DATA / f"format1_{name}.npz")  # no checksum: refused by default
+        m = lssvm_cvx.load(DATA / f"format1_{name}.npz", trust_legacy=True)
         probe = np.array(expected[name]["probe"])
         pred = m.predict(probe)
         if name == "lssvm_classifier":
@@ -249,7 +251,8 @@ def test_legacy_header_naming_a_function_is_refused(tmp_path):
     for target in ("lssvm_cvx.io:load", "lssvm_cvx.io:np", "subprocess:Popen"):
         header["class"] = target
         write_archive(tmp_path / "t.npz", header, arrays)
-        expect(tmp_path / "t.npz", "class", "refusing")
+        expect(tmp_path / "t.npz", "format", "trust_legacy")  # no checksum: refused anyway
+        expect(tmp_path / "t.npz", "class", "refusing", trust_legacy=True)
 
 
 @pytest.mark.parametrize("keep", [0, 10, 100, 0.5, 0.9, -1])
@@ -303,7 +306,7 @@ def test_shortened_coefficients_in_a_legacy_file(tmp_path):
     k = header["fitted"]["__dict__"]["dual_coef_"]["__ndarray__"]
     arrays[k] = arrays[k][:-2]
     write_archive(tmp_path / "t.npz", header, arrays)
-    expect(tmp_path / "t.npz", "fitted.dual_coef_", "number of basis points")
+    expect(tmp_path / "t.npz", "fitted.dual_coef_", "number of basis points", trust_legacy=True)
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])

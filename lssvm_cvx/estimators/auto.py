@@ -109,13 +109,13 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         for k in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, k)
 
-    def save(self, path: str) -> None:
+    def save(self, path: str, key: Any = None) -> None:
         """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle); load it with
-        :func:`lssvm_cvx.load`."""
+        :func:`lssvm_cvx.load` (``key``: sign it, see :meth:`SaveMixin.save`)."""
         from ..io import save
 
         check_fitted(self, "coef_")
-        save(self, path)
+        save(self, path, key=key)
 
     # validation ------------------------------------------------------------------------
     def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:

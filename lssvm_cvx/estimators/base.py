@@ -152,21 +152,23 @@ class SaveMixin:
         score = getattr(cls, "score", None)
         if callable(score) and not getattr(score, "_checks_input", False):
             cls.score = _checked_score(score)  # type: ignore[attr-defined]
-        if cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_"):
+        if (cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_")
+                and callable(getattr(cls, "fit", None))):  # estimators, not mixins
             from ..io import register_estimator
 
             register_estimator(cls, records=tuple(cls._saved_records))
 
-    def save(self, path: Any) -> None:
+    def save(self, path: Any, key: Any = None) -> None:
         """Write the fitted model to ``path`` (``.npz`` + JSON header, no pickle), atomically.
 
         Load it with :func:`lssvm_cvx.load`; see :mod:`lssvm_cvx.io` for the format and the
-        checks the loader makes.
+        checks the loader makes.  With ``key`` (bytes or str) the file is signed
+        (HMAC-SHA256): ``lssvm_cvx.load(path, key=key)`` refuses a file not written with it.
         """
         from ..io import save
 
         check_fitted(self)
-        save(self, path)
+        save(self, path, key=key)
 
 
 class KernelMixin(SaveMixin):

@@ -23,19 +23,35 @@ SHA-256, finiteness).
   :func:`register_component`), and result records (dataclasses) registered with
   :func:`register_record`, each through its constructor.
 
+**What the loader reads.**  Before anything is allocated for data: every archive member must
+be stored uncompressed (the writer never compresses; a compressed member — a zip bomb — is
+refused unread), the members' declared sizes must fit in the file, there are at most
+:data:`MAX_MEMBERS`, and each ``.npy`` header's shape and dtype must account for exactly its
+member's bytes (a header claiming 10¹² elements is refused, not allocated).  Peak memory is a
+small multiple of the file's size.
+
 The header carries its own SHA-256 (``digest``), so a corrupt or hand-edited header is refused
 before anything is built.  Then every array is checked against the manifest (shape, dtype,
 SHA-256, finiteness), the fitted attributes against each other (the number of features and of
 basis points agree across ``X_fit_``, ``dual_coef_``, ``support_vectors_``, ...; the kernel's
 width equals ``sigma2_``; prediction-defining fields are finite numbers), and the model is
-probed with a two-row prediction.  (The digests detect corruption and naive edits; a forger who
-recomputes them can still write a *different* valid model — no file format can prevent that —
-but not one that crashes or predicts NaN.)  Anything wrong — a missing, empty, truncated, corrupt, tampered or
-future-version file — raises :class:`~lssvm_cvx.exceptions.SavedFileError` naming the file
-and the field.
+probed with a two-row call of every prediction method the class has (:data:`PROBED`).
+
+**What a checksum does not protect.**  The digests detect corruption and edits by anyone who
+does not recompute them; a forger who reads the format and recomputes them can still write a
+*different* valid model (shifted intercept, other coefficients, another kernel) — but not one
+that crashes, allocates without bound or predicts NaN.  For authenticity, save with a secret
+(``est.save(path, key=...)``: an HMAC-SHA256 over the header, whose manifest holds every
+array's SHA-256) and load with the same ``key``: a file written without the key is refused.
+Format-1 files (lssvm_cvx 0.1.0) have no checksum at all and are refused unless
+``trust_legacy=True``; relabelling a newer file as format 1 therefore skips no check.
+
+Anything wrong — a missing, empty, truncated, corrupt, tampered or future-version file —
+raises :class:`~lssvm_cvx.exceptions.SavedFileError` naming the file and the field.
 
 **Versions.**  A file records ``format_version`` and ``package_version``.  This release reads
-format versions 1 (lssvm_cvx 0.1.0 before the manifest) and 2; a later format says which
+format versions 1 (lssvm_cvx 0.1.0 before the manifest; with ``trust_legacy=True``), 2 and 3
+(2 with an optional signature); a later format says which
 version wrote it and that lssvm_cvx must be upgraded.  Parameters that a later release adds to
 an estimator take their defaults when an older file is loaded; a saved parameter the estimator
 no longer has is an error naming it.
@@ -96,6 +112,7 @@ __all__ = [
     "decode",
     "encode",
     "header_digest",
+    "header_hmac",
     "load",
     "read_results",
     "register_component",
@@ -108,8 +125,11 @@ __all__ = [
 _ = (COMPONENTS, RECORDS, is_ours)  # re-exported for tests and tools
 
 FORMAT = "lssvm_cvx-model"
-#: the model-file format this release writes; it reads 1 .. FORMAT_VERSION
-FORMAT_VERSION = 2
+#: the model-file format this release writes; it reads 1 .. FORMAT_VERSION (format 3 is format
+#: 2 with an optional ``hmac`` entry)
+FORMAT_VERSION = 3
+#: the most archive members (arrays) a model file may have
+MAX_MEMBERS = 4096
 _LEGACY_FORMAT = "lssvm_cvx-model/1"
 
 _MAX_HEADER_BYTES = 64 << 20
@@ -135,15 +155,19 @@ AXES: dict[str, tuple[tuple[str, int | None], ...]] = {
 #: hyperparameters that must be > 0 when they are numbers
 
 
-def save(estimator: Any, path: str | os.PathLike) -> None:
+def save(estimator: Any, path: str | os.PathLike, key: Any = None) -> None:
     """Write a fitted, registered estimator (parameters + fitted attributes) to ``path``.
 
-    The file is written atomically (see :func:`atomic_write`).  Raises
-    :class:`~lssvm_cvx.exceptions.InputError` for an unregistered class, an unfitted estimator
-    or a value that cannot be stored without pickle, and
+    The file is written atomically (see :func:`atomic_write`).  With ``key`` (bytes or str)
+    the header carries an HMAC-SHA256 under that key over the header and, through the
+    manifest's digests, every array: ``load(path, key=key)`` then refuses a file that was not
+    written with the key (module docstring).  Raises
+    :class:`~lssvm_cvx.exceptions.InputError` for an unregistered class, an unfitted
+    estimator, a bad key or a value that cannot be stored without pickle, and
     :class:`~lssvm_cvx.exceptions.SavedFileError` when the file cannot be written.
     """
     p = as_path(path)
+    secret = _key_bytes(key)
     cls = type(estimator)
     key = registered_name(ESTIMATORS, cls)
     if key is None:
@@ -170,6 +194,8 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
         "arrays": writer.manifest,
         "nonfinite": writer.nonfinite,
     }
+    if secret is not None:
+        header["hmac"] = header_hmac(header, secret)
     header["digest"] = header_digest(header)
     blob = np.frombuffer(json.dumps(header, allow_nan=False).encode("utf-8"), dtype=np.uint8)
 
@@ -184,6 +210,40 @@ def save(estimator: Any, path: str | os.PathLike) -> None:
         raise SavedFileError(f"cannot write: {exc.strerror or exc}", path=p, field="path") from exc
 
 
+def _key_bytes(key: Any) -> bytes | None:
+    if key is None:
+        return None
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if not isinstance(key, (bytes, bytearray)) or len(key) == 0:
+        raise InputError(f"key must be non-empty bytes or str (an HMAC secret), got "
+                         f"{type(key).__name__}")
+    return bytes(key)
+
+
+def header_hmac(header: dict[str, Any], key: bytes) -> str:
+    """HMAC-SHA256 under ``key`` of the canonical header without ``digest`` and ``hmac``: the
+    manifest lists every array's SHA-256, so the arrays are covered too.
+
+    Parameters
+    ----------
+    header : dict
+        The model file's header.
+    key : bytes
+        The secret.
+
+    Returns
+    -------
+    str
+        The hex digest.
+    """
+    import hmac
+
+    body = {k: v for k, v in header.items() if k not in ("digest", "hmac")}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
 def header_digest(header: dict[str, Any]) -> str:
     """SHA-256 of the header without its ``digest`` entry (canonical JSON).  It detects
     corruption and edits of a saved header; a forger who recomputes it is caught, where
@@ -194,20 +254,52 @@ def header_digest(header: dict[str, Any]) -> str:
 
 
 def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> np.ndarray:
+    """One ``.npy`` member, read without trusting anything it declares: stored (never
+    compressed: the writer does not compress, and a compressed member could expand without
+    bound), at most ``limit`` bytes, and its ``.npy`` header's shape and dtype must account for
+    exactly the member's bytes *before* anything is allocated for the data."""
+    if info.compress_type != zipfile.ZIP_STORED:
+        raise ValueError("a compressed archive member (lssvm_cvx stores arrays uncompressed; a "
+                         "compressed member could expand to any size)")
     if info.file_size > limit:
-        raise ValueError(f"{info.file_size} bytes uncompressed, more than the {limit} expected")
+        raise ValueError(f"{info.file_size} bytes, more than the {limit} this member may have")
     with zf.open(info) as fh:
-        return np.lib.format.read_array(fh, allow_pickle=False)
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+        if dtype.hasobject or dtype.kind not in ARRAY_KINDS + "U":
+            raise ValueError(f"array of dtype {dtype} is not allowed")
+        count = math.prod(shape)
+        nbytes = count * dtype.itemsize
+        offset = fh.tell()
+        if offset + nbytes != info.file_size:
+            raise ValueError(f"the .npy header declares shape {shape} of {dtype} ({nbytes} "
+                             f"bytes) but the member holds {info.file_size - offset}")
+        out = np.empty(count, dtype=dtype)
+        raw: Any = out.view(np.uint8)
+        got = fh.readinto(memoryview(raw)) if count else 0  # type: ignore[attr-defined]
+        if got != nbytes:
+            raise EOFError(f"{got} of {nbytes} bytes of array data")
+        return out.reshape(shape, order="F" if fortran else "C")
 
 
-def load(path: str | os.PathLike) -> Any:
+def load(path: str | os.PathLike, key: Any = None, *, trust_legacy: bool = False) -> Any:
     """Read an estimator written by :func:`save` (see the module docstring for the checks).
 
-    Raises :class:`~lssvm_cvx.exceptions.SavedFileError` (an
+    ``key``: the secret the file was saved with; the file must then carry a matching
+    HMAC-SHA256, else it is refused (forged, or saved without the key).  ``trust_legacy``: load
+    a format-1 file (lssvm_cvx 0.1.0, no checksums) — a hand-edited format-1 file cannot be told
+    from a genuine one, so only when you vouch for it; re-save it to upgrade.  Raises
+    :class:`~lssvm_cvx.exceptions.SavedFileError` (an
     :class:`~lssvm_cvx.exceptions.InputError`) naming the file and the field for any file it
     cannot load.
     """
     p = as_path(path)
+    secret = _key_bytes(key)
 
     def fail(field: str, message: str) -> SavedFileError:
         return SavedFileError(message, path=p, field=field)
@@ -224,7 +316,7 @@ def load(path: str | os.PathLike) -> Any:
         raise fail("file", "empty file (0 bytes): not a model file, or a save that never finished")
     try:
         with zipfile.ZipFile(p) as zf:
-            return _load_archive(p, zf, fail)
+            return _load_archive(p, zf, fail, st.st_size, secret, trust_legacy)
     except SavedFileError:
         raise
     except zipfile.BadZipFile as exc:
@@ -236,16 +328,30 @@ def load(path: str | os.PathLike) -> Any:
         raise fail("file", f"corrupt archive: {type(exc).__name__}: {exc}") from None
 
 
-def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], SavedFileError]) -> Any:
+def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], SavedFileError],
+                  size: int, secret: bytes | None, trust_legacy: bool) -> Any:
+    members = zf.infolist()
+    if len(members) > MAX_MEMBERS:
+        raise fail("file", f"{len(members)} archive members, more than a model file has "
+                           f"({MAX_MEMBERS})")
     infos = {}
-    for info in zf.infolist():
+    declared = 0
+    for info in members:
         if not info.filename.endswith(".npy") or info.filename in infos:
             raise fail("file", f"unexpected archive member {info.filename!r}")
+        if info.compress_type != zipfile.ZIP_STORED:
+            raise fail(info.filename[:-4], "a compressed archive member: lssvm_cvx stores "
+                       "arrays uncompressed (a compressed member could expand to any size); "
+                       "refused before reading it")
+        declared += info.file_size
+        if info.file_size > size or declared > size:
+            raise fail(info.filename[:-4], f"the archive declares {declared} bytes of members "
+                       f"in a file of {size} bytes (tampered)")
         infos[info.filename] = info
     if "__header__.npy" not in infos:
         raise fail("__header__", "no header: not an lssvm_cvx model file")
     try:
-        raw = _read_member(zf, infos.pop("__header__.npy"), _MAX_HEADER_BYTES)
+        raw = _read_member(zf, infos.pop("__header__.npy"), min(_MAX_HEADER_BYTES, size))
         if raw.dtype != np.uint8 or raw.ndim != 1:
             raise ValueError(f"header array of dtype {raw.dtype} and shape {raw.shape}")
         header = json.loads(raw.tobytes().decode("utf-8"))
@@ -258,6 +364,11 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
 
     fmt = header.get("format")
     if fmt == _LEGACY_FORMAT:
+        if not trust_legacy:
+            raise fail("format", "model format 1 (lssvm_cvx 0.1.0) carries no checksum, so an "
+                       "edited file cannot be told from a genuine one: if you trust this file, "
+                       "load it with trust_legacy=True and save it again (format "
+                       f"{FORMAT_VERSION})")
         version = 1
         allowed = {"format", "class", "params", "fitted"}
     elif fmt == FORMAT:
@@ -271,10 +382,10 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
                        f"{version}; lssvm_cvx {package_version()} reads formats 1 to {FORMAT_VERSION}: "
                        "upgrade lssvm_cvx to load it")
         allowed = {"format", "format_version", "package_version", "class", "params", "fitted",
-                   "arrays", "nonfinite", "digest"}
+                   "arrays", "nonfinite", "digest"} | ({"hmac"} if version >= 3 else set())
     else:
         raise fail("format", f"unsupported format {fmt!r}: not an lssvm_cvx model file")
-    missing = sorted(allowed - set(header))
+    missing = sorted(allowed - set(header) - {"hmac"})
     if missing:
         raise fail(missing[0], "missing from the header")
     extra = sorted(set(header) - allowed)
@@ -289,6 +400,16 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         if not same:
             raise fail("digest", "the header does not match its SHA-256 (edited or corrupt); "
                        "the model is refused")
+    if secret is not None:
+        import hmac
+
+        mac = header.get("hmac")
+        if not isinstance(mac, str):
+            raise fail("hmac", "the file carries no signature: it was not saved with a key "
+                       "(or the signature was removed); refused under key=")
+        if not hmac.compare_digest(mac, header_hmac(header, secret)):
+            raise fail("hmac", "the signature does not match under this key: the file was "
+                       "forged, edited, or saved with another key")
 
     # --- the class: registered estimators only -------------------------------------------------
     key = header["class"]
@@ -337,7 +458,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
                 raise fail(field, f"array of dtype {dt} and shape {shape} is not allowed")
             limit = dt.itemsize * math.prod(shape) + 65536
         else:
-            field, dt, shape, limit = k, None, None, 1 << 40
+            field, dt, shape, limit = k, None, None, size
         try:
             a = _read_member(zf, info, limit)
         except zipfile.BadZipFile as exc:
@@ -467,23 +588,37 @@ def _check_axes(fitted: dict[str, Any], fail: Callable[[str, str], SavedFileErro
             seen.append((name, size))
 
 
+#: the prediction methods the load probe calls, when the class has them
+PROBED = ("decision_function", "predict", "predict_proba", "predict_log_proba", "transform")
+
+
 def _probe(est: Any, fail: Callable[[str, str], SavedFileError]) -> None:
-    """Predict two rows: a model whose fitted attributes do not fit together fails here."""
+    """Call every prediction method on two rows: a model whose fitted attributes do not fit
+    together (or do not belong to this class) fails here."""
     n = getattr(est, "n_features_in_", None)
-    method = getattr(est, "decision_function", None) or getattr(est, "predict", None)
-    if not isinstance(n, (int, np.integer)) or method is None:
+    if not isinstance(n, (int, np.integer)):
         return
     if n <= 0:
         raise fail("fitted.n_features_in_", f"must be positive, got {n}")
     X = np.zeros((2, int(n)))
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            out = np.asarray(method(X))
-    except Exception as exc:
-        raise fail("fitted", "the fitted attributes do not fit together: "
-                   f"{method.__name__} fails with {type(exc).__name__}: {exc}") from None
-    if out.shape[:1] != (2,):
-        raise fail("fitted", f"{method.__name__} of 2 rows returned shape {out.shape}")
-    if out.dtype.kind in "fc" and not np.all(np.isfinite(out)):
-        raise fail("fitted", f"{method.__name__} returns NaN or inf")
+    for name in PROBED:
+        method = getattr(type(est), name, None)
+        if method is None:
+            continue
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                out = np.asarray(getattr(est, name)(X))
+        except LssvmCvxError as exc:
+            if "not supported" in str(exc) or "NotSupported" in type(exc).__name__:
+                continue  # e.g. predict_proba of a model without a probability output
+            raise fail("fitted", "the fitted attributes do not fit together: "
+                       f"{name} fails with {type(exc).__name__}: {exc}") from None
+        except Exception as exc:
+            raise fail("fitted", "the fitted attributes do not fit together (or belong to "
+                       f"another estimator): {name} fails with {type(exc).__name__}: "
+                       f"{exc}") from None
+        if out.shape[:1] != (2,):
+            raise fail("fitted", f"{name} of 2 rows returned shape {out.shape}")
+        if out.dtype.kind in "fc" and not np.all(np.isfinite(out)):
+            raise fail("fitted", f"{name} returns NaN or inf")

@@ -810,6 +810,20 @@ def file_cases() -> list[Case]:
     return C
 
 
+def saved_file_attacks() -> list[Case]:
+    """Model files written by an attacker who reads the format (:mod:`attacks`)."""
+    from attacks import attack_cases
+
+    from lssvm_cvx import (AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor,
+                           RegularizedLSSVMRegressor)
+
+    models = {"LSSVMRegressor": lambda: LSSVMRegressor().fit(XR, YR),
+              "LSSVMClassifier": lambda: LSSVMClassifier().fit(XR, YC),
+              "RegularizedLSSVMRegressor": lambda: RegularizedLSSVMRegressor().fit(XR, YR),
+              "AutoLSSVMRegressor": lambda: AutoLSSVMRegressor().fit(XR, YR)}
+    return attack_cases(models, lambda: _TMP.get("dir", _TMP_ROOT), Case)
+
+
 # ------------------------------------------------------------------------------ collection
 def all_cases() -> list[Case]:
     cases = []
@@ -819,6 +833,7 @@ def all_cases() -> list[Case]:
         cases += formulation_cases(name, cls)
     cases += composition_cases()
     cases += file_cases()
+    cases += saved_file_attacks()
     cases += harness_cases()
     cases += cli_cases()
     return cases
