@@ -2,7 +2,11 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # pragma: no cover - Ctrl-C within the first moments of startup
+    print("lssvm-cvx: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 if __name__ == "__main__":
     sys.exit(main())

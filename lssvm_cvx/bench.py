@@ -391,10 +391,23 @@ def select(names: Iterable[str] | None) -> list[Benchmark]:
 
 
 def _previous(out: Path, name: str) -> dict[str, Any] | None:
-    try:
-        return json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    """The results JSON of an earlier run, or None (absent, or malformed: reported in one line
+    and ignored — the benchmark runs again and replaces it)."""
+    p = out / f"{name}.json"
+    if not p.exists():
         return None
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"lssvm-cvx bench: ignoring malformed {p} ({type(exc).__name__})",
+              file=sys.stderr, flush=True)
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("meta", {}), dict) or not isinstance(
+            data.get("checks", {}), dict):
+        print(f"lssvm-cvx bench: ignoring malformed {p} (not a results document)",
+              file=sys.stderr, flush=True)
+        return None
+    return data
 
 
 def _fmt_s(sec: float) -> str:
@@ -416,6 +429,15 @@ def run_cli(args: Any) -> int:
     out = Path(args.out) if args.out else default_out_dir(args.quick)
     if out.exists() and not out.is_dir():
         raise HyperparameterError(f"--out must be a directory; {out} is a file")
+    try:  # created and checked before any work: an unwritable place must not lose a run
+        import tempfile
+
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise HyperparameterError(f"--out: cannot write in {out} "
+                                  f"({exc.strerror or exc})") from None
     ctx = Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
                   progress=False,
                   command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
@@ -432,15 +454,18 @@ def run_cli(args: Any) -> int:
             todo.append(b)
     known = [_previous(out, b.name) or _previous(default_out_dir(args.quick), b.name)
              for b in todo]
-    est = sum(p["elapsed_s"] for p in known if p and p.get("elapsed_s"))
-    unknown = sum(1 for p in known if not (p and p.get("elapsed_s")))
+    def secs(p: Any) -> float | None:
+        v = p.get("elapsed_s") if p else None
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    est = sum(secs(p) or 0.0 for p in known)
+    unknown = sum(1 for p in known if secs(p) is None)
     print(f"{len(todo)} benchmark(s) to run ({mode} mode) into {out}"
           + (f", {len(skipped)} skipped (results of commit {(commit or '')[:10]})" if skipped else "")
           + (f"; estimated {_fmt_s(est)} from the last recorded run times" if est else "")
           + (f" (+ {unknown} without a recorded time)" if unknown else ""), flush=True)
     done: list[tuple[Benchmark, dict[str, Any], list[Path], float]] = []
     failed: list[tuple[str, str]] = []
-    interrupted = False
     for i, b in enumerate(todo, 1):
         print(f"[{i}/{len(todo)}] {b.name}: {b.title} ...", end=" ", flush=True)
         t0 = time.perf_counter()
@@ -449,9 +474,11 @@ def run_cli(args: Any) -> int:
             elapsed = time.perf_counter() - t0
             paths = write_result(result, out, ctx, elapsed=elapsed)
         except KeyboardInterrupt:
-            print("interrupted", flush=True)
-            interrupted = True
-            break
+            print(flush=True)
+            print(f"lssvm-cvx bench: interrupted during {b.name}; {len(done)} benchmark(s) "
+                  f"finished and written to {out} (nothing of {b.name}); --resume runs the "
+                  "rest", file=sys.stderr, flush=True)
+            return 130
         except Exception as exc:  # report and go on with the other benchmarks
             failed.append((b.name, f"{type(exc).__name__}: {exc}"))
             print(f"FAILED ({type(exc).__name__}: {exc})", flush=True)
@@ -478,9 +505,5 @@ def run_cli(args: Any) -> int:
         print(f"| {b.name} | skipped (--resume) | {met}/{len(checks)} | – | {b.name}.json |")
     for name, err in failed:
         print(f"| {name} | FAILED | – | {_md(err)} | – |")
-    print(f"\n{total_met}/{total} claims met in {len(done)} benchmark(s); files in {out}"
-          + ("; interrupted (Ctrl-C): the rows above finished and were written" if interrupted
-             else ""))
-    if interrupted:
-        return 130
+    print(f"\n{total_met}/{total} claims met in {len(done)} benchmark(s); files in {out}")
     return 1 if failed else 0

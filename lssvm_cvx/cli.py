@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = ["main"]
 
@@ -53,10 +53,17 @@ def _positive_int(text: str) -> int:
     return v
 
 
+#: the largest problem size the command accepts (a dense N × N Gram of this size is 8 GB)
+MAX_SIZE = 32768
+
+
 def _problem_size(text: str) -> int:
     v = _positive_int(text)
     if v < 4:
         raise argparse.ArgumentTypeError(f"problem size must be at least 4, got {v}")
+    if v > MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"problem size must be at most {MAX_SIZE} (a dense Gram "
+                                         f"of N = {MAX_SIZE} already takes 8 GB), got {v}")
     return v
 
 
@@ -86,6 +93,23 @@ def _sizes(text: str) -> list[int]:
 
 def _names(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text is not None else None
+
+
+def writable_folder(path: Any, flag: str) -> None:
+    """Create ``path`` (a folder) and check it is writable before any work, or raise
+    :class:`UsageError` naming ``flag``."""
+    import tempfile
+    from pathlib import Path
+
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"{flag}: {p} is a file, not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=p):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot write in {p} ({exc.strerror or exc})") from None
 
 
 def _formulation_name(name: str, known: list[str]) -> str:
@@ -187,8 +211,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report.to_dict(log=args.log), indent=1) + "\n")
     else:
         print(report.to_markdown())
-    if report.interrupted:
-        return EXIT_INTERRUPTED
     return 0 if report.all_agree else EXIT_DISAGREE
 
 
@@ -202,15 +224,20 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if only:
         only = [_formulation_name(n, known) for n in only]
     solvers = _solver_names(_names(args.solvers))
+    out = Path(args.out)
+    if args.resume and not (out / "sweep.csv").is_file():
+        raise UsageError(f"--resume: {out / 'sweep.csv'} does not exist (nothing to resume; "
+                         "run without --resume to start)")
+    writable_folder(out, "--out")
     from .harness.sweep import sweep
 
     res = sweep(formulations=only, solvers=solvers, sizes=args.sizes, repeats=args.repeats,
                 time_limit=args.time_limit, setting=args.profile, jobs=args.jobs,
-                scheduler=args.scheduler, out=Path(args.out), resume=args.resume,
+                scheduler=args.scheduler, out=out, resume=args.resume,
                 progress=not args.quiet)
     print(res.summary_path.read_text(encoding="utf-8") if res.summary_path else "")
     print(f"wrote {', '.join(str(p) for p in res.paths)} ({res.wall:.0f} s)", file=sys.stderr)
-    return EXIT_INTERRUPTED if res.interrupted else 0
+    return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -284,17 +311,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the subcommands whose work needs the numerical stack (preloaded before the work starts)
+_HEAVY = ("compare", "sweep", "bench")
+
+
+def _exit_interrupted(signum: int, frame: Any) -> None:  # pragma: no cover - a signal handler
+    print("lssvm-cvx: interrupted", file=sys.stderr, flush=True)
+    import os
+
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _prepare(args: argparse.Namespace) -> None:
+    """Import the numerical stack before the work starts, with Ctrl-C ending the process at
+    once (one line, exit 130): a KeyboardInterrupt inside an import leaves half-initialised
+    modules (numpy, scipy) whose next use fails with a traceback."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.signal(signal.SIGINT, _exit_interrupted)
+    try:
+        if args.command in _HEAVY:
+            import cvxpy  # noqa: F401
+            import scipy.linalg  # noqa: F401
+
+            from . import bench, formulations, validate  # noqa: F401
+            from .harness import sweep  # noqa: F401
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``lssvm-cvx`` command line; returns the exit code."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        _prepare(args)
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lssvm-cvx: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("lssvm-cvx: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # one line, no traceback (Interrupted says what finished)
+        from .exceptions import Interrupted
+
+        what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "interrupted"
+        print(f"lssvm-cvx: {what}", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
     except Exception as exc:
         from .exceptions import LssvmCvxError

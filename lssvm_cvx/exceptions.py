@@ -17,7 +17,11 @@ Hierarchy::
     │   └── SavedFileError                 a model/results file that is missing, corrupt, tampered, too new
     ├── SolverError (RuntimeError)         a solver failed or was inaccurate (carries status)
     ├── SolverNotAvailableError            a named solver is not installed
+    ├── NumericalError (ArithmeticError)   a fit produced NaN or inf
     └── NotSupportedError (NotImplementedError)  e.g. closed form of a QP with inequalities
+
+``Interrupted`` (a :class:`KeyboardInterrupt`, not an error) carries what finished when Ctrl-C
+stops ``compare``, ``sweep`` or a benchmark.
 
 Warnings derive from :class:`LssvmCvxWarning`; :class:`ConditioningWarning` is emitted when a
 linear system is nearly singular (the solve still happens and the estimate of the condition
@@ -40,6 +44,8 @@ __all__ = [
     "NotFittedError",
     "LssvmCvxWarning",
     "ConditioningWarning",
+    "NumericalError",
+    "Interrupted",
     "user_code",
 ]
 
@@ -109,6 +115,21 @@ class SolverError(LssvmCvxError, RuntimeError):
         super().__init__(f"{message} ({details})" if details else message)
         self.solver = solver
         self.status = status
+
+
+class NumericalError(LssvmCvxError, ArithmeticError):
+    """A computation produced NaN or inf (e.g. a fit on targets whose scale double precision
+    cannot square); the message names the quantity and the likely cause."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``compare``, ``sweep`` or a benchmark: a :class:`KeyboardInterrupt` (so it
+    stops whatever runs it) that carries what finished (``partial``: the harness report, or the
+    sweep's result after its files were written)."""
+
+    def __init__(self, message: str = "interrupted", partial: object = None):
+        super().__init__(message)
+        self.partial = partial
 
 
 class SolverNotAvailableError(LssvmCvxError, ValueError):

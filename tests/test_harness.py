@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from lssvm_cvx.certificates import Certificate
+from lssvm_cvx.exceptions import Interrupted
 from lssvm_cvx.formulations import LSSVM, get_formulation
 from lssvm_cvx.formulations.base import BuiltProblem, Formulation, Reference
 from lssvm_cvx.harness.compare import _judge, _pick_reference
@@ -284,8 +285,11 @@ def test_ctrl_c_keeps_the_rows_that_finished():
     f = InterruptingLSSVM.random_instance(30)
     f.caller = os.getpid()
     t0 = time.perf_counter()
-    rep = compare(f, ["OSQP", "CLARABEL", "SCS"], time_limit=30)
+    with pytest.raises(Interrupted, match="2 of 4 backends finished") as info:
+        compare(f, ["OSQP", "CLARABEL", "SCS"], time_limit=30)  # stops whoever runs it
     assert time.perf_counter() - t0 < 25  # the hanging worker was killed, not waited for
+    assert isinstance(info.value, KeyboardInterrupt)
+    rep = info.value.partial  # what finished travels with the interrupt
     assert rep.interrupted
     assert rep["OSQP"].agrees and rep["closed_form"].agrees
     assert rep["CLARABEL"].status == "interrupted" and rep["SCS"].status == "interrupted"

@@ -18,8 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent / "battery"))
 from attacks import KEY, field_key, members_of, npy_bytes, read_archive, reseal  # noqa: E402
 
 import lssvm_cvx  # noqa: E402
-from lssvm_cvx import (AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor,  # noqa: E402
-                       RegularizedLSSVMRegressor, io)
+from lssvm_cvx import AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMRegressor, io  # noqa: E402
 from lssvm_cvx.exceptions import SavedFileError  # noqa: E402
 
 rng = np.random.default_rng(0)

@@ -34,8 +34,13 @@ What a verdict is made of:
   expression; a gap beyond the tolerance at a certified point marks the *formulation* as
   failing, naming the piece (``report.formulation_failures``), not the solvers.
 * **Bounded** — each backend runs in a worker process killed after ``time_limit`` seconds
-  (status ``time_limit``); its output is captured in the row's ``log``; Ctrl-C keeps the
-  rows that finished (``report.interrupted``).
+  (status ``time_limit``); its output is captured in the row's ``log``.  Ctrl-C stops the
+  comparison at once (the running worker is killed; workers ignore the terminal's SIGINT, so
+  none prints a traceback) and raises :class:`~lssvm_cvx.exceptions.Interrupted` — a
+  ``KeyboardInterrupt`` — whose ``partial`` is the report of the rows that finished
+  (``report.interrupted``).  In a process that may not start children (a daemonic
+  ``multiprocessing.Pool`` or Dask worker) the backends run in-process, the time limit
+  passed to the solvers that take one.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from ..certificates import SCORE_FLOOR
-from ..exceptions import InputError, SolverNotAvailableError
+from ..exceptions import InputError, Interrupted, SolverNotAvailableError
 from ..solution import OPTIMAL, Solution
 from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solvers, profile
 from .report import Report, Row, deviation, twin_gaps
@@ -441,4 +446,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
     if formulation.name in KNOWN_LIMITS and not report.all_agree:
         report.notes.append(f"known limit of {formulation.name}: "
                             f"{KNOWN_LIMITS[formulation.name]['reason']}")
+    if interrupted:  # stop whatever runs compare; what finished travels with the interrupt
+        raise Interrupted(f"compare interrupted: {len(outs)} of {len(backends)} backends "
+                          "finished", partial=report)
     return report

@@ -76,7 +76,7 @@ def run_cell(name: str, n: int, repeat: int, solvers: Sequence[str], setting: st
     try:
         f = get_formulation(name).random_instance(n, seed=repeat)
         rep = compare(f, list(solvers), setting=setting, time_limit=time_limit)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # compare's Interrupted too: a partial cell is never a row
         raise
     except Exception as exc:  # an instance that cannot be built is a row, not a crash
         return [{"formulation": name, "n": n, "solver": "instance", "repeat": repeat,
@@ -94,10 +94,27 @@ def _key(r: dict[str, Any]) -> tuple:
 
 
 def _read_csv(path: Path) -> list[dict[str, Any]]:
+    """The rows of an earlier ``sweep.csv`` for ``resume``; a malformed file is an
+    :class:`~lssvm_cvx.exceptions.InputError` naming it and the row (never a traceback)."""
+    from ..exceptions import InputError
+
     if not path.exists():
         return []
-    with path.open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError(f"resume: cannot read {path} ({exc}); remove it or run without "
+                         "resume") from None
+    for k, r in enumerate(rows, 2):
+        try:
+            _key(r)
+            if not r.get("solver"):
+                raise ValueError("no solver")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"resume: {path} line {k} is not a sweep row ({exc}); remove the "
+                             "file or run without resume") from None
+    return rows
 
 
 def _write_rows(fh: Any, rows: list[dict[str, Any]]) -> None:
@@ -121,7 +138,10 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
     """Run the sweep and write ``sweep.csv``, ``summary.md`` and ``performance_profile.png``.
 
     ``jobs > 1`` runs cells in parallel processes; ``scheduler`` (a Dask address) runs them on
-    that cluster.  Ctrl-C stops after writing what finished (``result.interrupted``).
+    that cluster.  Ctrl-C stops at once: the cells that finished are written (a cell cut short
+    writes no row), the summary says how many were not run, and
+    :class:`~lssvm_cvx.exceptions.Interrupted` is raised with the :class:`SweepResult` as
+    ``partial``; ``resume=True`` then runs exactly the missing cells.
     """
     from ..exceptions import InputError
     from ..formulations import FORMULATIONS
@@ -192,10 +212,12 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
             elif jobs > 1:
                 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-                from .worker import worker_context
+                from .worker import ensure_forkserver, worker_context
 
                 # forkserver, not fork: a forked copy of a caller that has solved in-process
-                # inherits held solver-thread locks (see lssvm_cvx.harness.worker)
+                # inherits held solver-thread locks (see lssvm_cvx.harness.worker); launched
+                # ignoring SIGINT so that Ctrl-C reaches only this process
+                ensure_forkserver()
                 with ProcessPoolExecutor(jobs, mp_context=worker_context()) as ex:
                     futs = {ex.submit(run_cell, f, n, k, solvers, setting, time_limit): (f, n, k)
                             for f, n, k in cells}
@@ -203,8 +225,11 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
                         for fut in as_completed(futs):
                             report(futs[fut], fut.result())
                     except KeyboardInterrupt:
-                        for fut in futs:
-                            fut.cancel()
+                        # stop now: queued cells cancelled, running ones killed (their
+                        # workers ignore SIGINT), no partial cell written
+                        ex.shutdown(wait=False, cancel_futures=True)
+                        for proc in list(getattr(ex, "_processes", {}).values()):
+                            proc.kill()
                         raise
             else:
                 for cell in cells:
@@ -224,10 +249,17 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
         res.paths.append(png)
     md = summarize(rows, time_limit=time_limit, wall=wall, solvers=solvers, sizes=sizes,
                    repeats=repeats, interrupted=interrupted,
-                   profile_png=png.name if png in res.paths else None)
+                   profile_png=png.name if png in res.paths else None,
+                   missing=len(cells) - done if interrupted else 0)
     res.summary_path = out / "summary.md"
     _atomic_text(res.summary_path, md)
     res.paths.append(res.summary_path)
+    if interrupted:
+        from ..exceptions import Interrupted
+
+        raise Interrupted(f"sweep interrupted: {done} of {len(cells)} cells finished and "
+                          f"written to {out}; rerun with resume=True (--resume) for the rest",
+                          partial=res)
     return res
 
 
@@ -407,7 +439,7 @@ def reference_table(rows: list[dict[str, Any]]) -> list[str]:
 def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: float | None = None,
               solvers: Sequence[str] | None = None, sizes: Sequence[int] | None = None,
               repeats: int | None = None, interrupted: bool = False,
-              profile_png: str | None = None) -> str:
+              profile_png: str | None = None, missing: int = 0) -> str:
     """The ``summary.md`` text."""
     from .files import current_commit, machine_summary
 
@@ -422,7 +454,9 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
                  f"({', '.join(solvers or [])}) × sizes {list(sizes or [])} × {repeats} repeats "
                  f"(repeat r = random instance with seed r); time limit {time_limit:g} s per solver")
     if interrupted:
-        lines.append("- **interrupted** (Ctrl-C): the tables cover the cells that finished")
+        lines.append(f"- **interrupted** (Ctrl-C): the tables cover the cells that finished; "
+                     f"{missing} cell(s) were not run (a cell cut short writes no row) — "
+                     "`--resume` runs them")
     lines += ["", "A run *succeeds* when the solver's point agrees with the reference within its "
               "tolerance profile (feasibility, objective gap, deviation of the identifiable "
               "quantities), whatever its status word; the reference is the point with the best "

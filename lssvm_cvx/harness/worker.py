@@ -26,7 +26,7 @@ from typing import Any
 from ..solution import Solution
 from ..solvers import capture_output
 
-__all__ = ["Outcome", "run_backend", "worker_context"]
+__all__ = ["Outcome", "run_backend", "worker_context", "can_have_children", "ensure_forkserver"]
 
 #: status of a backend stopped by the harness's time limit
 TIME_LIMIT = "time_limit"
@@ -207,6 +207,59 @@ def _payload(formulation: Any, *rest: Any) -> bytes:
                 pass
 
 
+def ensure_forkserver() -> None:
+    """Launch the forkserver (if it is not running) ignoring SIGINT and without the caller's
+    ``__main__``: it, and every worker it forks (harness backends, a sweep's pool), inherit the
+    ignored disposition, so the terminal's Ctrl-C reaches only the caller."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return
+    import multiprocessing.forkserver as fs
+
+    worker_context()  # its preload list
+    with _main_hidden(), _sigint_ignored():
+        fs.ensure_running()
+
+
+def can_have_children() -> bool:
+    """Whether this process may start worker processes (not a daemonic one, as the workers of
+    a ``multiprocessing.Pool`` or of Dask are)."""
+    return not mp.current_process().daemon
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Any:
+    """Start worker processes with SIGINT ignored: the disposition is inherited across ``exec``
+    (by the forkserver, which hands it to every worker it forks, or by a spawned worker), so
+    the terminal's Ctrl-C — delivered to the whole foreground process group — reaches only the
+    caller, which kills its workers.  Only the main thread may change signal handlers;
+    elsewhere nothing changes."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _sigint_deferred(seen: list[int]) -> Any:
+    """SIGINT recorded in ``seen`` instead of raised while the block runs (main thread only)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 @contextlib.contextmanager
 def _main_hidden() -> Any:
     """Start workers without re-running the caller's ``__main__`` in them (spawn/forkserver
@@ -240,6 +293,11 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
     """
     if not isolate or time_limit is None:
         return _run(formulation, backend, options, setting, time_limit)
+    if not can_have_children():
+        out = _run(formulation, backend, options, setting, time_limit)
+        out.log = ("[harness] in-process: this process may not start children (a daemonic "
+                   "worker); the time limit goes to the solver, not to a kill\n") + out.log
+        return out
     try:
         payload = _payload(formulation, backend, options, setting, 0.9 * time_limit,
                            _blas_threads())
@@ -252,9 +310,24 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(send, payload), daemon=True)
     t0 = time.perf_counter()
-    with _main_hidden():
-        proc.start()
-    send.close()
+    if ctx.get_start_method() == "forkserver":
+        ensure_forkserver()
+    deferred: list[int] = []
+    try:
+        # a Ctrl-C while the worker is being started (its pickled payload half sent) is
+        # deferred to just after: the worker would otherwise die unpickling, with a traceback
+        with _main_hidden(), _sigint_deferred(deferred), (
+                _sigint_ignored() if ctx.get_start_method() != "forkserver"
+                else contextlib.nullcontext()):
+            proc.start()
+    finally:
+        send.close()
+    if deferred:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5.0)
+        recv.close()
+        raise KeyboardInterrupt
     try:
         if recv.poll(time_limit):
             try:

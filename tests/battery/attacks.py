@@ -242,22 +242,22 @@ def attack_cases(models: dict[str, Callable[[], Any]], tmp: Callable[[], Path],
             case(f"{label}: relabelled as {other} (digest recomputed)", relabel)
 
         # forgery: with the key refused, without the key a documented limit
-        def forged_signed(out: Path) -> Path:
+        def forged_signed(out: Path, name: str = name) -> Path:
             header, arrays = read_archive(saved(name, KEY))
             k = field_key(header, "fitted.dual_coef_") or field_key(header, "fitted.coef_")
             arrays[k] = 10 * arrays[k]
             return write_members(out / "forged.npz", members_of(reseal(header, arrays), arrays))
 
-        def unsigned(out: Path) -> Path:
+        def unsigned(out: Path, name: str = name) -> Path:
             return saved(name)
 
-        def stripped(out: Path) -> Path:
+        def stripped(out: Path, name: str = name) -> Path:
             header, arrays = read_archive(saved(name, KEY))
             header.pop("hmac")
             header["digest"] = io.header_digest(header)
             return write_members(out / "stripped.npz", members_of(header, arrays))
 
-        def other_key(out: Path) -> Path:
+        def other_key(out: Path, name: str = name) -> Path:
             header, arrays = read_archive(saved(name, KEY))
             return write_members(out / "otherkey.npz",
                                  members_of(reseal(header, arrays, key=b"another secret"), arrays))

@@ -814,8 +814,7 @@ def saved_file_attacks() -> list[Case]:
     """Model files written by an attacker who reads the format (:mod:`attacks`)."""
     from attacks import attack_cases
 
-    from lssvm_cvx import (AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor,
-                           RegularizedLSSVMRegressor)
+    from lssvm_cvx import AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMRegressor
 
     models = {"LSSVMRegressor": lambda: LSSVMRegressor().fit(XR, YR),
               "LSSVMClassifier": lambda: LSSVMClassifier().fit(XR, YC),
