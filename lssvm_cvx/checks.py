@@ -99,7 +99,9 @@ def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tu
     try:
         check_classification_targets(y)
     except ValueError as exc:
-        raise LabelError(str(exc)) from exc
+        hint = (" (labels must be all numbers or all strings; None and mixed types have no "
+                "order)") if "unknown" in str(exc) else ""
+        raise LabelError(f"y: {exc}{hint}") from exc
     classes, yi = np.unique(y, return_inverse=True)
     C = classes.size
     if C < 2:

@@ -10,6 +10,7 @@ Hierarchy::
 
     LssvmCvxError
     ├── InputError (ValueError)            bad data: NaN/inf, empty, shapes, one sample
+    │   ├── InputTypeError (TypeError)     input of an unconvertible type (an object array of dicts)
     │   ├── LabelError                     labels: one class, more than two where binary
     │   ├── HyperparameterError            gamma <= 0, sigma2 <= 0, unknown option, ...
     │   ├── NotPSDError                    a kernel matrix that is not PSD within tolerance
@@ -33,6 +34,7 @@ from __future__ import annotations
 __all__ = [
     "LssvmCvxError",
     "InputError",
+    "InputTypeError",
     "LabelError",
     "HyperparameterError",
     "NotPSDError",
@@ -61,6 +63,11 @@ class LssvmCvxError(Exception):
 
 class InputError(LssvmCvxError, ValueError):
     """Invalid input data (non-finite values, empty arrays, inconsistent shapes, ...)."""
+
+
+class InputTypeError(InputError, TypeError):
+    """Input of a type that cannot be converted (an object array holding dicts, ...): an
+    :class:`InputError` that is also the ``TypeError`` scikit-learn's conventions expect."""
 
 
 class LabelError(InputError):

@@ -217,13 +217,20 @@ def profile(solver: str, setting: str = "high") -> SolverProfile:
             f"unknown tolerance profile {setting!r}; choose one of {', '.join(PROFILE_NAMES)}")
     if solver == "closed_form":
         return PROFILES["closed_form"]
+    if not isinstance(solver, str):
+        check_solver(solver)  # raises, naming what was given
     spec = SOLVERS.get(solver.upper())
     return spec.profiles[setting] if spec is not None else _FALLBACK
 
 
 def check_solver(solver: str) -> str:
     """Normalise a solver name and raise :class:`SolverNotAvailableError` if not installed
-    (with a did-you-mean when the name is close to an installed one)."""
+    (with a did-you-mean when the name is close to an installed one); a name that is not a
+    string raises it too, naming what was given."""
+    if not isinstance(solver, str):
+        raise SolverNotAvailableError(
+            f"solver must be a solver name (str) such as 'CLARABEL' or 'closed_form', "
+            f"got {type(solver).__name__} {solver!r}")
     name = solver.upper()
     installed = available_solvers()
     if name not in installed:

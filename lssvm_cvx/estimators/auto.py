@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils.validation import validate_data
 
 from ..selection.auto import CRITERIA, auto_search
 from ..terms.gradient_basis import MARGINS, basis_transform
@@ -44,7 +43,8 @@ from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
-from .base import BestOfSearch, SaveMixin, check_fitted, encode_labels, input_error, sample_weights
+from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
+                   validate_fit_data, validate_predict_data)
 from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -119,16 +119,10 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
 
     # validation ------------------------------------------------------------------------
     def _validate_fit(self, X: Any, y: Any, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
-        try:
-            return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kw)
-        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
-            raise input_error(exc, X, min_samples=2) from exc
+        return validate_fit_data(self, X, y, **kw)
 
     def _validate_predict(self, X: Any) -> np.ndarray:
-        try:
-            return validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
-            raise input_error(exc, X) from exc
+        return validate_predict_data(self, X)
 
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
         if self.margin not in MARGINS:
@@ -287,6 +281,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         self.jackknife_Q_ = None
         self.rcond_ = 1.0
         self.n_basis_ = 0
+        self.loo_rows_ = None
 
     def _design(self, X: np.ndarray) -> np.ndarray:
         Xs = (X - self.x_mean_) / self.x_scale_

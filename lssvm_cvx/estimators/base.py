@@ -17,6 +17,7 @@ lssvm_cvx                            scikit-learn equivalent
 
 from __future__ import annotations
 
+import contextvars
 import functools
 from typing import Any
 
@@ -25,7 +26,7 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..checks import check_gamma, check_positive, encode_labels, named_message
-from ..exceptions import InputError, LssvmCvxError, NotFittedError
+from ..exceptions import InputError, InputTypeError, LssvmCvxError, NotFittedError, NumericalError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
 __all__ = [
@@ -33,23 +34,86 @@ __all__ = [
     "BinaryClassifierMixin",
     "KernelMixin",
     "SaveMixin",
+    "check_finite_model",
     "check_fitted",
+    "check_scale",
     "encode_labels",
     "input_error",
+    "validate_fit_data",
+    "validate_predict_data",
 ]
 
 
 def input_error(exc: BaseException, X: Any, *, min_samples: int = 1) -> InputError:
     """scikit-learn's validation error as an :class:`InputError` whose message names the
-    argument at fault (``X``, ``y``, or both when their lengths differ)."""
+    argument at fault (``X``, ``y``, or both when their lengths differ; ``X`` is None when
+    only ``X`` was validated); a ``TypeError`` (an
+    object array of dicts, ...) becomes an :class:`InputTypeError` (also a ``TypeError``),
+    sparse input an :class:`InputError` saying the models need dense arrays."""
     msg = str(exc)
     if "inconsistent numbers of samples" in msg:
         return InputError(f"X and y: {msg}")
+    if "sparse" in msg.lower():
+        return InputError(f"X: sparse input is not supported (the kernel models form dense "
+                          f"Gram matrices): {msg}")
+    kind = InputTypeError if isinstance(exc, TypeError) else InputError
+    if X is None:  # only X was given
+        return kind(named_message("X", exc))
     try:
         check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name="X")
     except (ValueError, TypeError):
-        return InputError(named_message("X", exc))
-    return InputError(named_message("y", exc))
+        return kind(named_message("X", exc))
+    return kind(named_message("y", exc))
+
+
+#: largest |x| whose squared distances and inner products (over one feature) stay finite
+_SQUARE_LIMIT = float(np.sqrt(np.finfo(np.float64).max / 4.0))
+
+
+def check_scale(X: np.ndarray, name: str = "X") -> np.ndarray:
+    """Refuse inputs whose kernel (squared distances ``||x - z||²``, inner products) or
+    standardisation would overflow double precision: every ``|x|`` must stay below
+    ``sqrt(max_float / (4 d))`` (about 1.3e154 / √d).  Returns ``X``."""
+    if X.size and X.dtype.kind == "f":
+        limit = _SQUARE_LIMIT / np.sqrt(max(X.shape[1], 1) if X.ndim == 2 else 1)
+        m = float(np.max(np.abs(X)))
+        if m > limit:
+            raise InputError(
+                f"{name} has entries as large as {m:.3g}: the squared distances and inner "
+                f"products a kernel needs overflow double precision above about {limit:.3g} "
+                f"({X.shape[-1]} features); rescale {name} (e.g. sklearn.preprocessing."
+                "StandardScaler)")
+    return X
+
+
+def validate_fit_data(est: Any, X: Any, y: Any, *, check_x_scale: bool = True,
+                      **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``validate_data(est, X, y)`` (float64, at least 2 samples, ``kwargs`` passed on) with
+    the package's exceptions naming ``X`` or ``y``; ``y_numeric=True`` also refuses targets
+    that are not numbers; ``X`` is checked by :func:`check_scale` unless ``check_x_scale`` is
+    False (a precomputed kernel matrix)."""
+    try:
+        X, y = validate_data(est, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
+    except (ValueError, TypeError) as exc:
+        raise input_error(exc, X, min_samples=2) from exc
+    if kwargs.get("y_numeric") and y.dtype.kind not in "biuf":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"y: regression targets must be numbers, got {y.dtype} "
+                             f"({exc})") from exc
+        if not np.all(np.isfinite(y)):
+            raise InputError("y contains NaN or inf")
+    return (check_scale(X) if check_x_scale else X), y
+
+
+def validate_predict_data(est: Any, X: Any, *, check_x_scale: bool = True) -> np.ndarray:
+    """``validate_data(est, X, reset=False)`` with the package's exceptions naming ``X``."""
+    try:
+        X = validate_data(est, X, dtype=np.float64, reset=False)
+    except (ValueError, TypeError) as exc:
+        raise input_error(exc, None) from exc
+    return check_scale(X) if check_x_scale else X
 
 
 def check_fitted(est: Any, attributes: Any = None) -> None:
@@ -105,6 +169,87 @@ def _checked_score(score: Any) -> Any:
     return checked
 
 
+#: ids of the estimators whose checked ``fit`` is running in this context (a subclass's
+#: ``fit`` calling ``super().fit`` is checked once, by the outermost call)
+_IN_FIT: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
+    "lssvm_cvx_in_fit", default=frozenset())
+
+
+def _magnitudes(X: Any, y: Any) -> tuple[list[str], str]:
+    """``max |X|``/``max |y|`` as text and the likely cause of a non-finite fit."""
+    parts, cause = [], ""
+    for name, a in (("X", X), ("y", y)):
+        try:  # a dask array's largest entry is computed lazily, never gathered
+            arr = (np.asarray(abs(a).max().compute(), dtype=np.float64) if hasattr(a, "compute")
+                   else np.asarray(a, dtype=np.float64))
+        except (TypeError, ValueError):
+            continue
+        finite = np.abs(arr[np.isfinite(arr)])
+        if finite.size:
+            m = float(finite.max())
+            parts.append(f"max |{name}| = {m:.3g}")
+            if m > _SQUARE_LIMIT and not cause:
+                cause = (f"{name} is out of the range double precision can square (above about "
+                         f"{_SQUARE_LIMIT:.2g}): standardising it, the squared-error loss and "
+                         f"the leave-one-out criteria overflow; rescale {name} (e.g. divide by "
+                         "its largest value)")
+    return parts, cause or ("a linear system too ill-conditioned for double precision; "
+                            "rescale the data or raise the regularisation")
+
+
+def check_finite_model(est: Any, X: Any, y: Any = None) -> None:
+    """Raise :class:`NumericalError` when the fitted ``est`` gives non-finite decision values
+    (``decision_function``, else ``predict``) on the first two rows of its training ``X``,
+    naming the likely cause from the magnitudes of ``X`` and ``y``."""
+    method = getattr(est, "decision_function", None) or getattr(est, "predict", None)
+    if not callable(method):
+        return
+    try:
+        rows = X.iloc[:2] if hasattr(X, "iloc") else X[:2]
+    except (TypeError, IndexError, KeyError):
+        return
+    values = method(rows)
+    values = np.asarray(values.compute() if hasattr(values, "compute") else values)
+    if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
+        parts, cause = _magnitudes(X, y)
+        raise NumericalError(
+            f"{type(est).__name__}.fit produced a model whose {method.__name__} values are "
+            f"not finite ({', '.join(parts) or 'inputs finite'}); likely cause: {cause}")
+
+
+def _clear_fitted(est: Any) -> None:
+    for k in [k for k in vars(est) if k.endswith("_") and not k.startswith("_")]:
+        delattr(est, k)
+
+
+def _checked_fit(fit: Any) -> Any:
+    @functools.wraps(fit)
+    def checked(self: Any, X: Any, *args: Any, **kwargs: Any) -> Any:
+        active = _IN_FIT.get()
+        if id(self) in active:
+            return fit(self, X, *args, **kwargs)
+        token = _IN_FIT.set(active | {id(self)})
+        y = args[0] if args else kwargs.get("y")
+        try:
+            try:
+                out = fit(self, X, *args, **kwargs)
+            except (np.linalg.LinAlgError, FloatingPointError) as exc:
+                parts, cause = _magnitudes(X, y)
+                raise NumericalError(
+                    f"{type(self).__name__}.fit: {type(exc).__name__}: {exc} "
+                    f"({', '.join(parts) or 'inputs finite'}); likely cause: {cause}") from exc
+            check_finite_model(self, X, y)
+        except NumericalError:
+            _clear_fitted(self)  # a model that predicts NaN is not left behind to be used
+            raise
+        finally:
+            _IN_FIT.reset(token)
+        return out
+
+    checked._checks_result = True  # type: ignore[attr-defined]
+    return checked
+
+
 class BestOfSearch:
     """``best_index_``, ``best_params_`` and ``best_score_`` (``GridSearchCV``'s names) read
     from ``cv_results_`` after a fit that searched: the first candidate of rank 1."""
@@ -142,7 +287,9 @@ class SaveMixin:
     subclasses defined elsewhere are not loadable until registered explicitly.  A class stores
     dataclass records among its fitted attributes only if it lists them in ``_saved_records``.
     The inherited scikit-learn ``score`` is wrapped so that bad ``X``/``y`` raise
-    :class:`InputError` naming the argument.
+    :class:`InputError` naming the argument, and every ``fit`` a class defines so that a fit
+    whose model is not finite (or whose linear algebra failed) raises :class:`NumericalError`
+    naming the likely cause, leaving no fitted attributes (:func:`check_finite_model`).
     """
 
     _saved_records: tuple[type, ...] = ()
@@ -152,6 +299,9 @@ class SaveMixin:
         score = getattr(cls, "score", None)
         if callable(score) and not getattr(score, "_checks_input", False):
             cls.score = _checked_score(score)  # type: ignore[attr-defined]
+        fit = cls.__dict__.get("fit")
+        if callable(fit) and not getattr(fit, "_checks_result", False):
+            cls.fit = _checked_fit(fit)  # type: ignore[attr-defined]
         if (cls.__module__.startswith("lssvm_cvx.") and not cls.__name__.startswith("_")
                 and callable(getattr(cls, "fit", None))):  # estimators, not mixins
             from ..io import register_estimator
@@ -203,10 +353,7 @@ class KernelMixin(SaveMixin):
         return tags
 
     def _validate_fit(self, X: Any, y: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
-        try:
-            X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
-        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
-            raise input_error(exc, X, min_samples=2) from exc
+        X, y = validate_fit_data(self, X, y, check_x_scale=not self._precomputed, **kwargs)
         if self._precomputed:
             if X.shape[0] != X.shape[1]:
                 raise InputError(f"a precomputed kernel must be square at fit, got shape {X.shape}")
@@ -214,11 +361,7 @@ class KernelMixin(SaveMixin):
         return X, y
 
     def _validate_predict(self, X: Any) -> np.ndarray:
-        try:
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
-            raise InputError(named_message("X", exc)) from exc
-        return X
+        return validate_predict_data(self, X, check_x_scale=not self._precomputed)
 
     def _gram(self, kernel: Kernel, X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
         K = kernel(X, Z)

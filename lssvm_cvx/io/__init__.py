@@ -63,7 +63,6 @@ validates the schema the bench writer produces (:func:`validate_results`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 import os
@@ -77,6 +76,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError, LssvmCvxError, SavedFileError
+from .archive import header_digest, header_hmac, key_bytes, read_member
 from .codec import (
     ARRAY_KINDS,
     COMPONENTS,
@@ -167,7 +167,7 @@ def save(estimator: Any, path: str | os.PathLike, key: Any = None) -> None:
     :class:`~lssvm_cvx.exceptions.SavedFileError` when the file cannot be written.
     """
     p = as_path(path)
-    secret = _key_bytes(key)
+    secret = key_bytes(key)
     cls = type(estimator)
     key = registered_name(ESTIMATORS, cls)
     if key is None:
@@ -210,83 +210,6 @@ def save(estimator: Any, path: str | os.PathLike, key: Any = None) -> None:
         raise SavedFileError(f"cannot write: {exc.strerror or exc}", path=p, field="path") from exc
 
 
-def _key_bytes(key: Any) -> bytes | None:
-    if key is None:
-        return None
-    if isinstance(key, str):
-        key = key.encode("utf-8")
-    if not isinstance(key, (bytes, bytearray)) or len(key) == 0:
-        raise InputError(f"key must be non-empty bytes or str (an HMAC secret), got "
-                         f"{type(key).__name__}")
-    return bytes(key)
-
-
-def header_hmac(header: dict[str, Any], key: bytes) -> str:
-    """HMAC-SHA256 under ``key`` of the canonical header without ``digest`` and ``hmac``: the
-    manifest lists every array's SHA-256, so the arrays are covered too.
-
-    Parameters
-    ----------
-    header : dict
-        The model file's header.
-    key : bytes
-        The secret.
-
-    Returns
-    -------
-    str
-        The hex digest.
-    """
-    import hmac
-
-    body = {k: v for k, v in header.items() if k not in ("digest", "hmac")}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-def header_digest(header: dict[str, Any]) -> str:
-    """SHA-256 of the header without its ``digest`` entry (canonical JSON).  It detects
-    corruption and edits of a saved header; a forger who recomputes it is caught, where
-    possible, by the structural checks that follow."""
-    body = {k: v for k, v in header.items() if k != "digest"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> np.ndarray:
-    """One ``.npy`` member, read without trusting anything it declares: stored (never
-    compressed: the writer does not compress, and a compressed member could expand without
-    bound), at most ``limit`` bytes, and its ``.npy`` header's shape and dtype must account for
-    exactly the member's bytes *before* anything is allocated for the data."""
-    if info.compress_type != zipfile.ZIP_STORED:
-        raise ValueError("a compressed archive member (lssvm_cvx stores arrays uncompressed; a "
-                         "compressed member could expand to any size)")
-    if info.file_size > limit:
-        raise ValueError(f"{info.file_size} bytes, more than the {limit} this member may have")
-    with zf.open(info) as fh:
-        version = np.lib.format.read_magic(fh)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-        else:
-            raise ValueError(f"unsupported .npy version {version}")
-        if dtype.hasobject or dtype.kind not in ARRAY_KINDS + "U":
-            raise ValueError(f"array of dtype {dtype} is not allowed")
-        count = math.prod(shape)
-        nbytes = count * dtype.itemsize
-        offset = fh.tell()
-        if offset + nbytes != info.file_size:
-            raise ValueError(f"the .npy header declares shape {shape} of {dtype} ({nbytes} "
-                             f"bytes) but the member holds {info.file_size - offset}")
-        out = np.empty(count, dtype=dtype)
-        raw: Any = out.view(np.uint8)
-        got = fh.readinto(memoryview(raw)) if count else 0  # type: ignore[attr-defined]
-        if got != nbytes:
-            raise EOFError(f"{got} of {nbytes} bytes of array data")
-        return out.reshape(shape, order="F" if fortran else "C")
-
-
 def load(path: str | os.PathLike, key: Any = None, *, trust_legacy: bool = False) -> Any:
     """Read an estimator written by :func:`save` (see the module docstring for the checks).
 
@@ -299,7 +222,7 @@ def load(path: str | os.PathLike, key: Any = None, *, trust_legacy: bool = False
     cannot load.
     """
     p = as_path(path)
-    secret = _key_bytes(key)
+    secret = key_bytes(key)
 
     def fail(field: str, message: str) -> SavedFileError:
         return SavedFileError(message, path=p, field=field)
@@ -351,7 +274,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
     if "__header__.npy" not in infos:
         raise fail("__header__", "no header: not an lssvm_cvx model file")
     try:
-        raw = _read_member(zf, infos.pop("__header__.npy"), min(_MAX_HEADER_BYTES, size))
+        raw = read_member(zf, infos.pop("__header__.npy"), min(_MAX_HEADER_BYTES, size))
         if raw.dtype != np.uint8 or raw.ndim != 1:
             raise ValueError(f"header array of dtype {raw.dtype} and shape {raw.shape}")
         header = json.loads(raw.tobytes().decode("utf-8"))
@@ -460,7 +383,7 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
         else:
             field, dt, shape, limit = k, None, None, size
         try:
-            a = _read_member(zf, info, limit)
+            a = read_member(zf, info, limit)
         except zipfile.BadZipFile as exc:
             raise fail(field, f"corrupt array data ({exc})") from None
         except (ValueError, EOFError, OSError) as exc:

@@ -33,6 +33,7 @@ import lssvm_cvx
 from lssvm_cvx.exceptions import (
     LssvmCvxError,
     NotFittedError,
+    NumericalError,
     SolverError,
     SolverNotAvailableError,
 )
@@ -112,7 +113,7 @@ X3 = _centers[Y3] + 0.3 * _rng.normal(size=(15, D))
 
 
 def with_value(X, value, where=(1, 0)):
-    X = np.array(X, dtype=object if isinstance(value, (str, type(None))) else
+    X = np.array(X, dtype=object if isinstance(value, (str, dict, type(None))) else
                  (complex if isinstance(value, complex) else float))
     X[where] = value
     return X
@@ -247,6 +248,20 @@ def estimator_cases(spec: EstSpec) -> list[Case]:
     add("fit X 3-D", lambda: fit(XR[:, :, None], y), r"\bX\b|dim")
     add("fit X 1-D", lambda: fit(XR[:, 0], y), r"\bX\b|2D|1D")
     add("fit X None", lambda: fit(None, y), r"\bX\b|None")
+    # --- fit: issue 27 (sparse, magnitudes double precision cannot square, odd types)
+    import scipy.sparse as sparse
+    add("fit X sparse", lambda: fit(sparse.csr_matrix(XR), y), r"\bX\b.*sparse")
+    add("fit X of dicts", lambda: fit(with_value(XR, {"a": 1}), y), r"\bX\b")
+    add("fit X 1e300", lambda: fit(XR * 1e300, y), r"\bX\b.*(overflow|large)")
+    if spec.kind == "reg":
+        add("fit y strings", lambda: fit(XR, np.where(YR > 0, "a", "b")), r"\by\b.*number")
+        add("fit y 1e300", lambda: fit(XR, YR * 1e300), r"\by\b.*(range|rescale)",
+            either=True, exc=NumericalError, accept=_check_predictions(spec, XR),
+            why="targets this large are fitted when the model never squares them (linear in "
+                "y): finite predictions; otherwise NumericalError naming y")
+    else:
+        add("fit y labels with None", lambda: fit(XR, np.array([None if v else 1 for v in YC],
+                                                               dtype=object)), r"\by\b.*label")
     # --- fit: hyperparameters
     for h in spec.hyper:
         for label, v in BAD_NUMBERS.items():
@@ -281,6 +296,10 @@ def estimator_cases(spec: EstSpec) -> list[Case]:
     add("predict empty", lambda: _fitted(spec).predict(XR[:0]), r"\bX\b|0 sample")
     add("predict X strings", lambda: _fitted(spec).predict(with_value(XR, "a")), r"\bX\b")
     add("predict X complex", lambda: _fitted(spec).predict(with_value(XR, 1j)), r"\bX\b|complex")
+    add("predict X sparse", lambda: _fitted(spec).predict(__import__("scipy.sparse").sparse.csr_matrix(XR)),
+        r"\bX\b.*sparse")
+    add("predict X 1e300", lambda: _fitted(spec).predict(XR * 1e300), r"\bX\b.*(overflow|large)")
+    add("predict X of dicts", lambda: _fitted(spec).predict(with_value(XR, {"a": 1})), r"\bX\b")
     add("predict one row", lambda: _fitted(spec), accept=_check_predictions(spec, XR[:1]),
         why="a single row is a valid prediction input")
     add("score y shorter", lambda: _fitted(spec).score(XR, y[:-1]), r"\by\b|samples|inconsistent")
@@ -448,6 +467,7 @@ def formulation_cases(name: str, cls) -> list[Case]:
     for h in FORM_ZERO_OK.get(name, ()):
         add(f"solve {h}=0 (allowed)", lambda h=h: _agree(cls, "CLARABEL", **{h: 0.0}),
             accept=lambda ok: None, why=f"{h} >= 0 is documented: closed form and CLARABEL agree at 0")
+    add("solve solver=3", lambda: _make(cls).solve(3), r"solver.*int")
     add("solve unknown solver", lambda: _make(cls).solve("NO_SUCH_SOLVER"), r"NO_SUCH_SOLVER",
         exc=SolverNotAvailableError)
     add("solve solver not installed", lambda: _make(cls).solve("GUROBI"), r"GUROBI",
