@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from lssvm_cvx.bench import BenchResult, Context, Table, default_out_dir, register
+from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.harness.compare import fitted_values
 from lssvm_cvx.harness.report import deviation
 from lssvm_cvx.solvers import DEFAULT_SOLVERS, EXTRA_SOLVERS, available_solvers
@@ -107,7 +107,7 @@ def run(ctx: Context) -> BenchResult:
     sizes = QUICK_SIZES if ctx.quick else SIZES
     # the sweep itself (its summary.md, sweep.csv and performance profile land beside this
     # file, in sweep/), then the independent check of every NO and disagreement with a point
-    out = default_out_dir(ctx.quick) / "sweep"
+    out = ctx.out_dir / "sweep"
     swept = sweep(names, solvers, sizes=list(sizes), repeats=1, time_limit=TIME_LIMIT,
                   jobs=ctx.jobs, out=out, progress=ctx.progress)
     df = pd.DataFrame(swept.rows)

@@ -143,6 +143,14 @@ class Context:
     #: the commit the run started from (``current_commit()`` at start): what the results record,
     #: even if the tree changes while a long run goes on; None: look it up when writing
     commit: str | None = None
+    #: the folder the run writes its results into; a benchmark that writes files of its own
+    #: (the sweep of ``harness_verdicts``) puts them under it.  None: the default folder
+    out: Path | None = None
+
+    @property
+    def out_dir(self) -> Path:
+        """Where this run's results go (``out``, else :func:`default_out_dir`)."""
+        return self.out if self.out is not None else default_out_dir(self.quick)
 
     def reps(self, full: int, quick: int) -> int:
         return quick if self.quick else full
@@ -439,7 +447,7 @@ def run_cli(args: Any) -> int:
         raise HyperparameterError(f"--out: cannot write in {out} "
                                   f"({exc.strerror or exc})") from None
     ctx = Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
-                  progress=False,
+                  progress=False, out=out,
                   command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     mode = "quick" if args.quick else "full"
     commit = current_commit()

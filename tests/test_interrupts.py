@@ -94,6 +94,8 @@ def test_bench_stops_on_ctrl_c_writes_only_finished_benchmarks_and_resumes(tmp_p
                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "skipped (--resume)" in done.stdout and (out / "selection_semantics.md").exists()
+    # the sweep harness_verdicts runs writes under --out, never into the package's results
+    assert (out / "sweep" / "sweep.csv").exists()
 
 
 def _compare_in_pool(_):
