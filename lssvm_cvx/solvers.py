@@ -46,8 +46,10 @@ __all__ = [
     "profile",
     "check_solver",
     "capture_output",
+    "raw_status",
     "solve_problem",
     "solver_certificate",
+    "solver_version",
 ]
 
 PROFILE_NAMES: tuple[str, ...] = ("high", "default", "low")
@@ -202,6 +204,19 @@ EXTRA_SOLVERS: tuple[str, ...] = ("PIQP", "PROXQP", "HIGHS", "DAQP", "QPALM", "C
 _FALLBACK = SolverProfile({}, Tolerance(rel=1e-4, feas=1e-5, kkt=1e-3))
 
 
+def solver_version(solver: str) -> str | None:
+    """The installed version of ``solver``'s package (``"closed_form"``: this package's),
+    ``None`` when unknown."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    name = "lssvm_cvx" if solver == "closed_form" else (
+        SOLVERS[solver.upper()].package if solver.upper() in SOLVERS else solver.lower())
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
 def available_solvers() -> list[str]:
     """The installed cvxpy solvers (upper-case names)."""
     import cvxpy as cp
@@ -311,44 +326,92 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
     if time_limit is not None and spec is not None and spec.time_limit_option:
         opts.setdefault(spec.time_limit_option, float(time_limit))
     error = None
-    run: tuple[Any, ...] | None = None
+    trace = _ChainTrace()
     t0 = time.perf_counter()
     with capture_output(capture) as log:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # cvxpy's "solution may be inaccurate", ...
-                run = _solve_through_chain(problem, name, opts)
+                _solve_through_chain(problem, name, opts, trace)
             status = problem.status
         except Exception as exc:  # noqa: BLE001 - any failure inside cvxpy or the solver
             # (SolverError, a LAPACK/ARPACK error in a conversion, ...) is a status, not a crash
             status = "solver_error"
             error = f"{type(exc).__name__}: {exc}".strip()
+            if trace.stage == "solver" and type(exc).__module__.split(".")[0] in (
+                    "scipy", "numpy"):
+                # a SciPy/NumPy routine in cvxpy's interface to the solver (e.g. ARPACK in
+                # CVXOPT's redundant-row check) failed: the conversion's fault, not the solver's
+                trace.stage = "compile"
     wall = time.perf_counter() - t0
     text = log.getvalue()
     if status == "solver_error" and raise_on_failure:
         raise SolverError(f"{name} failed: {error}", solver=name, status=status)
-    compile_time = float(getattr(problem, "compilation_time", None) or 0.0)
+    compile_time = trace.compile_time if trace.compile_time is not None else float(
+        getattr(problem, "compilation_time", None) or 0.0)
     stats = problem.solver_stats if status != "solver_error" else None
     if raise_on_failure and status not in (OPTIMAL, OPTIMAL_INACCURATE):
         raise SolverError(f"{name} did not find an optimal point", solver=name, status=status)
     if raise_on_failure and status == OPTIMAL_INACCURATE and not accept_inaccurate:
         raise SolverError(f"{name} stopped at an inaccurate point (raise its iteration limit or "
                           "pass accept_inaccurate=True)", solver=name, status=status)
+    run = trace.run
     cert = (solver_certificate(name, *run) if run is not None
             and status in (OPTIMAL, OPTIMAL_INACCURATE) else None)
+    solver_time = getattr(stats, "solve_time", None)
     return {
         "status": status,
         "certificate": cert,
         "compile_time": compile_time,
         "solve_time": max(wall - compile_time, 0.0),
-        "solver_time": getattr(stats, "solve_time", None),
+        "solve_call_time": trace.solve_call_time,
+        "solver_time": solver_time,
         "solver_setup_time": getattr(stats, "setup_time", None),
         "iterations": getattr(stats, "num_iters", None),
         "value": problem.value if status in (OPTIMAL, OPTIMAL_INACCURATE) else None,
         "options": opts,
         "log": text,
         "error": error,
+        "stage": trace.stage if status == "solver_error" or status not in (
+            OPTIMAL, OPTIMAL_INACCURATE) else None,
+        "solver_status": trace.solver_status,
+        "size": trace.size,
     }
+
+
+class _ChainTrace:
+    """What :func:`_solve_through_chain` got to: the stage it was in (``"compile"``:
+    cvxpy's conversion, ``"solver"``: the solver's run and cvxpy reading its result back,
+    which raises when the solver reported a failure), the time of each stage, the solver's
+    own status word and the size of the program handed to it."""
+
+    def __init__(self) -> None:
+        self.stage = "compile"
+        self.compile_time: float | None = None
+        self.solve_call_time: float | None = None
+        self.solver_status: str | None = None
+        self.size: dict[str, int] = {}
+        self.run: tuple[Any, Any, Any, Any] | None = None
+
+
+def raw_status(raw: Any) -> str | None:
+    """The solver's own status word in its raw result (the dict or object cvxpy's solver
+    interface returned), where one can be found; ``None`` otherwise."""
+    def pick(obj: Any, key: str) -> Any:
+        if isinstance(obj, dict):
+            return obj.get(key)
+        return getattr(obj, key, None)
+
+    for path in (("status",), ("info", "status"), ("info", "status_val"), ("model_status",),
+                 ("exitFlag",), ("info", "exitFlag"), ("exit_flag",)):
+        cur = raw
+        for key in path:
+            cur = pick(cur, key)
+            if cur is None:
+                break
+        if cur is not None and not isinstance(cur, (dict, list)):
+            return str(cur)[:200]
+    return None
 
 
 #: keyword arguments of ``cvxpy.Problem.solve`` that are not solver options
@@ -356,11 +419,12 @@ _SOLVE_KEYWORDS = ("warm_start", "verbose", "bibtex", "gp", "qcp", "requires_gra
                    "ignore_dpp", "canon_backend", "nlp")
 
 
-def _solve_through_chain(problem: cp.Problem, name: str, opts: dict[str, Any]
-                         ) -> tuple[Any, Any, Any, Any] | None:
+def _solve_through_chain(problem: cp.Problem, name: str, opts: dict[str, Any],
+                         trace: _ChainTrace | None = None) -> tuple[Any, Any, Any, Any] | None:
     """``problem.solve(solver=name, **opts)`` spelled out with cvxpy's public steps
     (``get_problem_data``, ``SolvingChain.solve_via_data``, ``Problem.unpack_results``), so that
-    the data handed to the solver and its raw result stay available for the certificate.
+    the data handed to the solver and its raw result stay available for the certificate, and
+    each step is timed and, on failure, named (``trace``).
 
     Returns
     -------
@@ -368,23 +432,37 @@ def _solve_through_chain(problem: cp.Problem, name: str, opts: dict[str, Any]
         ``(data, chain, inverse_data, raw result)``; ``None`` when an option sends the solve down
         another path of cvxpy's (``gp``, ``qcp``, ``requires_grad``, ``nlp``).
     """
+    trace = trace if trace is not None else _ChainTrace()
     kw = {k: opts[k] for k in _SOLVE_KEYWORDS if k in opts}
     solver_opts = {k: v for k, v in opts.items() if k not in _SOLVE_KEYWORDS}
     if kw.get("gp") or kw.get("qcp") or kw.get("requires_grad") or kw.get("nlp"):
+        trace.stage = "solver"
         problem.solve(solver=name, **opts)  # another path of cvxpy's: no certificate
         return None
     verbose = bool(kw.get("verbose", False))
     for p in problem.parameters():
         if p.value is None:
             raise ValueError(f"parameter {p.name()!r} has no value")
+    t0 = time.perf_counter()
     data, chain, inverse = problem.get_problem_data(
         name, enforce_dpp=bool(kw.get("enforce_dpp", False)),
         ignore_dpp=bool(kw.get("ignore_dpp", False)), verbose=verbose,
         canon_backend=kw.get("canon_backend"), solver_opts=solver_opts)
+    trace.compile_time = time.perf_counter() - t0
+    try:
+        prog: Any = data["param_prob"]
+        trace.size = {"variables": int(prog.x.size), "constraints": int(prog.constr_size)}
+    except Exception:  # sizes are a convenience; never a failure
+        trace.size = {}
+    trace.stage = "solver"
+    t1 = time.perf_counter()
     raw = chain.solve_via_data(problem, data, bool(kw.get("warm_start", True)), verbose,
                                solver_opts)
+    trace.solve_call_time = time.perf_counter() - t1
+    trace.solver_status = raw_status(raw)
+    trace.run = (data, chain, inverse, raw)
     problem.unpack_results(raw, chain, inverse)
-    return data, chain, inverse, raw
+    return trace.run
 
 
 def solver_certificate(name: str, data: Any, chain: Any, inverse: Any, raw: Any) -> Any:

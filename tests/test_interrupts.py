@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-SWEEP = ["sweep", "--only", "lssvm,regularized_lssvm_l1", "--sizes", "30,60", "--repeats", "2",
+SWEEP = ["sweep", "--only", "lssvm,regularized_lssvm_l1", "--sizes", "30,60,200,300", "--repeats", "2",
          "--solvers", "CLARABEL,OSQP,SCS", "--time-limit", "20"]
 SOLVERS_PER_CELL = {"lssvm": 4, "regularized_lssvm_l1": 3}  # with the closed form where it exists
-CELLS = 8
+CELLS = 16  # enough that the sweep still runs at the last interrupt (workers are reused)
 
 
 def _interrupt(args: list[str], after: float, cwd: Path) -> tuple[int, str, str]:

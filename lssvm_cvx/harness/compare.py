@@ -54,11 +54,11 @@ import numpy as np
 from ..certificates import SCORE_FLOOR
 from ..exceptions import InputError, Interrupted, SolverNotAvailableError
 from ..solution import OPTIMAL, Solution
-from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solvers, profile
+from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solvers, profile, solver_version
 from .report import Report, Row, deviation, twin_gaps
 from .worker import INTERRUPTED, UNSUPPORTED, Outcome, run_backend
 
-__all__ = ["compare", "fitted_values", "check_time_limit", "DEFAULT_TIME_LIMIT"]
+__all__ = ["compare", "fitted_values", "check_time_limit", "classify_failure", "DEFAULT_TIME_LIMIT"]
 
 #: seconds per backend unless told otherwise
 DEFAULT_TIME_LIMIT = 60.0
@@ -140,6 +140,69 @@ def _pick_reference(outs: dict[str, Outcome], setting: str) -> tuple[str | None,
         return opt[0], "no certificate could be evaluated; the first point with status optimal"
     return None, ("no certificate could be evaluated and no backend reached status optimal; "
                   "rows are judged on their own residuals")
+
+
+def _record_retry(row: Row, out: Outcome, ref_sol: Solution | None) -> None:
+    """A failed run's re-run at a looser profile: what it reached, on the row."""
+    if out.retry is None:
+        return
+    prof, again = out.retry
+    row.retry_profile, row.retry_status = prof, again.status
+    if not _usable(again):
+        row.reason += f"; at the {prof} profile: status {again.status}, no point either"
+        return
+    row.retry_certificate = again.certificate
+    obj = again.solution.objective if again.solution is not None else None
+    if obj is not None and ref_sol is not None and ref_sol.objective is not None:
+        row.retry_objective_gap = abs(obj - ref_sol.objective) / max(abs(ref_sol.objective),
+                                                                     1e-300)
+    reached = again.certificate.describe() if again.certificate is not None else "a point"
+    gap = (f", objective gap {row.retry_objective_gap:.2g} to the reference"
+           if row.retry_objective_gap is not None else "")
+    row.reason += (f"; at the looser {prof} profile it returns a point (status "
+                   f"{again.status}: {reached}{gap}): this profile asks for more than it "
+                   "reaches here")
+
+
+#: fragments of cvxpy's messages when a solver cannot take the problem's class (found while
+#: cvxpy builds the solving chain): not the solver's failure
+_NOT_APPLICABLE = ("cannot solve this problem", "is not installed", "does not support",
+                   "not support")
+
+
+def classify_failure(row: Row, out: Outcome, time_limit: float | None) -> str:
+    """Why ``row`` failed, one of :data:`~lssvm_cvx.harness.report.FAILURES` ("" when its
+    verdict is yes, a disagreement, or the backend is the closed form's certified point).
+
+    ``not_applicable``: the solver does not take this problem class (before any solve);
+    ``compile``: building the problem or cvxpy's conversion for the solver failed (e.g. an
+    ARPACK error in a PSD check), before the solver ran; ``interrupted``: Ctrl-C;
+    ``time_limit``: killed at the harness's limit, or the solver stopped at its own time
+    limit; ``settings``: no point at this profile but a point at the next looser one (the
+    profile asks for more than the solver reaches on this problem); ``solver``: anything
+    else — no point, a crash, or a point that fails its check.  Only ``solver``,
+    ``settings`` and ``time_limit`` are charged to the solver
+    (:data:`~lssvm_cvx.harness.report.NOT_CHARGED`).
+    """
+    from .worker import ERROR, TIME_LIMIT
+
+    if row.verdict in ("yes", "disagreement"):
+        return ""
+    if row.verdict == "n/a" or out.status == UNSUPPORTED:
+        return "not_applicable"
+    if out.status == INTERRUPTED:
+        return "interrupted"
+    if out.status == TIME_LIMIT:
+        return "time_limit"
+    err = (out.error or "").lower()
+    if out.stage in ("build", "compile") or (out.status == ERROR and out.stage != "solver"):
+        return "not_applicable" if any(f in err for f in _NOT_APPLICABLE) else "compile"
+    if out.status == "user_limit" and time_limit is not None and (
+            out.solve_call_time or 0.0) >= 0.8 * 0.9 * time_limit:
+        return "time_limit"
+    if out.retry is not None and _usable(out.retry[1]):
+        return "settings"
+    return "solver"
 
 
 def _looser(a: Tolerance, b: Tolerance) -> Tolerance:
@@ -400,8 +463,11 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
         row = Row(name, out.status, out.setup_time, out.solve_time,
                   sol.objective if sol is not None else None, None, {}, dict(out.kkt), tol,
                   None, error=out.error, kkt_note=out.kkt_note, log=out.log, setting=setting,
-                  iterations=(sol.extras.get("iterations") if sol is not None else None),
-                  certificate=out.certificate, twin=dict(out.twin))
+                  iterations=out.iterations, certificate=out.certificate, twin=dict(out.twin),
+                  compile_time=out.compile_time, solver_time=out.solver_time,
+                  solve_call_time=out.solve_call_time, solver_status=out.solver_status,
+                  size=dict(out.size), options=dict(out.options),
+                  solver_version=solver_version(name))
         report.rows.append(row)
         if not _usable(out):
             if out.status == UNSUPPORTED:
@@ -410,6 +476,9 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
             else:
                 row.agrees, row.verdict = False, "NO"
                 row.reason = f"no point: status {out.status}"
+                _record_retry(row, out, ref_sol)
+            if out.followup_note:
+                row.reason += f"; {out.followup_note}"
             continue
         assert sol is not None  # _usable(out) guarantees a solution
         if out.twin_note:
@@ -433,6 +502,10 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
             _judge(row, ref_row, False, row.tolerance, fitted, fitted_ref)
     _mark_disagreement(report, ref_row)
     _judge_twin(report)
+    for name in backends:
+        if name in outs:
+            row = report[name]
+            row.failure = classify_failure(row, outs[name], time_limit)
     if on_row:
         for row in report.rows:
             on_row(row)

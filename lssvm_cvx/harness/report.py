@@ -14,7 +14,7 @@ from typing import Any
 
 from ..solvers import Tolerance
 
-__all__ = ["Row", "Report", "COLUMNS", "VERDICTS", "deviation"]
+__all__ = ["Row", "Report", "COLUMNS", "VERDICTS", "FAILURES", "NOT_CHARGED", "deviation"]
 
 #: the long format of ``Report.to_frame()`` and ``sweep.csv``
 COLUMNS: tuple[str, ...] = (
@@ -22,7 +22,18 @@ COLUMNS: tuple[str, ...] = (
     "objective", "rel_obj_gap", "max_rel_dev", "primal_res", "dual_res", "stationarity",
     "cert_primal", "cert_dual", "cert_gap", "twin_gap", "agrees", "verdict", "reference",
     "reference_reason", "reason", "error",
+    # timing that isolates the solver, attribution and provenance (issue 28)
+    "failure", "solver_status", "compile_s", "solver_s", "solve_call_s", "time_s",
+    "iterations", "n_variables", "n_constraints", "time_limit", "solver_version", "options",
+    "retry_profile", "retry_status", "retry_cert", "retry_obj_gap",
 )
+
+#: why a row failed, in the words of :func:`lssvm_cvx.harness.compare.classify_failure`:
+#: only ``solver``, ``settings`` and ``time_limit`` are charged to the solver
+FAILURES: tuple[str, ...] = ("compile", "solver", "settings", "time_limit", "interrupted",
+                             "not_applicable")
+#: failures that are not the solver's: left out of its success rate
+NOT_CHARGED: frozenset[str] = frozenset({"compile", "interrupted", "not_applicable"})
 
 #: the verdicts of a row: agrees; does not (its point is wrong, or nothing certifies it); it and
 #: the reference are both certified yet differ (one certificate or the problem is suspect);
@@ -56,6 +67,12 @@ def twin_gaps(twin: dict[str, tuple[float, float | None]]) -> dict[str, float]:
     total = sum(b for _, b in known.values())
     scale = max(abs(total), sum(abs(b) for _, b in known.values()), 2.2e-308)
     return {k: abs(a - b) / scale for k, (a, b) in known.items()}
+
+
+def _json(v: Any) -> str:
+    import json
+
+    return json.dumps(_clean(v), sort_keys=True, default=str)
 
 
 def _clean(v: Any) -> Any:
@@ -105,6 +122,32 @@ class Row:
     certificate: Any = None
     verdict: str = ""
     twin: dict[str, tuple[float, float | None]] = field(default_factory=dict)
+    #: why it failed (:data:`FAILURES`), "" when it did not; ``failure_detail`` in words
+    failure: str = ""
+    compile_time: float = math.nan
+    #: the solver's own reported solve time, where it reports one
+    solver_time: float | None = None
+    #: wall time of the call into the solver (cvxpy's interface included)
+    solve_call_time: float | None = None
+    solver_status: str | None = None
+    size: dict[str, int] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    solver_version: str | None = None
+    #: a failed run re-run at a looser profile: the profile, its status, certificate and
+    #: objective gap to the reference
+    retry_profile: str | None = None
+    retry_status: str | None = None
+    retry_certificate: Any = None
+    retry_objective_gap: float | None = None
+
+    @property
+    def time(self) -> float:
+        """The time a solver is ranked by: its own reported solve time where it reports one,
+        else the wall time of the call into it (cvxpy's conversion is never included)."""
+        for t in (self.solver_time, self.solve_call_time):
+            if t is not None and math.isfinite(t):
+                return float(t)
+        return math.nan
 
     @property
     def twin_gap(self) -> float:
@@ -116,11 +159,6 @@ class Row:
     def cert(self, part: str) -> float | None:
         """One residual of the certificate (``"primal"``, ``"dual"``, ``"gap"``) or None."""
         return None if self.certificate is None else getattr(self.certificate, part)
-
-    @property
-    def compile_time(self) -> float:
-        """Alias of :attr:`setup_time` (build + cvxpy compile)."""
-        return self.setup_time
 
     @property
     def max_rel_dev(self) -> float:
@@ -141,6 +179,15 @@ class Row:
             "error": self.error, "iterations": self.iterations,
             "certificate": None if self.certificate is None else self.certificate.to_dict(),
             "twin": {k: {"numpy": a, "cvxpy": b} for k, (a, b) in self.twin.items()},
+            "failure": self.failure, "compile_time": self.compile_time,
+            "solver_time": self.solver_time, "solve_call_time": self.solve_call_time,
+            "time": self.time, "solver_status": self.solver_status, "size": self.size,
+            "options": self.options, "solver_version": self.solver_version,
+            "retry": None if self.retry_profile is None else {
+                "profile": self.retry_profile, "status": self.retry_status,
+                "objective_gap": self.retry_objective_gap,
+                "certificate": None if self.retry_certificate is None
+                else self.retry_certificate.to_dict()},
             **({"log": self.log} if log else {}),
         })
 
@@ -214,6 +261,17 @@ class Report:
                 "twin_gap": r.twin_gap, "agrees": r.agrees, "verdict": r.verdict,
                 "reference": self.reference, "reference_reason": self.reference_reason,
                 "reason": r.reason, "error": r.error,
+                "failure": r.failure, "solver_status": r.solver_status,
+                "compile_s": r.compile_time, "solver_s": r.solver_time,
+                "solve_call_s": r.solve_call_time, "time_s": r.time,
+                "iterations": r.iterations, "n_variables": r.size.get("variables"),
+                "n_constraints": r.size.get("constraints"), "time_limit": self.time_limit,
+                "solver_version": r.solver_version,
+                "options": _json(r.options) if r.options else None,
+                "retry_profile": r.retry_profile, "retry_status": r.retry_status,
+                "retry_cert": (None if r.retry_certificate is None
+                               else r.retry_certificate.describe()),
+                "retry_obj_gap": r.retry_objective_gap,
             })
         return out
 
