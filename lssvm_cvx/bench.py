@@ -448,7 +448,8 @@ def run_cli(args: Any) -> int:
                                   f"({exc.strerror or exc})") from None
     ctx = Context(quick=args.quick, jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
                   progress=False, out=out,
-                  command="lssvm-cvx " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+                  command="lssvm-cvx " + " ".join(
+                      shlex.quote(a) for a in getattr(args, "argv", sys.argv[1:])))
     mode = "quick" if args.quick else "full"
     commit = current_commit()
     ctx.commit = commit

@@ -6,9 +6,13 @@
     Exit 0 when every backend agrees, 1 when one does not, 2 on bad arguments, 130 on Ctrl-C
     (the rows that finished are printed).
 ``lssvm-cvx sweep [--only A,B] [--solvers ...] [--sizes 50,200] [--repeats 3] [--out DIR] ...``
-    formulations x solvers x sizes x repeats: ``DIR/sweep.csv`` (long format),
-    ``DIR/summary.md`` (success rates, shifted geometric means, failures and why) and
-    ``DIR/performance_profile.png`` (Dolan-Moré).
+    formulations x solvers x sizes x repeats x profiles (``--profiles``, conditioning axes
+    ``--param``, solver options ``--solver-options``, your own ``--formulation mod:Class``,
+    ``--warm-start``, ``--resume``/``--rerun``): ``DIR/sweep.csv`` (long format),
+    ``sweep.json`` (manifest and rows), ``sweep.parquet``, ``DIR/summary.md`` (qpbenchmark's
+    report and more) and ``DIR/performance_profile.png`` (Dolan-Moré; also SVG and accuracy).
+``lssvm-cvx export NAME [--n 60] [--format npz|qps|mps] --out FILE``
+    an instance as the program a solver sees (qpsolvers' npz, QPS).
 ``lssvm-cvx formulations [--show NAME] [--json]``
     the registered formulations (paper, equations, backends); ``--show`` one in full.
 ``lssvm-cvx solvers``
@@ -93,6 +97,55 @@ def _sizes(text: str) -> list[int]:
 
 def _names(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text is not None else None
+
+
+def _value(text: str) -> Any:
+    """An option value as written: int, float, true/false/none, else the text."""
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def solver_options(items: list[str] | None) -> dict[str, dict[str, Any]] | None:
+    """``["OSQP:eps_abs=1e-7,max_iter=100", "SCS:eps_abs=1e-6"]`` as
+    ``{"OSQP": {"eps_abs": 1e-07, "max_iter": 100}, "SCS": {...}}``; :class:`UsageError`
+    naming ``--solver-options`` otherwise."""
+    if not items:
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        solver, sep, rest = item.partition(":")
+        if not sep or not solver.strip():
+            raise UsageError(f"--solver-options: expected SOLVER:key=value,..., got {item!r}")
+        opts = out.setdefault(solver.strip().upper(), {})
+        for pair in filter(None, (x.strip() for x in rest.split(","))):
+            key, eq, val = pair.partition("=")
+            if not eq or not key.strip():
+                raise UsageError(f"--solver-options: expected key=value in {item!r}, got {pair!r}")
+            opts[key.strip()] = _value(val)
+    return out
+
+
+def _axes(items: list[str] | None, flag: str) -> dict[str, list[Any]] | None:
+    """``["sigma2=0.1,1,10"]`` as ``{"sigma2": [0.1, 1.0, 10.0]}``."""
+    if not items:
+        return None
+    out: dict[str, list[Any]] = {}
+    for item in items:
+        key, eq, vals = item.partition("=")
+        values = [_value(v) for v in vals.split(",") if v.strip()]
+        if not eq or not key.strip() or not values:
+            raise UsageError(f"{flag}: expected NAME=v1,v2,..., got {item!r}")
+        out[key.strip()] = values
+    return out
 
 
 def writable_folder(path: Any, flag: str) -> None:
@@ -186,27 +239,41 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _instance(name: str, n: int, seed: int) -> Any:
+    """The random instance of a registered formulation or of ``module:Class``."""
+    from .catalogue import catalogue
+    from .formulations import FORMULATIONS
+
+    if ":" in name:
+        from .harness.sweep import problem_specs
+
+        return problem_specs([name])[0].factory(n, seed=seed)
+    if name not in FORMULATIONS:
+        try:
+            known = sorted(catalogue())
+        except Exception:  # pragma: no cover - catalogue unavailable: the registry decides
+            known = []
+        _formulation_name(name, sorted(set(known) | set(FORMULATIONS)))
+    return FORMULATIONS[name].random_instance(n, seed=seed)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .harness.export import export_problem
+
+    path = export_problem(_instance(args.name, args.n, args.seed), args.out, args.format)
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     import json
 
-    from .catalogue import catalogue
-
-    name = args.name
-    try:
-        known = sorted(catalogue())
-    except Exception:  # pragma: no cover - catalogue unavailable: let the registry decide
-        known = []
-    from .formulations import FORMULATIONS
-
-    if name not in FORMULATIONS:
-        _formulation_name(name, sorted(set(known) | set(FORMULATIONS)))
+    formulation = _instance(args.name, args.n, args.seed)
     solvers = _solver_names(_names(args.solvers))
     from .validate import compare
 
-    cls = FORMULATIONS[name]
-    formulation = cls.random_instance(args.n, seed=args.seed)
     report = compare(formulation, solvers=solvers, setting=args.profile,
-                     time_limit=args.time_limit)
+                     time_limit=args.time_limit, options=solver_options(args.solver_options))
     if args.json:
         sys.stdout.write(json.dumps(report.to_dict(log=args.log), indent=1) + "\n")
     else:
@@ -215,6 +282,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
+    import shlex
     from pathlib import Path
 
     from .catalogue import catalogue
@@ -222,19 +290,31 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     known = sorted(catalogue())
     only = _names(args.only)
     if only:
-        only = [_formulation_name(n, known) for n in only]
+        only = [n if ":" in n else _formulation_name(n, known) for n in only]
+    if args.formulation:
+        only = (only or []) + list(args.formulation)
     solvers = _solver_names(_names(args.solvers))
+    profiles = _names(args.profiles) if args.profiles else [args.profile]
+    bad = [p for p in profiles or [] if p not in ("high", "default", "low")]
+    if bad or not profiles:
+        raise UsageError(f"--profiles: choose among high, default, low, got {args.profiles!r}")
+    warm = _axes([args.warm_start] if args.warm_start else None, "--warm-start")
+    if warm and len(next(iter(warm.values()))) < 2:
+        raise UsageError("--warm-start: a path needs at least two values, e.g. gamma=1,10,100")
     out = Path(args.out)
-    if args.resume and not (out / "sweep.csv").is_file():
+    if (args.resume or args.rerun) and not (out / "sweep.csv").is_file():
         raise UsageError(f"--resume: {out / 'sweep.csv'} does not exist (nothing to resume; "
                          "run without --resume to start)")
     writable_folder(out, "--out")
     from .harness.sweep import sweep
 
     res = sweep(formulations=only, solvers=solvers, sizes=args.sizes, repeats=args.repeats,
-                time_limit=args.time_limit, setting=args.profile, jobs=args.jobs,
-                scheduler=args.scheduler, out=out, resume=args.resume,
-                progress=not args.quiet)
+                time_limit=args.time_limit, profiles=profiles, jobs=args.jobs,
+                params=_axes(args.param, "--param"),
+                options=solver_options(args.solver_options), scheduler=args.scheduler,
+                out=out, resume=args.resume, rerun=args.rerun, warm_start=warm,
+                progress=not args.quiet,
+                command="lssvm-cvx " + " ".join(shlex.quote(a) for a in args.argv))
     print(res.summary_path.read_text(encoding="utf-8") if res.summary_path else "")
     print(f"wrote {', '.join(str(p) for p in res.paths)} ({res.wall:.0f} s)", file=sys.stderr)
     return 0
@@ -257,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lssvm-cvx", description=doc)
     parser.add_argument("--version", action="version", version=f"lssvm-cvx {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                metavar="{compare,sweep,formulations,solvers,bench}")
+                                metavar="{compare,sweep,export,formulations,solvers,bench}")
 
     p = sub.add_parser("compare", help="solver-comparison harness on one formulation")
     p.add_argument("name", help="formulation name, e.g. lssvm (see `lssvm-cvx formulations`)")
@@ -270,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per backend; a backend still running is killed (default 60)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON document")
     p.add_argument("--log", action="store_true", help="include the solvers' captured logs in --json")
+    p.add_argument("--solver-options", action="append", metavar="SOLVER:k=v,...",
+                   help="options over the profile's, e.g. OSQP:eps_abs=1e-7,max_iter=100 "
+                        "(repeatable)")
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser("sweep", help="formulations x solvers x sizes x repeats, with profiles")
@@ -279,12 +362,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=_positive_int, default=3)
     p.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S")
     p.add_argument("--profile", choices=["high", "default", "low"], default="high")
+    p.add_argument("--profiles", help="comma-separated profiles, e.g. high,default,low "
+                                      "(overrides --profile)")
+    p.add_argument("--formulation", action="append", metavar="MODULE:CLASS",
+                   help="a formulation of your own (module or file.py, then the class or "
+                        "factory); repeatable, added to --only")
+    p.add_argument("--param", action="append", metavar="NAME=v1,v2",
+                   help="a conditioning axis, e.g. sigma2=0.1,1,10 (passed to the instances "
+                        "that take it; repeatable)")
+    p.add_argument("--solver-options", action="append", metavar="SOLVER:k=v,...",
+                   help="options over the profiles', e.g. OSQP:eps_abs=1e-7 (repeatable)")
+    p.add_argument("--warm-start", metavar="NAME=v1,v2,...",
+                   help="also measure DPP re-solves along this parameter path, e.g. "
+                        "gamma=1,10,100 (warm.csv)")
+    p.add_argument("--rerun", choices=["failed", "timeouts", "interrupted"],
+                   help="with the rows in --out kept, also rerun these (implies --resume)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="parallel runs (processes)")
     p.add_argument("--scheduler", help="Dask scheduler address to run the cells on")
     p.add_argument("--resume", action="store_true", help="keep the cells already in DIR/sweep.csv")
     p.add_argument("--out", default="benchmarks/results/sweep", help="output directory")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("export", help="write an instance as the program a solver sees")
+    p.add_argument("name", help="formulation name or MODULE:CLASS")
+    p.add_argument("--n", type=_problem_size, default=60, help="problem size (default 60)")
+    p.add_argument("--seed", type=_non_negative_int, default=0)
+    p.add_argument("--format", choices=["npz", "qps", "mps"],
+                   help="npz (conic data, and qpsolvers' Problem for a QP) or qps/mps (QPs); "
+                        "default: from --out's suffix")
+    p.add_argument("--out", required=True, help="the file to write")
+    p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("formulations", help="list the registered formulations")
     p.add_argument("--show", metavar="NAME", help="one formulation in full")
@@ -312,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: the subcommands whose work needs the numerical stack (preloaded before the work starts)
-_HEAVY = ("compare", "sweep", "bench")
+_HEAVY = ("compare", "sweep", "bench", "export")
 
 
 def _exit_interrupted(signum: int, frame: Any) -> None:  # pragma: no cover - a signal handler
@@ -348,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # what the results record
         _prepare(args)
         return int(args.func(args) or 0)
     except UsageError as exc:

@@ -8,8 +8,7 @@ import csv
 import pytest
 
 from lssvm_cvx.cli import main
-from lssvm_cvx.harness.report import COLUMNS
-from lssvm_cvx.harness.sweep import shifted_geometric_mean, summarize, sweep
+from lssvm_cvx.harness.sweep import SWEEP_COLUMNS, shifted_geometric_mean, summarize, sweep
 
 
 def test_shifted_geometric_mean():
@@ -25,12 +24,12 @@ def test_sweep_writes_csv_summary_profile_and_resumes(tmp_path, capsys):
                  "--jobs", "2", "--quiet"])
     assert code == 0
     rows = list(csv.DictReader((out / "sweep.csv").open()))
-    assert list(rows[0]) == list(COLUMNS)
+    assert list(rows[0]) == list(SWEEP_COLUMNS)
     # lssvm: closed form + 2 solvers; l2svm_radius: 2 solvers (no closed form); 2 repeats
     assert len(rows) == 2 * 3 + 2 * 2, [r["error"] for r in rows]
     assert {r["solver"] for r in rows} == {"closed_form", "CLARABEL", "OSQP"}
     md = (out / "summary.md").read_text()
-    assert "| CLARABEL | high |" in md and "shgeom" in md and "fastest on" in md
+    assert "| high | CLARABEL |" in md and "shm time" in md and "correct" in md
     assert (out / "performance_profile.png").stat().st_size > 1000
     # resume: nothing left to run, same rows
     res = sweep(["lssvm", "l2svm_radius"], ["CLARABEL", "OSQP"], sizes=[20], repeats=2,
@@ -47,5 +46,6 @@ def test_summary_names_failures_and_why():
          "reason": "no point: status time_limit", "error": "stopped after 5 s"},
     ]
     md = summarize(rows, time_limit=5.0, solvers=["A", "B"], sizes=[10], repeats=1)
-    assert "| f | B | 1/1 | time_limit | no point: status time_limit; error: stopped after 5 s |" in md
-    assert "| A | high | 1 | 1 | 100% (1/1)" in md and "| B | high | 1 | 1 | 0% (0/1)" in md
+    assert ("| f | B | 1/1 | time_limit | time_limit | no point: status time_limit; error: stopped "
+            "after 5 s |") in md
+    assert "| high | A | 1 | 1 | 100% (1/1)" in md and "| high | B | 1 | 1 | 0% (0/1)" in md

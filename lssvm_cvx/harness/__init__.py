@@ -1,6 +1,8 @@
 """The solver-comparison harness (layer 6): :func:`compare` (closed form vs any cvxpy solvers,
-bounded and truthful), :func:`sweep` with its summary and Dolan–Moré performance profile, and
-:func:`check_formulation` (the conformance check every registered formulation passes).
+bounded and truthful), :func:`sweep` with its qpbenchmark-style report and Dolan–Moré
+performance profiles, :func:`warm_path` (DPP re-solves), :func:`export_problem` (the program a
+solver sees, as npz or QPS) and :func:`check_formulation` (the conformance check every
+registered formulation passes).
 
 Submodules are imported on first use, so ``import lssvm_cvx.harness`` is cheap.
 """
@@ -14,8 +16,10 @@ _LAZY = {
     "compare": "compare", "fitted_values": "compare", "DEFAULT_TIME_LIMIT": "compare",
     "Report": "report", "Row": "report", "COLUMNS": "report", "deviation": "report",
     "run_backend": "worker", "Outcome": "worker",
-    "sweep": "sweep", "summarize": "sweep", "performance_profile": "sweep",
-    "shifted_geometric_mean": "sweep",
+    "sweep": "sweep", "summarize": "sweep_report", "performance_profile": "sweep_report",
+    "accuracy_profile": "sweep_report", "shifted_geometric_mean": "sweep_report",
+    "warm_path": "warm", "export_problem": "export", "program_data": "export",
+    "classify_failure": "compare", "run_task": "worker",
     "check_formulation": "conformance", "ConformanceError": "conformance",
 }
 

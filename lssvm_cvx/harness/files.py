@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_write", "current_commit", "machine_summary"]
+__all__ = ["atomic_write", "current_commit", "machine_summary", "package_versions"]
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
@@ -75,3 +75,21 @@ def machine_summary() -> str:
     except OSError:
         pass
     return f"{cpu}, {os.cpu_count()} cores (shared), Python {sys.version.split()[0]}"
+
+
+def package_versions(solvers: Any = ()) -> dict[str, str]:
+    """Versions of Python, the numerical stack, cvxpy, this package and each named solver's
+    package (``"not installed"`` where missing), for result provenance."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ..solvers import SOLVERS
+
+    out = {"python": sys.version.split()[0]}
+    names = ["numpy", "scipy", "cvxpy", "lssvm_cvx", "scikit-learn", "pandas"]
+    names += [SOLVERS[s].package for s in solvers if s in SOLVERS]
+    for n in dict.fromkeys(names):
+        try:
+            out[n] = version(n)
+        except PackageNotFoundError:
+            out[n] = "not installed"
+    return out

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..solvers import Tolerance
 
-__all__ = ["Row", "Report", "COLUMNS", "VERDICTS", "FAILURES", "NOT_CHARGED", "deviation"]
+__all__ = ["Row", "Report", "COLUMNS", "VERDICTS", "FAILURES", "NOT_CHARGED", "deviation",
+           "ranking_time", "json_safe"]
 
 #: the long format of ``Report.to_frame()`` and ``sweep.csv``
 COLUMNS: tuple[str, ...] = (
@@ -69,23 +70,33 @@ def twin_gaps(twin: dict[str, tuple[float, float | None]]) -> dict[str, float]:
     return {k: abs(a - b) / scale for k, (a, b) in known.items()}
 
 
+def ranking_time(solver_time: float | None, call_time: float | None) -> float:
+    """The time a solver is ranked by: its own reported solve time where it reports one, else
+    the wall time of the call into it; cvxpy's conversion is never included.  A report longer
+    than the call that contains it is not believed (Clarabel's, when cvxpy reuses its solver
+    object for a re-solve, counts more than the call), so the shorter of the two is used."""
+    vals = [float(t) for t in (solver_time, call_time) if t is not None and math.isfinite(t)]
+    return min(vals) if vals else math.nan
+
+
 def _json(v: Any) -> str:
     import json
 
-    return json.dumps(_clean(v), sort_keys=True, default=str)
+    return json.dumps(json_safe(v), sort_keys=True, default=str)
 
 
-def _clean(v: Any) -> Any:
+def json_safe(v: Any) -> Any:
+    """``v`` with NaN/inf as None and NumPy scalars as Python ones, recursively (JSON-ready)."""
     import numpy as np
 
     if isinstance(v, float) and not math.isfinite(v):
         return None
     if isinstance(v, (np.floating, np.integer, np.bool_)):
-        return _clean(v.item())
+        return json_safe(v.item())
     if isinstance(v, dict):
-        return {str(k): _clean(x) for k, x in v.items()}
+        return {str(k): json_safe(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_clean(x) for x in v]
+        return [json_safe(x) for x in v]
     return v
 
 
@@ -142,12 +153,8 @@ class Row:
 
     @property
     def time(self) -> float:
-        """The time a solver is ranked by: its own reported solve time where it reports one,
-        else the wall time of the call into it (cvxpy's conversion is never included)."""
-        for t in (self.solver_time, self.solve_call_time):
-            if t is not None and math.isfinite(t):
-                return float(t)
-        return math.nan
+        """The time a solver is ranked by (:func:`ranking_time`)."""
+        return ranking_time(self.solver_time, self.solve_call_time)
 
     @property
     def twin_gap(self) -> float:
@@ -167,7 +174,7 @@ class Row:
         return max(vals) if vals else math.nan
 
     def to_dict(self, log: bool = True) -> dict[str, Any]:
-        return _clean({
+        return json_safe({
             "backend": self.backend, "status": self.status, "setting": self.setting,
             "setup_time": self.setup_time, "solve_time": self.solve_time,
             "objective": self.objective, "objective_rel_gap": self.objective_rel_gap,
@@ -236,7 +243,7 @@ class Report:
 
     def to_dict(self, log: bool = True) -> dict[str, Any]:
         """JSON-serialisable (NaN/inf become ``None``)."""
-        return _clean({
+        return json_safe({
             "formulation": self.formulation, "reference": self.reference,
             "reference_reason": self.reference_reason, "n": self.n,
             "citation": self.citation, "setting": self.setting, "time_limit": self.time_limit,

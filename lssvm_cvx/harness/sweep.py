@@ -1,56 +1,76 @@
-"""``lssvm-cvx sweep``: formulations × solvers × sizes × repeats through :func:`compare`.
+"""``lssvm-cvx sweep``: problems × solvers × profiles × repeats through :func:`compare`.
 
-Writes into ``out``:
+A *problem* is a formulation (a registered name, a :class:`Formulation` subclass, ``module:Class``
+or any factory ``f(n, seed=..., **params)``) at a size ``n``, a point of the family's
+conditioning axes (``params``: e.g. the kernel width ``sigma2`` or ``gamma``, passed to the
+formulations whose ``random_instance`` takes them) and a repeat ``r`` (the random instance
+with ``seed = r``).  Each cell (problem × profile) runs every solver on the same instance, each
+in a reusable worker bounded by ``time_limit``.
 
-* ``sweep.csv`` — the long format of :data:`~lssvm_cvx.harness.report.COLUMNS`, one row per
-  (formulation, n, solver, repeat); appended cell by cell, so an interrupted sweep keeps what
-  finished and ``resume=True`` skips it;
-* ``summary.md`` — per solver: success rate (agreement within the tolerance profile, over the
-  runs where the solver applies), shifted geometric mean of the time ratios and fastest-on
-  counts; per formulation: which solvers fail and why;
-* ``performance_profile.png`` — Dolan–Moré profiles of total time (setup + solve), a failure
-  counting as never solved.
+Writes into ``out`` (tidy: one row per problem × solver × profile × repeat):
 
-Repeat ``r`` is the formulation's random instance with ``seed = r``; each cell (formulation,
-n, repeat) runs every solver on the same instance, each in a killable worker bounded by
-``time_limit``.
+* ``sweep.csv`` — the long format of :data:`~lssvm_cvx.harness.report.COLUMNS` plus
+  ``params`` and ``run`` (which run of the manifest measured the row); appended cell by cell, so
+  an interrupted sweep keeps what finished;
+* ``sweep.json`` — the manifest (every run merged into the folder: command, date, commit,
+  machine, versions of Python, NumPy, SciPy, cvxpy and every solver, the options of each
+  solver at each profile, time limit, sizes, seeds, params) and the rows; ``sweep.parquet`` the
+  rows (with the manifest in its metadata) where pyarrow is installed;
+* ``summary.md`` — :func:`~lssvm_cvx.harness.sweep_report.summarize` (qpbenchmark's report
+  and more);
+* ``performance_profile.png``/``.svg`` (time) and ``accuracy_profile.png``/``.svg``;
+* ``warm.csv`` when a warm-start path was asked for (:mod:`lssvm_cvx.harness.warm`).
+
+``resume=True`` keeps the rows there and runs what is missing per (problem, solver, profile,
+repeat) — adding one solver runs only that solver (with the cell's reference backend again, so
+it is judged against the same point; the other rows stay as they were); ``rerun`` also reruns
+the rows that ``"failed"`` (any verdict other than yes/n/a), hit ``"timeouts"`` or were
+``"interrupted"``.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as _dt
-import io
-import math
+import inspect
+import itertools
+import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .report import COLUMNS
+from .sweep_files import (
+    MANIFEST_FORMAT,
+    SWEEP_COLUMNS,
+    read_manifest,
+    read_rows,
+    write_outputs,
+    write_rows,
+)
+from .sweep_report import (
+    performance_profile,
+    reference_rows,
+    row_key,
+    shifted_geometric_mean,
+    summarize,
+)
 
-__all__ = ["sweep", "SweepResult", "summarize", "performance_profile", "verdict_table",
-           "reference_rows", "reference_table", "shifted_geometric_mean", "run_cell"]
+__all__ = ["sweep", "SweepResult", "ProblemSpec", "problem_specs", "import_object", "run_cell",
+           "summarize",
+           "performance_profile", "reference_rows", "shifted_geometric_mean", "SWEEP_COLUMNS",
+           "RERUN"]
 
-#: shift (seconds) of the shifted geometric mean of times, as qpbenchmark's ``shgeom``
-TIME_SHIFT = 1e-3
-
-
-def shifted_geometric_mean(values: Sequence[float], shift: float = TIME_SHIFT) -> float:
-    """``exp(mean(log(v + shift))) - shift`` (qpbenchmark's ``shgeom``): a mean of ratios or
-    times that neither one huge value nor a few tiny ones dominate."""
-    vals = [float(v) for v in values]
-    if not vals:
-        return math.nan
-    return math.exp(sum(math.log(v + shift) for v in vals) / len(vals)) - shift
+#: what ``rerun`` may name
+RERUN: tuple[str, ...] = ("failed", "timeouts", "interrupted")
 
 
 @dataclass
 class SweepResult:
-    """Where the sweep wrote, how long it took, and its rows."""
+    """Where the sweep wrote, how long it took, its rows and its manifest."""
 
     out: Path
     rows: list[dict[str, Any]]
@@ -58,202 +78,370 @@ class SweepResult:
     summary_path: Path | None = None
     wall: float = 0.0
     interrupted: bool = False
+    manifest: dict[str, Any] = field(default_factory=dict)
+    warm: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _default_solvers() -> list[str]:
-    from ..solvers import DEFAULT_SOLVERS, EXTRA_SOLVERS, available_solvers
+@dataclass
+class ProblemSpec:
+    """A family of instances: ``factory(n, seed=r, **params)`` returns a Formulation;
+    ``accepts`` the params it takes (the conditioning axes that apply to it)."""
 
-    inst = set(available_solvers())
-    return [s for s in (*DEFAULT_SOLVERS, *EXTRA_SOLVERS) if s in inst]
+    label: str
+    factory: Callable[..., Any]
+    accepts: tuple[str, ...] = ()
+    has_closed_form: bool | None = None
 
 
-def run_cell(name: str, n: int, repeat: int, solvers: Sequence[str], setting: str,
-             time_limit: float) -> list[dict[str, Any]]:
-    """One (formulation, n, repeat) cell: the long-format rows of :func:`compare`."""
-    from ..formulations import get_formulation
+def _accepts(factory: Callable[..., Any]) -> tuple[str, ...]:
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in sig.parameters.values()
+                 if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                 and p.name not in ("n", "seed", "cls", "self"))
+
+
+def import_object(text: str) -> Any:
+    """``"module:Name"`` or ``"path/to/file.py:Name"`` (dotted names allowed after the colon)
+    imported; the current folder is searched first, as ``python -m`` does.  An
+    :class:`~lssvm_cvx.exceptions.InputError` names what could not be imported."""
+    import importlib
+    import importlib.util
+
+    from ..exceptions import InputError
+
+    mod, _, qual = text.rpartition(":")
+    try:
+        if mod.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(mod).stem, mod)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot load {mod}")
+            obj: Any = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = obj
+            spec.loader.exec_module(obj)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            obj = importlib.import_module(mod)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, OSError, SyntaxError) as exc:
+        raise InputError(f"formulation {text!r}: cannot import it ({type(exc).__name__}: "
+                         f"{exc})") from None
+    return obj
+
+
+def problem_specs(formulations: Sequence[Any] | None) -> list[ProblemSpec]:
+    """The problems named by ``formulations``: registered names, ``"module:Class"`` strings,
+    :class:`~lssvm_cvx.formulations.base.Formulation` subclasses (their ``random_instance``)
+    or factories ``f(n, seed=..., **params) -> Formulation``; None: every registered one."""
+    from ..exceptions import InputError
+    from ..formulations import FORMULATIONS
+    from ..formulations.base import Formulation
+
+    known = sorted(n for n in FORMULATIONS if not n.startswith("_"))
+    if formulations is None or (isinstance(formulations, Sequence) and not formulations
+                                and not isinstance(formulations, str)):
+        formulations = known
+    if isinstance(formulations, (str, bytes)) or not isinstance(formulations, Sequence):
+        raise InputError(f"formulations must be a list (names, classes or factories), got "
+                         f"{formulations!r}")
+    specs = []
+    for item in formulations:
+        if isinstance(item, str) and ":" in item:
+            item = import_object(item)
+        if isinstance(item, str):
+            if item not in FORMULATIONS:
+                raise InputError(f"unknown formulation(s) [{item!r}]; known: {', '.join(known)}")
+            cls = FORMULATIONS[item]
+            specs.append(ProblemSpec(item, cls.random_instance, _accepts(cls.random_instance),
+                                     bool(cls.has_closed_form)))
+        elif isinstance(item, type) and issubclass(item, Formulation):
+            label = item.name if isinstance(getattr(item, "name", None), str) and item.name \
+                else f"{item.__module__}:{item.__qualname__}"
+            specs.append(ProblemSpec(label, item.random_instance, _accepts(item.random_instance),
+                                     bool(item.has_closed_form)))
+        elif callable(item):
+            label = getattr(item, "__name__", None) or repr(item)
+            specs.append(ProblemSpec(label, item, _accepts(item)))
+        else:
+            raise InputError(f"formulations: {item!r} is not a name, a Formulation subclass or a "
+                             "factory")
+    labels = [s.label for s in specs]
+    dup = sorted({x for x in labels if labels.count(x) > 1})
+    if dup:
+        raise InputError(f"formulations named twice: {dup}")
+    return specs
+
+
+def _params_grid(spec: ProblemSpec, params: Mapping[str, Sequence[Any]] | None) -> list[dict]:
+    axes = {k: list(v) for k, v in (params or {}).items() if k in spec.accepts}
+    if not axes:
+        return [{}]
+    return [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())]
+
+
+def _params_text(p: Mapping[str, Any]) -> str:
+    return json.dumps(dict(p), sort_keys=True) if p else ""
+
+
+def run_cell(spec: ProblemSpec | bytes, n: int, repeat: int, solvers: Sequence[str],
+             setting: str, time_limit: float, params: Mapping[str, Any] | None = None,
+             options: Mapping[str, Mapping[str, Any]] | None = None,
+             run: int = 0) -> list[dict[str, Any]]:
+    """One cell (problem at one profile): the long-format rows of :func:`compare`, with
+    ``params`` and ``run``.  ``spec`` may be a cloudpickled :class:`ProblemSpec` (what a
+    sweep's worker processes receive)."""
     from .compare import compare
 
+    if isinstance(spec, bytes):
+        import pickle
+
+        (spec,) = pickle.loads(spec)
+    assert isinstance(spec, ProblemSpec)
+    p = dict(params or {})
+    extra = {"params": _params_text(p), "run": run}
     try:
-        f = get_formulation(name).random_instance(n, seed=repeat)
-        rep = compare(f, list(solvers), setting=setting, time_limit=time_limit)
+        f = spec.factory(n, seed=repeat, **p)
+        rep = compare(f, list(solvers), setting=setting, time_limit=time_limit, options=options)
     except KeyboardInterrupt:  # compare's Interrupted too: a partial cell is never a row
         raise
     except Exception as exc:  # an instance that cannot be built is a row, not a crash
-        return [{"formulation": name, "n": n, "solver": "instance", "repeat": repeat,
-                 "profile": setting, "status": "error", "agrees": False,
-                 "reason": "random instance failed", "error": f"{type(exc).__name__}: {exc}"}]
+        return [{"formulation": spec.label, "n": n, "solver": "instance", "repeat": repeat,
+                 "profile": setting, "status": "error", "agrees": False, "verdict": "NO",
+                 "failure": "compile", "reason": "random instance failed",
+                 "error": f"{type(exc).__name__}: {exc}", "time_limit": time_limit, **extra}]
     rep.repeat = repeat
     rows = rep.records()
     for r in rows:
         r["n"] = n  # the requested size (some formulations report none)
+        r["formulation"] = spec.label
+        r.update(extra)
     return rows
 
 
-def _key(r: dict[str, Any]) -> tuple:
-    return (str(r["formulation"]), int(float(r["n"])), int(float(r["repeat"])), str(r["profile"]))
+def _wants_rerun(r: dict[str, Any], rerun: str | None) -> bool:
+    if rerun is None:
+        return False
+    v = str(r.get("verdict") or "")
+    if rerun == "failed":
+        return v not in ("yes", "n/a", "")
+    if rerun == "timeouts":
+        return r.get("failure") == "time_limit" or r.get("status") == "time_limit"
+    return r.get("status") == "interrupted" or r.get("failure") == "interrupted"
 
 
-def _read_csv(path: Path) -> list[dict[str, Any]]:
-    """The rows of an earlier ``sweep.csv`` for ``resume``; a malformed file is an
-    :class:`~lssvm_cvx.exceptions.InputError` naming it and the row (never a traceback)."""
+def _run_record(k: int, solvers: list[str], profiles: list[str], sizes: Sequence[int],
+                repeats: int, params: Mapping[str, Sequence[Any]] | None, time_limit: float,
+                options: Mapping[str, Mapping[str, Any]] | None,
+                specs: list[ProblemSpec]) -> dict[str, Any]:
+    from ..solvers import profile
+    from .files import current_commit, machine_summary, package_versions
+
+    opts = {s: {p: {**profile(s, p).options, **dict((options or {}).get(s) or {})}
+                for p in profiles} for s in solvers}
+    return {"run": k, "command": "", "date": _dt.datetime.now(_dt.timezone.utc).strftime(
+                "%Y-%m-%d %H:%M UTC"), "commit": current_commit(), "machine": machine_summary(),
+            "versions": package_versions(solvers), "solvers": solvers, "profiles": profiles,
+            "sizes": list(sizes), "repeats": repeats, "seeds": list(range(repeats)),
+            "params": {k: list(v) for k, v in (params or {}).items()},
+            "time_limit": time_limit, "options": json.loads(json.dumps(opts, default=str)),
+            "formulations": [s.label for s in specs]}
+
+
+def _check_args(sizes: Any, repeats: Any, profiles: Sequence[str], params: Any, options: Any,
+                rerun: Any, time_limit: Any, warm_start: Any) -> None:
     from ..exceptions import InputError
-
-    if not path.exists():
-        return []
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise InputError(f"resume: cannot read {path} ({exc}); remove it or run without "
-                         "resume") from None
-    for k, r in enumerate(rows, 2):
-        try:
-            _key(r)
-            if not r.get("solver"):
-                raise ValueError("no solver")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"resume: {path} line {k} is not a sweep row ({exc}); remove the "
-                             "file or run without resume") from None
-    return rows
-
-
-def _write_rows(fh: Any, rows: list[dict[str, Any]]) -> None:
-    w = csv.DictWriter(fh, fieldnames=list(COLUMNS), extrasaction="ignore")
-    for r in rows:
-        w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in COLUMNS})
-    fh.flush()
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    from .files import atomic_write
-
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
-def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | None = None, *,
-          sizes: Sequence[int] = (50, 200), repeats: int = 3, time_limit: float = 60.0,
-          setting: str = "high", jobs: int = 1, scheduler: str | None = None,
-          out: str | os.PathLike = "benchmarks/results/sweep", resume: bool = False,
-          progress: bool = True) -> SweepResult:
-    """Run the sweep and write ``sweep.csv``, ``summary.md`` and ``performance_profile.png``.
-
-    ``jobs > 1`` runs cells in parallel processes; ``scheduler`` (a Dask address) runs them on
-    that cluster.  Ctrl-C stops at once: the cells that finished are written (a cell cut short
-    writes no row), the summary says how many were not run, and
-    :class:`~lssvm_cvx.exceptions.Interrupted` is raised with the :class:`SweepResult` as
-    ``partial``; ``resume=True`` then runs exactly the missing cells.
-    """
-    from ..exceptions import InputError
-    from ..formulations import FORMULATIONS
-    from ..solvers import check_solver
+    from ..solvers import PROFILE_NAMES
     from .compare import check_time_limit
 
-    t_start = time.perf_counter()
-    if formulations is not None and (isinstance(formulations, str)
-                                     or not isinstance(formulations, Sequence)):
-        raise InputError(f"formulations must be a list of names, got {formulations!r}")
-    known = sorted(n for n in FORMULATIONS if not n.startswith("_"))
-    names = list(formulations) if formulations else known
-    unknown = [n for n in names if n not in FORMULATIONS]
-    if unknown:
-        raise InputError(f"unknown formulation(s) {unknown}; known: {', '.join(known)}")
     if (isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) or not sizes
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 4 for v in sizes)):
         raise InputError(f"sizes must be a non-empty list of integers >= 4, got {sizes!r}")
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise InputError(f"repeats must be a positive integer, got {repeats!r}")
+    bad = [p for p in profiles if p not in PROFILE_NAMES]
+    if bad or not profiles:
+        raise InputError(f"profiles must name some of {', '.join(PROFILE_NAMES)}, got "
+                         f"{list(profiles)!r}")
+    if params is not None and (not isinstance(params, Mapping) or not all(
+            isinstance(v, Sequence) and not isinstance(v, (str, bytes)) and len(v) > 0
+            for v in params.values())):
+        raise InputError(f"params must map a parameter name to a non-empty list of values, e.g. "
+                         f"{{'sigma2': [0.1, 1.0]}}; got {params!r}")
+    if options is not None and (not isinstance(options, Mapping) or not all(
+            isinstance(v, Mapping) for v in options.values())):
+        raise InputError(f"options must map a solver to a mapping of its options, got {options!r}")
+    if rerun is not None and rerun not in RERUN:
+        raise InputError(f"rerun must be one of {', '.join(RERUN)} or None, got {rerun!r}")
     check_time_limit(time_limit)
     if time_limit is None:
         raise InputError("time_limit must be a positive number of seconds for a sweep")
+    if warm_start is not None and (not isinstance(warm_start, Mapping) or len(warm_start) != 1
+                                   or len(next(iter(warm_start.values()))) < 2):
+        raise InputError(f"warm_start must map one parameter to a path of at least 2 values, "
+                         f"e.g. {{'gamma': [1, 10, 100]}}; got {warm_start!r}")
+
+
+def sweep(formulations: Sequence[Any] | None = None, solvers: Sequence[str] | None = None, *,
+          sizes: Sequence[int] = (50, 200), repeats: int = 3, time_limit: float = 60.0,
+          setting: str = "high", profiles: Sequence[str] | None = None,
+          params: Mapping[str, Sequence[Any]] | None = None,
+          options: Mapping[str, Mapping[str, Any]] | None = None, jobs: int = 1,
+          scheduler: str | None = None, out: str | os.PathLike = "benchmarks/results/sweep",
+          resume: bool = False, rerun: str | None = None,
+          warm_start: Mapping[str, Sequence[float]] | None = None,
+          progress: bool = True, command: str | None = None) -> SweepResult:
+    """Run the sweep and write its files (module docstring).
+
+    Parameters
+    ----------
+    formulations : sequence or None
+        Registered names, ``"module:Class"``, Formulation subclasses or factories
+        ``f(n, seed=..., **params)``; None runs every registered formulation.
+    solvers : sequence of str or None
+        cvxpy solver names; None: every installed solver the harness knows.
+    sizes, repeats :
+        Problem sizes, and repeats (seeds ``0 .. repeats - 1``).
+    time_limit : float
+        Seconds per backend run (a run still going is killed).
+    setting, profiles :
+        The tolerance profile(s); ``profiles`` (e.g. ``["high", "default", "low"]``) overrides
+        ``setting``.
+    params : mapping of str to sequence, optional
+        Conditioning axes, e.g. ``{"sigma2": [0.1, 1, 10]}``: every combination, for each
+        formulation whose instance factory takes those parameters.
+    options : mapping of str to mapping, optional
+        Solver options over the profile's, e.g. ``{"OSQP": {"eps_abs": 1e-7}}``.
+    jobs, scheduler :
+        Cells in parallel processes, or on a Dask cluster.
+    out : path
+        The folder written.
+    resume, rerun :
+        Keep the rows in ``out`` and run the missing ones; ``rerun`` (``"failed"``,
+        ``"timeouts"``, ``"interrupted"``, implies ``resume``) also reruns those.
+    warm_start : mapping of one str to a sequence, optional
+        A parameter path, e.g. ``{"gamma": [1, 10, 100]}``: per problem and solver, the DPP
+        re-solves along it are measured (``warm.csv``, a summary section).
+    progress : bool
+        A line on stderr per finished cell.
+    command : str, optional
+        What the manifest records as this run's command (the CLI passes its command line);
+        default: this call, spelled out.
+
+    Returns
+    -------
+    SweepResult
+        Rows, files, manifest.  Ctrl-C stops at once: the cells that finished are written (a
+        cell cut short writes no row), the summary says how many were not run, and
+        :class:`~lssvm_cvx.exceptions.Interrupted` is raised with the result as ``partial``.
+    """
+    from ..exceptions import InputError
+    from ..solvers import DEFAULT_SOLVERS, EXTRA_SOLVERS, available_solvers, check_solver
+
+    t_start = time.perf_counter()
+    profs = list(profiles) if profiles is not None else [setting]
+    _check_args(sizes, repeats, profs, params, options, rerun, time_limit, warm_start)
+    specs = problem_specs(formulations)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise InputError(f"out must be a directory; {out} is a file")
-    solvers = [check_solver(s) for s in solvers] if solvers else _default_solvers()
+    if solvers:
+        solvers = [check_solver(s) for s in solvers]
+    else:
+        inst = set(available_solvers())
+        solvers = [s for s in (*DEFAULT_SOLVERS, *EXTRA_SOLVERS) if s in inst]
+    options = {str(k).upper(): v for k, v in (options or {}).items()}
+    resume = resume or rerun is not None
     out.mkdir(parents=True, exist_ok=True)
-    csv_path = out / "sweep.csv"
-    rows = _read_csv(csv_path) if resume else []
-    have: dict[Any, set[str]] = {}
+    csv_path, json_path = out / "sweep.csv", out / "sweep.json"
+    rows = read_rows(csv_path) if resume else []
+    manifest: dict[str, Any] = (read_manifest(json_path) if resume
+                                else {"format": MANIFEST_FORMAT, "runs": []})
+    runs: list[dict[str, Any]] = manifest["runs"]
+    run_k = len(runs)
+    runs.append(_run_record(run_k, solvers, profs, sizes, repeats, params,
+                            time_limit, options, specs))
+    runs[-1]["command"] = command or (
+        f"sweep({[s.label for s in specs]}, {solvers}, sizes={list(sizes)}, repeats={repeats}, "
+        f"profiles={profs}, time_limit={time_limit:g}" + (f", params={dict(params)}" if params
+                                                          else "")
+        + (", resume=True" if resume else "") + (f", rerun={rerun!r}" if rerun else "") + ")")
+    have: dict[tuple, dict[str, dict[str, Any]]] = {}
     for r in rows:
-        have.setdefault(_key(r), set()).add(r["solver"])
-    cells = [(f, n, k) for f in names for n in sizes for k in range(repeats)
-             if not set(solvers) <= have.get((f, n, k, setting), set())]
-    if resume:  # drop partial cells that will be rerun
-        rerun = {(f, n, k, setting) for f, n, k in cells}
-        rows = [r for r in rows if _key(r) not in rerun]
+        have.setdefault(row_key(r), {})[str(r["solver"])] = r
+    cells = []  # (spec, n, params, repeat, profile, solvers to run, solvers whose rows to keep)
+    for spec in specs:
+        for n in sizes:
+            for p in _params_grid(spec, params):
+                for k in range(repeats):
+                    for prof in profs:
+                        key = (spec.label, n, _params_text(p), k, prof)
+                        old = have.get(key, {})
+                        need = [s for s in solvers if s not in old or _wants_rerun(old[s], rerun)]
+                        if "instance" in old:  # the instance failed: the whole cell again
+                            need = list(solvers)
+                        if need or not old:
+                            cells.append((spec, n, p, k, prof, need))
+    if resume:  # rows that will be replaced go now
+        replaced = {((s.label, n, _params_text(p), k, prof), x) for s, n, p, k, prof, need in cells
+                    for x in need}
+        cellkeys = {(s.label, n, _params_text(p), k, prof) for s, n, p, k, prof, _ in cells}
+        rows = [r for r in rows if (row_key(r), str(r["solver"])) not in replaced
+                and not (row_key(r) in cellkeys and r["solver"] == "instance")]
+    blobs = {s.label: _spec_blob(s) for s in specs} if (jobs > 1 or scheduler) else {}
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
-        csv.DictWriter(fh, fieldnames=list(COLUMNS)).writeheader()
-        _write_rows(fh, rows)
+        csv.DictWriter(fh, fieldnames=list(SWEEP_COLUMNS)).writeheader()
+        write_rows(fh, rows)
         interrupted = False
         done = 0
 
-        def report(cell, cell_rows):
+        def report(cell: tuple, cell_rows: list[dict[str, Any]]) -> None:
             nonlocal done
             done += 1
-            rows.extend(cell_rows)
-            _write_rows(fh, cell_rows)
+            spec, n, p, k, prof, need = cell
+            key = (spec.label, n, _params_text(p), k, prof)
+            kept = have.get(key, {})
+            # a partial rerun: the rows asked for, and the closed form's if there was none
+            new = [r for r in cell_rows if r["solver"] in need or r["solver"] == "instance"
+                   or r["solver"] not in kept]
+            rows.extend(new)
+            write_rows(fh, new)
             if progress:
-                ok = sum(1 for r in cell_rows if r.get("agrees") is True)
-                bad = [f"{r['solver']}:{r['status']}" for r in cell_rows if r.get("agrees") is False]
+                ok = sum(1 for r in new if r.get("verdict") == "yes")
+                bad = [f"{r['solver']}:{r.get('failure') or r['status']}" for r in new
+                       if r.get("verdict") == "NO"]
                 el = time.perf_counter() - t_start
-                print(f"[{done}/{len(cells)} {el:.0f} s] {cell[0]} n={cell[1]} repeat={cell[2]}: "
-                      f"{ok}/{len(cell_rows)} agree" + (f"; NO: {', '.join(bad)}" if bad else ""),
+                print(f"[{done}/{len(cells)} {el:.0f} s] {spec.label} n={n}"
+                      + (f" {_params_text(p)}" if p else "") + f" repeat={k} {prof}: "
+                      f"{ok}/{len(new)} agree" + (f"; NO: {', '.join(bad)}" if bad else ""),
                       file=sys.stderr, flush=True)
 
+        def solvers_for(cell: tuple) -> list[str]:
+            spec, n, p, k, prof, need = cell
+            kept = have.get((spec.label, n, _params_text(p), k, prof), {})
+            ref = next((str(r.get("reference")) for r in kept.values() if r.get("reference")), "")
+            extra = [ref] if ref in solvers and ref not in need else []
+            return list(need) + extra if kept else list(solvers)
+
+        def args(cell: tuple) -> tuple:
+            spec, n, p, k, prof, _ = cell
+            return (blobs.get(spec.label, spec), n, k, solvers_for(cell), prof, time_limit, p,
+                    options, run_k)
+
         try:
-            if scheduler:
-                from dask.distributed import Client
-                from dask.distributed import as_completed as dask_as_completed
-
-                with Client(scheduler, set_as_default=False) as client:
-                    futs = {client.submit(run_cell, f, n, k, solvers, setting, time_limit,
-                                          pure=False): (f, n, k) for f, n, k in cells}
-                    for fut in dask_as_completed(futs):
-                        report(futs[fut], fut.result())
-            elif jobs > 1:
-                from concurrent.futures import ProcessPoolExecutor, as_completed
-
-                from .worker import ensure_forkserver, worker_context
-
-                # forkserver, not fork: a forked copy of a caller that has solved in-process
-                # inherits held solver-thread locks (see lssvm_cvx.harness.worker); launched
-                # ignoring SIGINT so that Ctrl-C reaches only this process
-                ensure_forkserver()
-                with ProcessPoolExecutor(jobs, mp_context=worker_context()) as ex:
-                    futs = {ex.submit(run_cell, f, n, k, solvers, setting, time_limit): (f, n, k)
-                            for f, n, k in cells}
-                    try:
-                        for fut in as_completed(futs):
-                            report(futs[fut], fut.result())
-                    except KeyboardInterrupt:
-                        # stop now: queued cells cancelled, running ones killed (their
-                        # workers ignore SIGINT), no partial cell written
-                        ex.shutdown(wait=False, cancel_futures=True)
-                        for proc in list(getattr(ex, "_processes", {}).values()):
-                            proc.kill()
-                        raise
-            else:
-                for cell in cells:
-                    report(cell, run_cell(*cell, solvers, setting, time_limit))
+            _run_cells(cells, args, report, jobs, scheduler)
         except KeyboardInterrupt:
             interrupted = True
-    wall = time.perf_counter() - t_start
-    # rewrite sorted, atomically (same content)
-    buf = io.StringIO()
-    csv.DictWriter(buf, fieldnames=list(COLUMNS)).writeheader()
-    rows.sort(key=lambda r: (_key(r), str(r["solver"])))
-    _write_rows(buf, rows)
-    _atomic_text(csv_path, buf.getvalue())
-    res = SweepResult(out, rows, [csv_path], wall=wall, interrupted=interrupted)
-    png = out / "performance_profile.png"
-    if performance_profile(rows, png, time_limit=time_limit):
-        res.paths.append(png)
-    md = summarize(rows, time_limit=time_limit, wall=wall, solvers=solvers, sizes=sizes,
-                   repeats=repeats, interrupted=interrupted,
-                   profile_png=png.name if png in res.paths else None,
-                   missing=len(cells) - done if interrupted else 0)
-    res.summary_path = out / "summary.md"
-    _atomic_text(res.summary_path, md)
-    res.paths.append(res.summary_path)
+    warm_rows = _warm(specs, sizes, params, repeats, profs, solvers, warm_start, time_limit,
+                      run_k) if warm_start and not interrupted else []
+    runs[-1]["rows"] = sum(1 for r in rows if str(r.get("run")) == str(run_k))
+    runs[-1]["interrupted"] = interrupted
+    res = SweepResult(out, rows, wall=time.perf_counter() - t_start, interrupted=interrupted,
+                      manifest=manifest, warm=warm_rows)
+    write_outputs(res, solvers, sizes, repeats, time_limit, len(cells) - done, warm_rows)
     if interrupted:
         from ..exceptions import Interrupted
 
@@ -263,280 +451,68 @@ def sweep(formulations: Sequence[str] | None = None, solvers: Sequence[str] | No
     return res
 
 
-# --- analysis --------------------------------------------------------------------------------
-def _f(v: Any) -> float:
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        return math.nan
-    return x
+def _spec_blob(spec: ProblemSpec) -> bytes:
+    from .worker import dumps
+
+    return dumps(spec)
 
 
-def _b(v: Any) -> bool | None:
-    if v in (True, "True", "true", "1"):
-        return True
-    if v in (False, "False", "false", "0"):
-        return False
-    return None
+def _run_cells(cells: list, args: Callable[[tuple], tuple], report: Callable, jobs: int,
+               scheduler: str | None) -> None:
+    if scheduler:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_as_completed
+
+        with Client(scheduler, set_as_default=False) as client:
+            futs = {client.submit(run_cell, *args(c), pure=False): c for c in cells}
+            for fut in dask_as_completed(futs):
+                report(futs[fut], fut.result())
+    elif jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        from .worker import ensure_forkserver, worker_context
+
+        # forkserver, not fork: a forked copy of a caller that has solved in-process inherits
+        # held solver-thread locks (see lssvm_cvx.harness.worker); launched ignoring SIGINT so
+        # that Ctrl-C reaches only this process
+        ensure_forkserver()
+        with ProcessPoolExecutor(jobs, mp_context=worker_context()) as ex:
+            futs = {ex.submit(run_cell, *args(c)): c for c in cells}
+            try:
+                for fut in as_completed(futs):
+                    report(futs[fut], fut.result())
+            except KeyboardInterrupt:
+                # stop now: queued cells cancelled, running ones killed (their workers ignore
+                # SIGINT), no partial cell written
+                ex.shutdown(wait=False, cancel_futures=True)
+                for proc in list(getattr(ex, "_processes", {}).values()):
+                    proc.kill()
+                raise
+    else:
+        for c in cells:
+            report(c, run_cell(*args(c)))
 
 
-def _problems(rows: list[dict[str, Any]]) -> dict[tuple, dict[str, dict[str, Any]]]:
-    """(formulation, n, repeat, profile) -> solver -> row, cvxpy solvers only."""
-    out: dict[tuple, dict[str, dict[str, Any]]] = {}
-    for r in rows:
-        if r["solver"] in ("closed_form", "instance"):
-            continue
-        out.setdefault(_key(r), {})[str(r["solver"])] = r
-    return out
+def _warm(specs: list[ProblemSpec], sizes: Sequence[int], params: Any, repeats: int,
+          profs: list[str], solvers: list[str], warm_start: Mapping[str, Sequence[float]],
+          time_limit: float, run_k: int) -> list[dict[str, Any]]:
+    from .warm import warm_path
 
-
-def _total(r: dict[str, Any]) -> float:
-    return _f(r.get("setup_s")) + _f(r.get("solve_s"))
-
-
-def _times(rows: list[dict[str, Any]], time_limit: float) -> tuple[list[str], list[tuple],
-                                                                  dict[tuple, dict[str, float]]]:
-    """Per problem and solver: total time if it agreed, else inf; solvers that do not apply
-    (agrees empty) are left out of that problem."""
-    probs = _problems(rows)
-    solvers = sorted({s for p in probs.values() for s in p})
-    times: dict[tuple, dict[str, float]] = {}
-    for key, per in probs.items():
-        t = {}
-        for s, r in per.items():
-            ag = _b(r.get("agrees"))
-            if ag is None and r.get("status") in ("unsupported", "interrupted"):
-                continue
-            t[s] = _total(r) if ag else math.inf
-        times[key] = t
-    return solvers, list(probs), times
-
-
-def performance_profile(rows: list[dict[str, Any]], path: str | os.PathLike, *,
-                        time_limit: float = 60.0) -> bool:
-    """Dolan–Moré performance profile of total time over the problems each solver applies to;
-    writes a PNG, returns False when there is nothing to plot."""
-    solvers, _, times = _times(rows, time_limit)
-    if not solvers or not times:
-        return False
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    ratios: dict[str, list[float]] = {s: [] for s in solvers}
-    for t in times.values():
-        finite = [v for v in t.values() if math.isfinite(v)]
-        best = min(finite) if finite else math.nan
-        for s in solvers:
-            if s in t:
-                ratios[s].append(t[s] / best if finite else math.inf)
-    tau = np.logspace(0, 3, 400, base=10)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for s in solvers:
-        r = np.asarray(ratios[s])
-        if r.size == 0:
-            continue
-        rho = [(r <= x).mean() for x in tau]
-        ax.step(tau, rho, where="post", label=f"{s} ({r.size})")
-    ax.set_xscale("log")
-    ax.set_xlabel("τ (time / best time on the problem; total = setup + solve)")
-    ax.set_ylabel("fraction of problems solved within τ")
-    ax.set_ylim(0, 1.02)
-    ax.set_title("Dolan–Moré performance profile (agreement within tolerance = solved)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    from .files import atomic_write
-
-    atomic_write(Path(path), lambda tmp: fig.savefig(tmp, dpi=110, bbox_inches="tight",
-                                                     format="png"))
-    plt.close(fig)
-    return True
-
-
-def verdict_table(rows: list[dict[str, Any]]) -> list[str]:
-    """Per solver: how many runs got each verdict (yes, NO, disagreement, n/a)."""
-    from .report import VERDICTS
-
-    by: dict[str, dict[str, int]] = {}
-    for r in rows:
-        if r["solver"] == "instance":
-            continue
-        v = str(r.get("verdict") or "")
-        if not v:  # a row of an older sweep.csv
-            ag = _b(r.get("agrees"))
-            v = "n/a" if ag is None else ("yes" if ag else "NO")
-        by.setdefault(str(r["solver"]), {}).setdefault(v, 0)
-        by[str(r["solver"])][v] += 1
-    if not by:
-        return []
-    out = ["## Verdicts", "", "| backend | " + " | ".join(VERDICTS) + " |",
-           "|---|" + "---|" * len(VERDICTS)]
-    for s in sorted(by):
-        out.append(f"| {s} | " + " | ".join(str(by[s].get(v, 0)) for v in VERDICTS) + " |")
-    return out + [""]
-
-
-def reference_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per formulation with a closed form: the runs, how many chose the closed form as the
-    reference (the best certificate), the other references and the first reason given.
-
-    Parameters
-    ----------
-    rows : list of dict
-        Rows in the long format (:data:`~lssvm_cvx.harness.report.COLUMNS`).
-
-    Returns
-    -------
-    list of dict
-        One dict per formulation: ``formulation``, ``runs``, ``closed form chosen``,
-        ``otherwise: reference (runs)``, ``why (first)``.
-    """
-    cells: dict[tuple, dict[str, Any]] = {}
-    for r in rows:
-        if r["solver"] == "instance":
-            continue
-        c = cells.setdefault(_key(r), {"has_cf": False})
-        c["has_cf"] = c["has_cf"] or r["solver"] == "closed_form"
-        c["reference"] = r.get("reference") or "none"
-        c["why"] = str(r.get("reference_reason") or "")
-    by: dict[str, list[dict[str, Any]]] = {}
-    for key, c in cells.items():
-        if c["has_cf"]:
-            by.setdefault(key[0], []).append(c)
+    (param, values), = warm_start.items()
     out = []
-    for name in sorted(by):
-        cs = by[name]
-        cf = sum(1 for c in cs if c["reference"] == "closed_form")
-        others: dict[str, int] = {}
-        for c in cs:
-            if c["reference"] != "closed_form":
-                others[c["reference"]] = others.get(c["reference"], 0) + 1
-        why = next((c["why"] for c in cs if c["reference"] != "closed_form"), "")
-        out.append({"formulation": name, "runs": len(cs), "closed form chosen": cf,
-                    "otherwise: reference (runs)": ", ".join(
-                        f"{k} ({v})" for k, v in sorted(others.items())) or "–",
-                    "why (first)": why or "–"})
+    for spec in specs:
+        for n, p, k, prof in itertools.product(sizes, _params_grid(spec, params), range(repeats),
+                                               profs):
+            try:
+                f = spec.factory(n, seed=k, **p)
+            except Exception:  # reported in sweep.csv already (the instance row)
+                continue
+            if param not in f.parameter_values():
+                continue
+            for s in solvers:
+                for step in warm_path(f, s, param, values, setting=prof, time_limit=time_limit):
+                    out.append({"formulation": spec.label, "n": n, "params": _params_text(p),
+                                "repeat": k, "profile": prof, "solver": s, "run": run_k, **step})
     return out
 
 
-def reference_table(rows: list[dict[str, Any]]) -> list[str]:
-    """:func:`reference_rows` as the markdown section of ``summary.md``."""
-    ref = reference_rows(rows)
-    if not ref:
-        return []
-    out = ["## Reference: the closed form, or why not", "",
-           "Formulations with a closed form; the reference is the point with the best "
-           "certificate (round-off ties go to the closed form).", "",
-           "| " + " | ".join(ref[0]) + " |", "|" + "---|" * len(ref[0])]
-    for r in ref:
-        cells = [str(v).replace("|", "\\|").replace("\n", " ")[:300] for v in r.values()]
-        out.append("| " + " | ".join(cells) + " |")
-    return out + [""]
-
-
-def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: float | None = None,
-              solvers: Sequence[str] | None = None, sizes: Sequence[int] | None = None,
-              repeats: int | None = None, interrupted: bool = False,
-              profile_png: str | None = None, missing: int = 0) -> str:
-    """The ``summary.md`` text."""
-    from .files import current_commit, machine_summary
-
-    when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    forms = sorted({str(r["formulation"]) for r in rows})
-    lines = ["# Solver sweep", ""]
-    lines.append(f"- command: `lssvm-cvx {' '.join(sys.argv[1:]) if sys.argv[1:] else 'sweep'}`")
-    lines.append(f"- date: {when}; commit {current_commit()}"
-                 + (f"; wall time {wall:.0f} s ({wall / 60:.1f} min)" if wall is not None else ""))
-    lines.append(f"- machine: {machine_summary()}")
-    lines.append(f"- {len(forms)} formulations × {len(solvers or [])} solvers "
-                 f"({', '.join(solvers or [])}) × sizes {list(sizes or [])} × {repeats} repeats "
-                 f"(repeat r = random instance with seed r); time limit {time_limit:g} s per solver")
-    if interrupted:
-        lines.append(f"- **interrupted** (Ctrl-C): the tables cover the cells that finished; "
-                     f"{missing} cell(s) were not run (a cell cut short writes no row) — "
-                     "`--resume` runs them")
-    lines += ["", "A run *succeeds* when the solver's point agrees with the reference within its "
-              "tolerance profile (feasibility, objective gap, deviation of the identifiable "
-              "quantities), whatever its status word; the reference is the point with the best "
-              "certificate (scaled primal, dual and gap residuals), and a point that differs "
-              "from it while both are certified is a *disagreement*, charged to neither. Runs "
-              "where the solver does not apply (a QP solver on a second-order-cone problem) are "
-              "left out of its rate.", ""]
-    solvers_all, keys, times = _times(rows, time_limit)
-    profiles = sorted({k[3] for k in keys})
-    lines += ["## Per solver", ""]
-    lines.append("| solver | profile | runs | applicable | success rate | shgeom time ratio "
-                 "| fastest on | median total [s] |")
-    lines.append("|---|---|---|---|---|---|---|---|")
-    for prof in profiles:
-        pkeys = [k for k in keys if k[3] == prof]
-        sg = {}
-        for s in solvers_all:
-            rs = []
-            for k in pkeys:
-                t = times[k]
-                if s not in t:
-                    continue
-                finite = [v for v in t.values() if math.isfinite(v)]
-                if not finite:
-                    continue
-                best = min(finite)
-                rs.append((t[s] if math.isfinite(t[s]) else time_limit) / max(best, 1e-12))
-            sg[s] = shifted_geometric_mean(rs, shift=1.0) if rs else math.nan
-        fastest = {s: 0 for s in solvers_all}
-        for k in pkeys:
-            finite_t = {s: v for s, v in times[k].items() if math.isfinite(v)}
-            if finite_t:
-                fastest[min(finite_t, key=finite_t.__getitem__)] += 1
-        for s in solvers_all:
-            runs = sum(1 for r in rows if r["solver"] == s and str(r["profile"]) == prof)
-            app = [times[k][s] for k in pkeys if s in times[k]]
-            succ = sum(1 for v in app if math.isfinite(v))
-            tot = sorted(_total(r) for r in rows if r["solver"] == s and str(r["profile"]) == prof
-                         and math.isfinite(_total(r)))
-            med = tot[len(tot) // 2] if tot else math.nan
-            rate = f"{100 * succ / len(app):.0f}% ({succ}/{len(app)})" if app else "–"
-            lines.append(f"| {s} | {prof} | {runs} | {len(app)} | {rate} | {sg[s]:.2f} | "
-                         f"{fastest[s]} | {med:.3g} |")
-    lines += ["", "*shgeom time ratio*: shifted geometric mean (shift 1) over the problems the "
-              "solver applies to of its total time divided by the best solver's on that problem, a "
-              "failure counted at the time limit (1.00 = always the fastest).", ""]
-    cf = [_total(r) for r in rows if r["solver"] == "closed_form" and math.isfinite(_total(r))]
-    if cf:
-        cf.sort()
-        cf_ok = sum(1 for r in rows if r["solver"] == "closed_form" and _b(r.get("agrees")))
-        cf_n = sum(1 for r in rows if r["solver"] == "closed_form")
-        lines += [f"Closed form (where the formulation has one): median {cf[len(cf) // 2]:.3g} s, "
-                  f"its own certificate passed in {cf_ok}/{cf_n} runs.", ""]
-    lines += verdict_table(rows) + reference_table(rows)
-    lines += ["## Per formulation: failures and why", ""]
-    lines.append("| formulation | solver | failed runs | status | why (first) |")
-    lines.append("|---|---|---|---|---|")
-    any_fail = False
-    for fname in forms:
-        fr = [r for r in rows if r["formulation"] == fname]
-        by: dict[str, list[dict[str, Any]]] = {}
-        for r in fr:
-            if _b(r.get("agrees")) is False:
-                by.setdefault(str(r["solver"]), []).append(r)
-        for s, bad in sorted(by.items()):
-            any_fail = True
-            total = sum(1 for r in fr if r["solver"] == s)
-            statuses = ", ".join(sorted({str(r["status"]) for r in bad}))
-            why = str(bad[0].get("reason") or "")
-            if bad[0].get("error"):
-                why += f"; error: {bad[0]['error']}"
-            why = why.replace("|", "\\|").replace("\n", " ")[:300]
-            lines.append(f"| {fname} | {s} | {len(bad)}/{total} | {statuses} | {why} |")
-        na = sorted({str(r["solver"]) for r in fr if r.get("status") == "unsupported"})
-        if na:
-            any_fail = True
-            lines.append(f"| {fname} | {', '.join(na)} | not applicable | unsupported | "
-                         "QP-only solver on a second-order-cone problem |")
-    if not any_fail:
-        lines.append("| (none) | | | | |")
-    if profile_png:
-        lines += ["", "## Performance profile", "", f"![performance profile]({profile_png})"]
-    return "\n".join(lines) + "\n"

@@ -29,8 +29,8 @@ from typing import Any
 from ..solution import Solution
 from ..solvers import capture_output
 
-__all__ = ["Outcome", "run_backend", "worker_context", "can_have_children", "ensure_forkserver",
-           "shutdown_workers"]
+__all__ = ["Outcome", "run_backend", "run_task", "dumps", "worker_context", "can_have_children",
+           "ensure_forkserver", "shutdown_workers"]
 
 #: status of a backend stopped by the harness's time limit
 TIME_LIMIT = "time_limit"
@@ -191,11 +191,18 @@ def _handle(conn: Any, payload: bytes) -> None:
     import pickle
 
     try:
-        formulation, backend, options, setting, time_limit, blas = pickle.loads(payload)
+        request = pickle.loads(payload)
     except Exception as exc:
         _send(conn, Outcome("?", ERROR, error=f"the worker could not load the formulation: "
                                               f"{type(exc).__name__}: {exc}"))
         return
+    if request and request[0] == _TASK:  # run_task: any function, its result or its error
+        try:
+            conn.send(("ok", request[1](*request[2])))
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        return
+    formulation, backend, options, setting, time_limit, blas = request
     limit: Any = contextlib.nullcontext()
     if blas:  # the caller's BLAS thread limit (threadpoolctl) holds here too
         from threadpoolctl import threadpool_limits
@@ -257,9 +264,10 @@ def _blas_threads() -> int | None:
         return None
 
 
-def _payload(formulation: Any, *rest: Any) -> bytes:
-    """The cloudpickle of (formulation without its cached cvxpy problem, *rest); classes from
-    modules outside the package (tests, scripts, ``__main__``) are pickled by value."""
+def dumps(*objs: Any) -> bytes:
+    """The cloudpickle of ``objs`` (a formulation without its cached cvxpy problem); classes and
+    functions from modules outside the package (tests, scripts, ``__main__``) are pickled by
+    value, so a worker or a sweep's process pool can rebuild them."""
     import copy
     import sys
 
@@ -268,28 +276,41 @@ def _payload(formulation: Any, *rest: Any) -> bytes:
     except ImportError:  # pragma: no cover - older joblib vendored it
         from joblib.externals import cloudpickle
 
-    f = copy.copy(formulation)
-    if hasattr(f, "_built"):
-        f._built = None
-    mods = []
-    for klass in type(f).__mro__:
-        m = klass.__module__
-        if m.split(".")[0] not in ("lssvm_cvx", "problems", "benchmarks", "builtins", "abc") \
-                and m in sys.modules and m not in mods:
-            mods.append(m)
+    objs = tuple(objs)
+    mods: list[str] = []
+
+    def note(obj: Any) -> None:
+        klasses = type(obj).__mro__ if not isinstance(obj, type) else obj.__mro__
+        extra = [getattr(obj, "__module__", None)] if callable(obj) else []
+        for m in [k.__module__ for k in klasses] + extra:
+            if m and m.split(".")[0] not in ("lssvm_cvx", "problems", "benchmarks", "builtins",
+                                             "abc", "typing") and m in sys.modules and m not in mods:
+                mods.append(m)
+
+    out = []
+    for o in objs:
+        if hasattr(o, "_built") and not isinstance(o, type):
+            o = copy.copy(o)
+            o._built = None
+        note(o)
+        out.append(o)
     for m in mods:
         try:
             cloudpickle.register_pickle_by_value(sys.modules[m])
         except Exception:
             pass
     try:
-        return cloudpickle.dumps((f, *rest))
+        return cloudpickle.dumps(tuple(out))
     finally:
         for m in mods:
             try:
                 cloudpickle.unregister_pickle_by_value(sys.modules[m])
             except Exception:
                 pass
+
+
+def _payload(formulation: Any, *rest: Any) -> bytes:
+    return dumps(formulation, *rest)
 
 
 def ensure_forkserver() -> None:
@@ -502,3 +523,39 @@ def run_backend(formulation: Any, backend: str, *, options: dict | None = None,
     if w.proc.is_alive():
         _give_back(w)
     return out
+
+
+_TASK = "lssvm_cvx-task"
+
+
+def run_task(func: Any, *args: Any, time_limit: float) -> Any:
+    """``func(*args)`` in a reusable worker process, killed after ``time_limit`` seconds
+    (in this process where children are not allowed).  Raises :class:`TimeoutError` when
+    killed, :class:`RuntimeError` naming the error when the call raised or the worker died."""
+    if not can_have_children():
+        return func(*args)
+    payload = dumps(_TASK, func, args)
+    w = _take_worker()
+    try:
+        try:
+            w.conn.send_bytes(payload)
+        except (BrokenPipeError, OSError):
+            w.kill()
+            w = _Worker()
+            w.conn.send_bytes(payload)
+        if not w.conn.poll(time_limit):
+            w.kill()
+            raise TimeoutError(f"stopped after the time limit of {time_limit:g} s (worker "
+                               "process killed)")
+        try:
+            kind, value = w.conn.recv()
+        except (EOFError, OSError):
+            w.kill()
+            raise RuntimeError("the worker died without a result") from None
+    except BaseException:
+        w.kill()
+        raise
+    _give_back(w)
+    if kind == "error":
+        raise RuntimeError(value)
+    return value

@@ -785,6 +785,33 @@ def cli_cases() -> list[Case]:
             r"time.limit")
         add("sweep --solvers NOPE", ["sweep", "--only", "lssvm", "--sizes", "8", "--repeats", "1",
                                      "--solvers", "NOPE", "--quiet", "--out", out], r"NOPE|solver")
+        add("sweep --solver-options no colon", ["sweep", "--only", "lssvm", "--solver-options",
+                                                "eps_abs=1", "--out", out], r"solver-options")
+        add("sweep --solver-options no value", ["sweep", "--only", "lssvm", "--solver-options",
+                                                "OSQP:eps_abs", "--out", out], r"solver-options")
+        add("sweep --param no values", ["sweep", "--only", "lssvm", "--param", "sigma2=",
+                                        "--out", out], r"--param")
+        add("sweep --profiles unknown", ["sweep", "--only", "lssvm", "--profiles", "high,ultra",
+                                         "--out", out], r"profiles")
+        add("sweep --rerun unknown", ["sweep", "--only", "lssvm", "--rerun", "all", "--out", out],
+            r"rerun")
+        add("sweep --warm-start one value", ["sweep", "--only", "lssvm", "--warm-start", "gamma=1",
+                                             "--out", out], r"warm-start")
+        add("sweep --formulation not importable", ["sweep", "--formulation", "no_such_mod:Cls",
+                                                   "--sizes", "8", "--out", out],
+            r"no_such_mod|formulation")
+        add("sweep --rerun without results", ["sweep", "--only", "lssvm", "--rerun", "failed",
+                                              "--out", str(_TMP_ROOT / "cli-empty")], r"resume|sweep\.csv")
+    if "export" in subcommands:
+        target = str(_TMP_ROOT / "exported.npz")
+        add("export unknown formulation", ["export", "nope", "--out", target], r"nope|formulation")
+        add("export --format unknown", ["export", "lssvm", "--format", "lp", "--out", target],
+            r"format")
+        add("export qps of a cone program", ["export", "areg_stability", "--n", "12", "--format",
+                                             "qps", "--out", str(_TMP_ROOT / "x.qps")],
+            r"second-order|QPS|qps")
+        add("export without --out", ["export", "lssvm"], r"--out")
+        add("export --n 2", ["export", "lssvm", "--n", "2", "--out", target], r"--n|\bn\b")
     if "solvers" in subcommands:
         add("solvers --bogus", ["solvers", "--bogus"], r"--bogus|unrecognized")
     return C

@@ -1,0 +1,160 @@
+"""Reading and writing a sweep folder (:mod:`lssvm_cvx.harness.sweep`): ``sweep.csv`` (read
+back for ``resume``, a malformed file one clear error), ``sweep.json`` (manifest and rows),
+``sweep.parquet``, ``warm.csv``, the summary and the performance profiles."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .report import COLUMNS, json_safe
+from .sweep_report import accuracy_profile, performance_profile, row_key, summarize
+
+__all__ = ["SWEEP_COLUMNS", "MANIFEST_FORMAT", "read_rows", "read_manifest", "write_rows",
+           "write_outputs", "atomic_text"]
+
+#: the columns of ``sweep.csv``: the long format plus the problem's params and the run
+SWEEP_COLUMNS: tuple[str, ...] = (*COLUMNS, "params", "run")
+#: the format tag of ``sweep.json``'s manifest
+MANIFEST_FORMAT = "lssvm_cvx-sweep/2"
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of an earlier ``sweep.csv`` for ``resume``; a malformed file is an
+    :class:`~lssvm_cvx.exceptions.InputError` naming it and the row (never a traceback)."""
+    from ..exceptions import InputError
+
+    if not path.exists():
+        return []
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError(f"resume: cannot read {path} ({exc}); remove it or run without "
+                         "resume") from None
+    for k, r in enumerate(rows, 2):
+        try:
+            row_key(r)
+            if not r.get("solver"):
+                raise ValueError("no solver")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"resume: {path} line {k} is not a sweep row ({exc}); remove the "
+                             "file or run without resume") from None
+    return rows
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest of ``sweep.json`` (an empty one when there is none); a malformed file is an
+    :class:`~lssvm_cvx.exceptions.InputError` naming it."""
+    from ..exceptions import InputError
+
+    if not path.exists():
+        return {"format": MANIFEST_FORMAT, "runs": []}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        man = doc["manifest"]
+        if not isinstance(man.get("runs"), list):
+            raise ValueError("no list of runs")
+        return man
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"resume: {path} is not a sweep manifest ({exc}); remove it or run "
+                         "without resume") from None
+
+
+def write_rows(fh: Any, rows: list[dict[str, Any]]) -> None:
+    """Append ``rows`` to an open ``sweep.csv`` (missing columns empty) and flush."""
+    w = csv.DictWriter(fh, fieldnames=list(SWEEP_COLUMNS), extrasaction="ignore")
+    for r in rows:
+        w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in SWEEP_COLUMNS})
+    fh.flush()
+
+
+def atomic_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    from .files import atomic_write
+
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: int,
+                   time_limit: float, missing: int, warm_rows: list[dict[str, Any]]) -> None:
+    """Write every file of the sweep folder from ``res`` (a ``SweepResult``): the sorted
+    ``sweep.csv``, ``sweep.json``, ``sweep.parquet``, ``warm.csv``, the profiles and
+    ``summary.md``; their paths are appended to ``res.paths``."""
+    from .warm import warm_summary
+
+    out, rows = res.out, res.rows
+    buf = io.StringIO()
+    csv.DictWriter(buf, fieldnames=list(SWEEP_COLUMNS)).writeheader()
+    rows.sort(key=lambda r: (row_key(r), str(r["solver"])))
+    write_rows(buf, rows)
+    atomic_text(out / "sweep.csv", buf.getvalue())
+    res.paths.append(out / "sweep.csv")
+    clean = [json_safe({k: _num(r.get(k)) for k in SWEEP_COLUMNS}) for r in rows]
+    atomic_text(out / "sweep.json", json.dumps({"manifest": res.manifest, "rows": clean},
+                                                indent=1, default=str) + "\n")
+    res.paths.append(out / "sweep.json")
+    pq = _write_parquet(out / "sweep.parquet", clean, res.manifest)
+    if pq is not None:
+        res.paths.append(pq)
+    if warm_rows:
+        wbuf = io.StringIO()
+        cols = list(dict.fromkeys(k for r in warm_rows for k in r))
+        w = csv.DictWriter(wbuf, fieldnames=cols)
+        w.writeheader()
+        w.writerows(warm_rows)
+        atomic_text(out / "warm.csv", wbuf.getvalue())
+        res.paths.append(out / "warm.csv")
+    time_png = performance_profile(rows, out / "performance_profile.png", time_limit=time_limit)
+    acc_png = accuracy_profile(rows, out / "accuracy_profile.png")
+    res.paths += time_png + acc_png
+    md = summarize(rows, time_limit=time_limit, wall=res.wall, solvers=solvers, sizes=sizes,
+                   repeats=repeats, interrupted=res.interrupted,
+                   profile_png="performance_profile.png" if time_png else None,
+                   accuracy_png="accuracy_profile.png" if acc_png else None, missing=missing,
+                   manifest=res.manifest, warm=warm_summary(warm_rows) if warm_rows else None)
+    res.summary_path = out / "summary.md"
+    atomic_text(res.summary_path, md)
+    res.paths.append(res.summary_path)
+
+
+def _num(v: Any) -> Any:
+    """A CSV cell read back (a string) as the number or bool it was, where it was one."""
+    if not isinstance(v, str):
+        return v
+    if v in ("True", "False"):
+        return v == "True"
+    if v == "":
+        return None
+    try:
+        x = float(v)
+    except ValueError:
+        return v
+    return int(x) if x.is_integer() and "." not in v and "e" not in v.lower() else (
+        x if math.isfinite(x) else None)
+
+
+def _write_parquet(path: Path, rows: list[dict[str, Any]], manifest: dict[str, Any]) -> Path | None:
+    try:
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    except ImportError:  # optional: CSV and JSON are always written
+        return None
+    from .files import atomic_write
+
+    cols = {k: [r.get(k) for r in rows] for k in SWEEP_COLUMNS}
+    arrays = {}
+    for k, v in cols.items():
+        try:
+            arrays[k] = pa.array(v)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: as text
+            arrays[k] = pa.array([None if x is None else str(x) for x in v], type=pa.string())
+    table = pa.table(arrays).replace_schema_metadata(
+        {"lssvm_cvx.manifest": json.dumps(manifest, default=str)})
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    return path
