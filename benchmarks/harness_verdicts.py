@@ -1,7 +1,10 @@
-"""Harness verdicts against an independent check (issue 25): no false NO.
+"""Harness verdicts against an independent check (issues 25 and 28): no false NO, and every
+failure attributed to its cause.
 
 Every registered formulation at N = 60 and N = 300 (its random instance, seed 0) goes through
-``compare`` with every installed solver.  Each row whose verdict is NO *and* that has a point
+``compare`` with every installed solver at the three tolerance profiles (high, default, low;
+``--quick``: high), as ``lssvm-cvx sweep`` runs it (its files, with the qpbenchmark-style report,
+land in ``sweep/``).  Each row whose verdict is NO *and* that has a point
 is checked independently of the harness: the solver is re-run in this process with the same
 profile (the same point: the runs are deterministic), CLARABEL is run at tolerances 1e-12,
 and the point passes when it is primal feasible and its objective (the NumPy twin) and its
@@ -10,7 +13,9 @@ passes is a *false NO*; the claim is that there are none.  Rows without a point 
 error, a time limit, an iteration limit) are genuine failures and counted apart; "disagreement"
 rows (two certified points that differ) are counted and checked the same way.
 
-The tables: verdict counts per solver, every NO with a point and its independent check, and,
+The tables: verdict counts per solver and profile, the failures of each solver by cause
+(``compile``, ``settings``, ``time_limit``, ``not_applicable`` are not the solver failing
+outright) with the share so attributed, every NO with a point and its independent check, and,
 per formulation with a closed form, how often the reference (the best certificate) was the
 closed form and why not when it was not.
 """
@@ -30,6 +35,8 @@ from lssvm_cvx.solvers import DEFAULT_SOLVERS, EXTRA_SOLVERS, available_solvers
 
 #: sizes of the full run and of ``--quick``
 SIZES, QUICK_SIZES = (60, 300), (40,)
+#: tolerance profiles of the full run and of ``--quick``
+PROFILES, QUICK_PROFILES = ("high", "default", "low"), ("high",)
 #: the quick run's formulations: one of each kind (closed form, cones, non-smooth, inequalities)
 QUICK = ("lssvm", "regularized_lssvm_l1", "areg_stability", "l2svm_dual", "pareto_krr_sum",
          "componentwise_l1")
@@ -99,17 +106,20 @@ def _check_row(r: dict[str, Any]) -> tuple[Any, str]:
 def run(ctx: Context) -> BenchResult:
     from lssvm_cvx.formulations import FORMULATIONS
     from lssvm_cvx.harness.sweep import reference_rows, sweep
+    from lssvm_cvx.harness.sweep_report import failure_table
 
     inst = set(available_solvers())
     pool = DEFAULT_SOLVERS if ctx.quick else (*DEFAULT_SOLVERS, *EXTRA_SOLVERS)
     solvers = [s for s in pool if s in inst]
     names = list(QUICK) if ctx.quick else sorted(n for n in FORMULATIONS if not n.startswith("_"))
     sizes = QUICK_SIZES if ctx.quick else SIZES
+    profiles = QUICK_PROFILES if ctx.quick else PROFILES
     # the sweep itself (its summary.md, sweep.csv and performance profile land beside this
     # file, in sweep/), then the independent check of every NO and disagreement with a point
     out = ctx.out_dir / "sweep"
     swept = sweep(names, solvers, sizes=list(sizes), repeats=1, time_limit=TIME_LIMIT,
-                  jobs=ctx.jobs, out=out, progress=ctx.progress)
+                  profiles=list(profiles), jobs=ctx.jobs, out=out, progress=ctx.progress,
+                  command=ctx.command or None)
     df = pd.DataFrame(swept.rows)
     df = df[df["solver"] != "instance"].copy()
     df["has_point"] = ~(df["reason"].astype(str).str.startswith("no point")
@@ -120,12 +130,23 @@ def run(ctx: Context) -> BenchResult:
     for idx, (ok, detail) in zip(todo.index, checked):
         df.at[idx, "independent"], df.at[idx, "independent_detail"] = ok, detail
     res = BenchResult("harness_verdicts", "Harness verdicts against an independent check")
-    counts = df.groupby(["solver", "verdict"]).size().unstack(fill_value=0).reset_index()
+    counts = df.groupby(["profile", "solver", "verdict"]).size().unstack(fill_value=0).reset_index()
     res.tables.append(Table(
-        "Verdicts per backend", counts,
+        "Verdicts per backend and profile", counts,
         f"{len(names)} formulations × sizes {list(sizes)} (random instance, seed 0), solvers "
-        f"{', '.join(solvers)}, profile high, {TIME_LIMIT:g} s per backend; the sweep's "
-        f"files: {out.name}/summary.md, {out.name}/sweep.csv."))
+        f"{', '.join(solvers)}, profiles {', '.join(profiles)}, {TIME_LIMIT:g} s per backend; "
+        f"the sweep's files: {out.name}/summary.md (the qpbenchmark-style report), "
+        f"{out.name}/sweep.csv, {out.name}/sweep.json (manifest), {out.name}/sweep.parquet."))
+    fails = pd.DataFrame(failure_table(df.to_dict("records")))
+    fails["attributed share"] = [("–" if v != v else f"{100 * v:.0f}%")
+                                 for v in fails["attributed share"]]
+    res.tables.append(Table(
+        "Failures by cause per solver (all profiles)", fails,
+        "compile: cvxpy's conversion failed before the solver ran; settings: no point at the "
+        "profile but one at the next looser profile; time_limit: killed at the limit or "
+        "stopped by the solver's own; not_applicable: the problem class is not the solver's; "
+        "solver (own): the solver failed outright or returned a wrong point. attributed share: "
+        "the failures that were compile, settings, time_limit or not_applicable."))
     bad = df.loc[todo.index]
     cols = ["formulation", "n", "solver", "status", "verdict", "independent",
             "independent_detail", "reason"]

@@ -441,6 +441,11 @@ def _prepare(args: argparse.Namespace) -> None:
         return
     previous = signal.signal(signal.SIGINT, _exit_interrupted)
     try:
+        if args.command in ("compare", "sweep"):
+            # the forkserver preloads cvxpy for the workers while this process imports it
+            from .harness.procs import ensure_forkserver
+
+            ensure_forkserver()
         if args.command in _HEAVY:
             import cvxpy  # noqa: F401
             import scipy.linalg  # noqa: F401

@@ -17,6 +17,7 @@ HIGHS, DAQP, QPALM, CVXOPT, QOCO); a solver that is not installed is simply not 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import sys
@@ -218,10 +219,16 @@ def solver_version(solver: str) -> str | None:
 
 
 def available_solvers() -> list[str]:
-    """The installed cvxpy solvers (upper-case names)."""
+    """The installed cvxpy solvers (upper-case names); asked of cvxpy once per process (its
+    check imports every solver's module, milliseconds each time)."""
+    return list(_installed())
+
+
+@functools.lru_cache(maxsize=1)
+def _installed() -> tuple[str, ...]:
     import cvxpy as cp
 
-    return list(cp.installed_solvers())
+    return tuple(cp.installed_solvers())
 
 
 def profile(solver: str, setting: str = "high") -> SolverProfile:

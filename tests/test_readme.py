@@ -134,3 +134,22 @@ def test_readme_selection_section_runs_and_matches_gridsearchcv():
     assert est.best_params_ == gs.best_params_
     np.testing.assert_allclose(est.cv_results_["mean_test_score"], gs.cv_results_["mean_test_score"],
                                atol=1e-8)
+
+
+def test_sweep_section_runs(tmp_path, monkeypatch):
+    """The 'Compare solvers' section: a user class, params, profiles, options and a warm-start
+    path through sweep; the exported npz is read by qpsolvers."""
+    text = README.read_text(encoding="utf-8")
+    code = re.search(r"## Compare solvers: the sweep at benchmark grade\n.*?```python\n(.*?)```",
+                     text, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    ns = {"__name__": "__readme__"}
+    exec(compile(code, "README-sweep", "exec"), ns)
+    rows = ns["res"].rows
+    assert {r["formulation"] for r in rows} == {"lssvm", "l2svm_dual", "__readme__:WideLSSVM"}
+    wide = [r for r in rows if r["formulation"] == "__readme__:WideLSSVM"]
+    assert {r["params"] for r in wide} == {'{"sigma2": 0.1}', '{"sigma2": 10.0}'}
+    assert {r["profile"] for r in rows} == {"high", "low"}
+    assert ns["res"].warm and (tmp_path / "my_sweep" / "warm.csv").exists()
+    qpsolvers = __import__("pytest").importorskip("qpsolvers")
+    assert qpsolvers.Problem.load(str(tmp_path / "wide.npz")).P.shape[0] > 40

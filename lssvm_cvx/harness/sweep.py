@@ -159,8 +159,8 @@ def problem_specs(formulations: Sequence[Any] | None) -> list[ProblemSpec]:
             specs.append(ProblemSpec(item, cls.random_instance, _accepts(cls.random_instance),
                                      bool(cls.has_closed_form)))
         elif isinstance(item, type) and issubclass(item, Formulation):
-            label = item.name if isinstance(getattr(item, "name", None), str) and item.name \
-                else f"{item.__module__}:{item.__qualname__}"
+            own = item.__dict__.get("name")  # an inherited name would mislabel a subclass
+            label = own if isinstance(own, str) and own else f"{item.__module__}:{item.__qualname__}"
             specs.append(ProblemSpec(label, item.random_instance, _accepts(item.random_instance),
                                      bool(item.has_closed_form)))
         elif callable(item):

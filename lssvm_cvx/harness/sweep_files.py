@@ -16,7 +16,7 @@ from .report import COLUMNS, json_safe
 from .sweep_report import accuracy_profile, performance_profile, row_key, summarize
 
 __all__ = ["SWEEP_COLUMNS", "MANIFEST_FORMAT", "read_rows", "read_manifest", "write_rows",
-           "write_outputs", "atomic_text"]
+           "write_outputs", "atomic_text", "typed_row"]
 
 #: the columns of ``sweep.csv``: the long format plus the problem's params and the run
 SWEEP_COLUMNS: tuple[str, ...] = (*COLUMNS, "params", "run")
@@ -45,7 +45,7 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"resume: {path} line {k} is not a sweep row ({exc}); remove the "
                              "file or run without resume") from None
-    return rows
+    return [typed_row(r) for r in rows]
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
     write_rows(buf, rows)
     atomic_text(out / "sweep.csv", buf.getvalue())
     res.paths.append(out / "sweep.csv")
-    clean = [json_safe({k: _num(r.get(k)) for k in SWEEP_COLUMNS}) for r in rows]
+    clean = [json_safe({k: r.get(k) for k in SWEEP_COLUMNS}) for r in rows]
     atomic_text(out / "sweep.json", json.dumps({"manifest": res.manifest, "rows": clean},
                                                 indent=1, default=str) + "\n")
     res.paths.append(out / "sweep.json")
@@ -123,26 +123,42 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
     res.paths.append(res.summary_path)
 
 
-def _num(v: Any) -> Any:
-    """A CSV cell read back (a string) as the number or bool it was, where it was one."""
-    if not isinstance(v, str):
-        return v
-    if v in ("True", "False"):
-        return v == "True"
-    if v == "":
-        return None
-    try:
-        x = float(v)
-    except ValueError:
-        return v
-    return int(x) if x.is_integer() and "." not in v and "e" not in v.lower() else (
-        x if math.isfinite(x) else None)
+#: columns that hold numbers (the rest hold text; ``agrees`` a bool)
+_INTS = frozenset({"n", "repeat", "iterations", "n_variables", "n_constraints", "run"})
+_FLOATS = frozenset({"setup_s", "solve_s", "objective", "rel_obj_gap", "max_rel_dev",
+                     "primal_res", "dual_res", "stationarity", "cert_primal", "cert_dual",
+                     "cert_gap", "twin_gap", "compile_s", "solver_s", "solve_call_s", "time_s",
+                     "time_limit", "retry_obj_gap"})
+
+
+def typed_row(r: dict[str, Any]) -> dict[str, Any]:
+    """A row read back from ``sweep.csv`` (all text) with its numbers, bools and missing
+    values (None) restored, column by column."""
+    out: dict[str, Any] = {}
+    for k, v in r.items():
+        if not isinstance(v, str):
+            out[k] = v
+        elif v == "":
+            out[k] = None
+        elif k == "agrees":
+            out[k] = {"True": True, "False": False}.get(v)
+        elif k in _INTS or k in _FLOATS:
+            try:
+                x = float(v)
+            except ValueError:
+                out[k] = v
+                continue
+            out[k] = (int(x) if k in _INTS and x.is_integer() else x) if math.isfinite(x) \
+                else (None if k in _INTS else x)
+        else:
+            out[k] = v
+    return out
 
 
 def _write_parquet(path: Path, rows: list[dict[str, Any]], manifest: dict[str, Any]) -> Path | None:
     try:
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow as pa
+        import pyarrow.parquet as pq
     except ImportError:  # optional: CSV and JSON are always written
         return None
     from .files import atomic_write
