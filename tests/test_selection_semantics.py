@@ -377,3 +377,28 @@ def test_graph_refit_change_is_the_recomputed_term(graph, removed):
     np.testing.assert_allclose(P[np.ix_(keep, keep)] + U @ C @ U.T, fresh, atol=1e-12)
     if len(removed) == 1 and not graph.normalized:
         assert U.shape[1] <= 3 * 4  # the point, its neighbours and those taking new ones
+
+
+@pytest.mark.parametrize("cv", [LeaveOneOut(), KFold(7, shuffle=True, random_state=0)])
+def test_roughness_refit_is_one_factorisation_per_fold_size_and_equals_refits(cv):
+    """The roughness is a mean over the training points: on fewer points the rescaled matrix
+    plus a rank-(p m) change (Roughness.refit_change); one factorisation per distinct fold size
+    (KFold(7) on 30 points: sizes 5 and 4), equal to brute-force refits to 1e-8."""
+    from lssvm_cvx.formulations import RegularizedLSSVM
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.selection.heldout import heldout_predictions
+
+    X, y = _data(30)
+    X2 = np.c_[X, np.random.default_rng(5).uniform(-3, 3, size=len(X))]  # p = 2 per point
+    form = RegularizedLSSVM(X2, y, kernel=RBF(1.0),
+                            terms={"rkhs": (RKHSNorm(), 0.1), "r": (Roughness(), 0.05)})
+    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X2)]
+    got = heldout_predictions(form, splits)
+    assert "closed form" in got.method and "low-rank" in got.method, got.method
+    K = form.context.K
+    for (train, test), pred in zip(splits, got.predictions):
+        f = form.without(np.setdiff1d(np.arange(len(y)), train))
+        f.y = y[train]
+        sol = f.solve("closed_form")
+        ref = K[np.ix_(test, train)] @ sol["alpha"] + sol.scalar("b")
+        np.testing.assert_allclose(pred, ref, rtol=0, atol=1e-8)

@@ -211,20 +211,22 @@ def _loss_refits(form: RegularizedLSSVM, splits: list[tuple[np.ndarray, np.ndarr
 
 
 def _term_changes(form: RegularizedLSSVM, splits: list[tuple[np.ndarray, np.ndarray]]
-                  ) -> list[tuple[np.ndarray, np.ndarray]] | None:
-    """Per split, ``(U, C)`` with the weighted terms of the refit on ``train`` equal to
-    ``Σ_k w_k P_k[train, train] + U C U'`` (:meth:`~lssvm_cvx.terms.Term.refit_change`), or
-    None when a term cannot say (then the model is refitted per split)."""
+                  ) -> list[tuple[np.ndarray, np.ndarray, tuple[float, ...]]] | None:
+    """Per split, ``(U, C, scales)`` with the weighted terms of the refit on ``train`` equal to
+    ``Σ_k scale_k w_k P_k[train, train] + U C U'`` (:meth:`~lssvm_cvx.terms.Term.refit_change`;
+    ``scales`` per term with a weight, 1 unless the term rescales), or None when a term cannot
+    say (then the model is refitted per split)."""
     ctx = form.context
     active = [(t, w) for t, w in form.terms_.values() if w]
     out = []
     for train, _ in splits:
         keep = np.sort(train)
-        Us, Cs = [], []
+        Us, Cs, scales = [], [], []
         for term, w in active:
             ch = term.refit_change(ctx, keep)
             if ch is None:
                 return None
+            scales.append(float(ch[2]) if len(ch) > 2 else 1.0)
             if ch[0].shape[1]:
                 Us.append(ch[0])
                 Cs.append(w * ch[1])
@@ -234,10 +236,37 @@ def _term_changes(form: RegularizedLSSVM, splits: list[tuple[np.ndarray, np.ndar
             U = np.hstack(Us)
             if U.shape[1] > max(16, keep.size // 4):
                 return None  # a large change (a large held-out set): refitting is as cheap
-            out.append((U, block_diag(*Cs)))
+            out.append((U, block_diag(*Cs), tuple(scales)))
         else:
-            out.append((np.zeros((keep.size, 0)), np.zeros((0, 0))))
+            out.append((np.zeros((keep.size, 0)), np.zeros((0, 0)), tuple(scales)))
     return out
+
+
+def _refit_by_update(form: RegularizedLSSVM, splits: list[tuple[np.ndarray, np.ndarray]],
+                     Y: np.ndarray, changes: list[tuple[np.ndarray, np.ndarray,
+                                                        tuple[float, ...]]]) -> list[np.ndarray]:
+    """The refits' held-out values from one factorisation per distinct set of term scales
+    (one for leave-one-out): the rescaling folded into the terms' weights, each split's rows
+    deleted and its low-rank change applied."""
+    n = form.n
+    preds: list[np.ndarray] = [np.empty(0)] * len(splits)
+    groups: dict[tuple[float, ...], list[int]] = {}
+    for k, (_, _, sc) in enumerate(changes):
+        groups.setdefault(sc, []).append(k)
+    for sc, idx in groups.items():
+        f = form
+        if any(x != 1.0 for x in sc):
+            scaled = iter(sc)
+            terms = {name: (t, w * next(scaled) if w else w)
+                     for name, (t, w) in form.terms_.items()}
+            f = RegularizedLSSVM(form.X, form.y, kernel=form.kernel, loss=form.loss_, terms=terms,
+                                 K=form.context.K, gram_owned=True)
+        sysm = f.system()
+        sets = [(np.setdiff1d(np.arange(n), splits[k][0]), splits[k][1]) for k in idx]
+        got = sysm.refit_predictions(Y, sets, [changes[k][:2] for k in idx])  # type: ignore[attr-defined]
+        for k, p in zip(idx, got):
+            preds[k] = p
+    return preds
 
 
 def _with_weights(loss: Any, s: np.ndarray) -> Any:
@@ -312,10 +341,8 @@ def heldout_predictions(form: RegularizedLSSVM, splits: Sequence[tuple[np.ndarra
         return HeldOut(preds, ["closed_form"] * len(splits), [""] * len(splits), why)
     changes = _term_changes(form, splits) if closed else None
     if changes is not None:
-        sysm = form.system()
-        sets = [(np.setdiff1d(np.arange(n), train), test) for train, test in splits]
-        preds = sysm.refit_predictions(Y, sets, changes)  # type: ignore[attr-defined]
-        low_rank = any(U.shape[1] for U, _ in changes)
+        preds = _refit_by_update(form, splits, Y, changes)
+        low_rank = any(U.shape[1] for U, _, _ in changes)
         return HeldOut(preds, ["closed_form"] * len(splits), [""] * len(splits),
                        "closed form: the left-out rows deleted from one factorisation"
                        + (", the terms' change on the remaining points as a low-rank update"

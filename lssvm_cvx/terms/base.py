@@ -279,10 +279,12 @@ class Term(BaseEstimator):
 
     # --- provided -----------------------------------------------------------------------------
     def refit_change(self, ctx: Context, keep: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray] | None:
+                     ) -> tuple[np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray, float] | None:
         """How the term's matrix changes when the model is refitted on the points ``keep``
         only: ``(U, C)`` with ``P_keep = P[keep, keep] + U C U'`` (``U`` of few columns), or
-        ``None`` when the term cannot say (it is then recomputed per refit).  Exact
+        ``(U, C, scale)`` with ``P_keep = scale P[keep, keep] + U C U'`` (a mean over the
+        points, renormalised: the scale is folded into the term's weight, one factorisation per
+        distinct scale), or ``None`` when the term cannot say (it is then recomputed per refit).  Exact
         ``loo="refit"`` held-out values then come from one factorisation with a low-rank
         update (:meth:`lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions`).
 

@@ -297,4 +297,40 @@ class Roughness(Term):
 
     def quadratic(self, ctx: Context) -> np.ndarray:
         X = ctx.require_inputs("Roughness")
-        return roughness(ctx.kernel, X).R() / ctx.n
+        A = self._A(ctx, X)
+        return np.einsum("jim,jik->mk", A, A) / ctx.n  # Σ_i R_i / N
+
+    @staticmethod
+    def _A(ctx: Context, X: np.ndarray) -> np.ndarray:
+        return ctx.cached(("roughness_A",), lambda: roughness(ctx.kernel, X).A())
+
+    def refit_change(self, ctx: Context, keep: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """The mean over the remaining points: with ``R_i = A_i'A_i`` (``A_i``: the gradient
+        of the basis functions at ``x_i``, ``p × N``) and ``P = Σ_i R_i / N``, the refit on the
+        ``N - m`` points ``keep`` has
+        ``P_keep = (N P[keep, keep] - Σ_{r removed} R_r[keep, keep]) / (N - m)``: a rescaled
+        ``P`` (``scale = N / (N - m)``, folded into the term's weight) plus
+        ``U C U'`` with ``U = [A_r[:, keep]']_r`` (``p m`` columns) and ``C = -I / (N - m)``.
+
+        Parameters
+        ----------
+        ctx : Context
+            The context of all training points.
+        keep : numpy.ndarray of int
+            The remaining points.
+
+        Returns
+        -------
+        tuple
+            ``(U, C, scale)``.
+        """
+        X = ctx.require_inputs("Roughness")
+        n = ctx.n
+        keep = np.asarray(keep, dtype=np.intp)
+        if keep.size == 0:
+            return None
+        removed = np.setdiff1d(np.arange(n), keep)
+        A = self._A(ctx, X)  # (p, N, N): A[j, i, m] = d k(x_m, x_i) / d x_ij
+        U = A[:, removed][:, :, keep].reshape(-1, keep.size).T
+        return U, -np.eye(U.shape[1]) / keep.size, n / keep.size
