@@ -35,6 +35,7 @@ __all__ = [
     "KernelMixin",
     "SaveMixin",
     "check_finite_model",
+    "checked_weights",
     "check_fitted",
     "check_scale",
     "encode_labels",
@@ -373,13 +374,10 @@ class KernelMixin(SaveMixin):
         return check_gamma(self.gamma)
 
 
-def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
-    """Per-point weights of the weighted LS-SVM (AReg paper eq. 74, ``γ_i = γ w_i``) for the
-    points with ``w_i > 0``, and the mask of those points.
-
-    A weight of 2 is the same as repeating the point (the primal loss is ``γ/2 Σ w_i e_i²``), and
-    a weight of 0 removes it.  Returns ``(None, all-True mask)`` when ``sample_weight`` is None.
-    """
+def checked_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """``sample_weight`` as ``n`` finite weights ``>= 0`` (a scalar broadcast; ``None`` stays
+    None) and the mask of the points with a positive weight, of which at least 2 are needed;
+    :class:`InputError` otherwise."""
     if sample_weight is None:
         return None, np.ones(n, dtype=bool)
     w = np.asarray(sample_weight, dtype=np.float64)
@@ -394,4 +392,15 @@ def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.nd
         raise InputError(
             f"sample_weight is zero for all but {int(keep.sum())} samples; at least 2 need a "
             "positive weight")
-    return w[keep], keep
+    return w, keep
+
+
+def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """Per-point weights of the weighted LS-SVM (AReg paper eq. 74, ``γ_i = γ w_i``) for the
+    points with ``w_i > 0``, and the mask of those points.
+
+    A weight of 2 is the same as repeating the point (the primal loss is ``γ/2 Σ w_i e_i²``), and
+    a weight of 0 removes it.  Returns ``(None, all-True mask)`` when ``sample_weight`` is None.
+    """
+    w, keep = checked_weights(sample_weight, n)
+    return (None, keep) if w is None else (w[keep], keep)

@@ -26,38 +26,28 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from ..exceptions import HyperparameterError, InputError, TermError
+from ..exceptions import HyperparameterError, TermError
 from ..formulations.regularized import RegularizedLSSVM, check_terms, nonconvex_keys
 from ..kernels import Kernel
 from ..losses import make_loss
 from ..selection.gnc_terms import gnc_fit
-from .base import KernelMixin, check_fitted, encode_labels
+from .base import KernelMixin, check_fitted, checked_weights, encode_labels
 from .regularized_search import DEFAULT_WEIGHT_GRID, search
 from .scoring import best_of
 
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID"]
 
 SELECTIONS = (None, "loo", "kfold")
+#: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
+#: (:mod:`lssvm_cvx.estimators.regularized_search`)
+DEFAULT_WEIGHT_GRID = DEFAULT_WEIGHT_GRID
 
 
 def _loss_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:
     """The loss weights (``None``: all ones) and the mask of the labelled points (weight
     ``> 0``).  A point of weight 0 stays in the basis and in every term and leaves the loss:
     semi-supervised learning (its target is ignored)."""
-    if sample_weight is None:
-        return None, np.ones(n, dtype=bool)
-    w = np.asarray(sample_weight, dtype=np.float64)
-    if w.ndim == 0:
-        w = np.full(n, float(w))
-    if w.shape != (n,):
-        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise InputError("sample_weight must be finite and >= 0")
-    labeled = w > 0
-    if labeled.sum() < 2:
-        raise InputError(f"sample_weight is zero for all but {int(labeled.sum())} samples; at "
-                         "least 2 need a positive weight")
-    return w, labeled
+    return checked_weights(sample_weight, n)
 
 
 class _RegularizedBase(KernelMixin, BaseEstimator):

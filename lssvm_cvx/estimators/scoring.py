@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, SolverError
+from .search_results import param_columns, rank_scores
 
 __all__ = ["Scoring", "resolve_scoring", "cv_results", "best_of"]
 
@@ -217,16 +217,7 @@ def cv_results(params: Sequence[Mapping[str, Any]], split_scores: np.ndarray, *,
     """
     params = [dict(p) for p in params]
     S = np.asarray(split_scores, dtype=np.float64).reshape(len(params), -1)
-    out: dict[str, Any] = {"params": params}
-    names: list[str] = []
-    for p in params:
-        names += [k for k in p if k not in names]
-    for k in names:
-        vals = [p.get(k, np.nan) for p in params]
-        try:
-            out[f"param_{k}"] = np.asarray(vals, dtype=np.float64)
-        except (TypeError, ValueError):
-            out[f"param_{k}"] = np.asarray([str(v) for v in vals], dtype=object)
+    out: dict[str, Any] = {"params": params, **param_columns(params)}
     for j in range(S.shape[1]):
         out[f"split{j}_test_score"] = S[:, j].copy()
     with warnings.catch_warnings():
@@ -235,11 +226,7 @@ def cv_results(params: Sequence[Mapping[str, Any]], split_scores: np.ndarray, *,
         std = np.std(S, axis=1)
     out["mean_test_score"] = mean
     out["std_test_score"] = std
-    finite = np.isfinite(mean)
-    rank = np.full(mean.size, mean.size, dtype=np.int32)
-    if finite.any():
-        rank[finite] = rankdata(-mean[finite], method="min").astype(np.int32)
-    out["rank_test_score"] = rank
+    out["rank_test_score"] = rank_scores(mean)
     if fit_times is not None:
         out["mean_fit_time"] = np.asarray(fit_times, dtype=np.float64) / max(S.shape[1], 1)
     if status is not None:

@@ -44,21 +44,36 @@ def search_results(params: Sequence[Mapping[str, Any]], values: Any, *,
     if crit.size != len(params):
         raise ValueError(f"{len(params)} candidates but {crit.size} criterion values")
     score = -crit if lower_is_better else crit.copy()
-    finite = np.isfinite(score)
-    rank = np.full(score.size, score.size, dtype=np.int32)
-    if finite.any():
-        rank[finite] = rankdata(-score[finite], method="min").astype(np.int32)
-    out: dict[str, Any] = {"params": params}
+    out: dict[str, Any] = {"params": params, **param_columns(params)}
+    out["mean_test_score"] = score
+    out["rank_test_score"] = rank_scores(score)
+    out.update(extra)
+    return out
+
+
+def param_columns(params: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
+    """``GridSearchCV``'s ``param_<name>`` columns: one array per parameter name (in order of
+    first appearance), float where every value is a number, else object; NaN where a candidate
+    lacks the parameter."""
     names: list[str] = []
     for p in params:
         names += [k for k in p if k not in names]
+    out: dict[str, np.ndarray] = {}
     for k in names:
         vals = [p.get(k, np.nan) for p in params]
         try:
             out[f"param_{k}"] = np.asarray(vals, dtype=np.float64)
         except (TypeError, ValueError):
-            out[f"param_{k}"] = np.asarray([str(v) for v in vals])
-    out["mean_test_score"] = score
-    out["rank_test_score"] = rank
-    out.update(extra)
+            out[f"param_{k}"] = np.asarray([str(v) for v in vals], dtype=object)
     return out
+
+
+def rank_scores(score: np.ndarray) -> np.ndarray:
+    """``rank_test_score``: 1 for the best (highest) score, ties sharing the lowest rank; a
+    candidate without a score (NaN) ranks last."""
+    score = np.asarray(score, dtype=np.float64)
+    finite = np.isfinite(score)
+    rank = np.full(score.size, score.size, dtype=np.int32)
+    if finite.any():
+        rank[finite] = rankdata(-score[finite], method="min").astype(np.int32)
+    return rank
