@@ -217,7 +217,7 @@ def _compare(res: BenchResult, task: str, mean: dict[str, float], paper: dict[st
 
 
 @register("areg_table3", "AReg paper Table 3: classification benchmarks (LS-SVM vs AReg, three "
-                         "validation criteria)", paper="areg-fusion-pelckmans-2006")
+                         "validation criteria)", paper="areg-fusion-pelckmans-2006", headline=True)
 def run(ctx: Context) -> BenchResult:
     rows, settings, compared = [], [], []
     res = BenchResult("areg_table3", "AReg paper Table 3: LS-SVM classifier vs AReg (2-norm, "

@@ -44,7 +44,7 @@ def _mc(X, alpha, g, n, rng):
 
 
 @register("auto_gradnorm", "Gradient-norm Gram (eq. 41-44) vs numerical integration; PSD of the forms; solvers",
-          paper="auto-lssvm-sorber-2017")
+          paper="auto-lssvm-sorber-2017", headline=True)
 def run(ctx: Context) -> BenchResult:
     rows = []
     reps = ctx.reps(full=5, quick=2)

@@ -201,7 +201,7 @@ def selected_sets(results: list[dict], names: list[str]) -> str:
 
 @register("componentwise_defaults", "Componentwise LS-SVM chapter §5.2: structure detection at "
           "the estimators' defaults on fresh seeds, and the Table 1 error-scale check",
-          paper="componentwise-lssvm-pelckmans")
+          paper="componentwise-lssvm-pelckmans", headline=True)
 def run(ctx: Context) -> BenchResult:
     reps = ctx.reps(full=20, quick=1)
     seeds = [SEED_BASE + ctx.seed + r for r in range(reps)]

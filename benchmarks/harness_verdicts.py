@@ -102,7 +102,7 @@ def _check_row(r: dict[str, Any]) -> tuple[Any, str]:
 
 
 @register("harness_verdicts", "Harness verdicts against an independent check: no false NO",
-          paper=None)
+          paper=None, headline=True)
 def run(ctx: Context) -> BenchResult:
     from lssvm_cvx.formulations import FORMULATIONS
     from lssvm_cvx.harness.sweep import reference_rows, sweep

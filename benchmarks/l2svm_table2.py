@@ -109,7 +109,7 @@ def _one(data: str, kname: str, lams: np.ndarray, seed: int) -> dict:
 
 
 @register("l2svm_table2", "ℓ2-SVM path: optimality against CLARABEL and SVC (Bonidal et al. Table 2)",
-          paper=PAPER)
+          paper=PAPER, headline=True)
 def run(ctx: Context) -> BenchResult:
     lams = np.logspace(-3, 3, 10)
     rows_spec = PAPER_ROWS

@@ -58,7 +58,7 @@ def accuracy_case(seed: int) -> dict:
 
 
 @register("lssvm_loo", "LS-SVM exact LOO: one γ and a 50-value γ grid vs brute force and eigh",
-          paper="areg-fusion-pelckmans-2006")
+          paper="areg-fusion-pelckmans-2006", headline=True)
 def run(ctx: Context) -> BenchResult:
     res = BenchResult("lssvm_loo", "LS-SVM exact leave-one-out: closed form vs brute force vs eigh baseline")
     reps = ctx.reps(5, 2)

@@ -121,7 +121,7 @@ def figure_fig3(n_eps: int = 20, s: float = 1e-3):
 
 
 @register("pareto_toy", "Multiobjective paper Fig. 3: ε-constraint vs modified ε-constraint on the toy examples",
-          paper="multiobjective-model-selection-you-2014")
+          paper="multiobjective-model-selection-you-2014", headline=True)
 def run(ctx: Context) -> BenchResult:
     n_eps = ctx.reps(40, 15)
     fig, summary = figure_fig3(n_eps)

@@ -61,9 +61,11 @@ fig, axes = plt.subplots(1, len(last), figsize=(3.2 * len(last), 3.2), sharey=Fa
 for ax, (j, rec) in zip(np.atleast_1d(axes), sorted(last.items())):
     names = [chosen.component_labels_[c][1] for c in rec["candidates"]]
     colors = ["tab:blue" if c == rec["chosen"] else "0.7" for c in rec["candidates"]]
-    ax.bar(names, rec["mean"], yerr=rec["paired_se"], color=colors, capsize=6)
-    lo = min(rec["mean"]) - 3 * max(rec["paired_se"]) - 0.05
-    ax.set_ylim(max(0.0, lo), max(rec["mean"]) + 2 * max(rec["paired_se"]) + 0.05)
+    # points with error bars, not bars: the axis need not start at 0, and nothing suggests it does
+    for k, (nm, mu, se, col) in enumerate(zip(names, rec["mean"], rec["paired_se"], colors)):
+        ax.errorbar(k, mu, yerr=se, fmt="o", ms=9, color=col, capsize=6, lw=2)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_xlim(-0.6, len(names) - 0.4)
     ax.set_title(f"x{j + 1}", fontsize=10)
 np.atleast_1d(axes)[0].set_ylabel("leave-one-out MSE (± paired SE)")
 fig.suptitle("Kernel per selected input by paired leave-one-out (blue: chosen)")

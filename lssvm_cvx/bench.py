@@ -92,16 +92,21 @@ class Benchmark:
     func: Callable[[Context], BenchResult]
     paper: str | None = None
     description: str = ""
+    #: one of the short reproductions ``lssvm-cvx bench --headline`` runs (one per paper)
+    headline: bool = False
 
 
 REGISTRY: dict[str, Benchmark] = {}
 
 
-def register(name: str, title: str, *, paper: str | None = None, description: str = ""):
-    """Decorator registering ``func(ctx) -> BenchResult`` under ``name``."""
+def register(name: str, title: str, *, paper: str | None = None, description: str = "",
+             headline: bool = False):
+    """Decorator registering ``func(ctx) -> BenchResult`` under ``name``; ``headline`` marks
+    the paper's headline reproduction (``lssvm-cvx bench --headline``)."""
 
     def deco(func: Callable[[Context], BenchResult]):
-        REGISTRY[name] = Benchmark(name, title, func, paper, description or (func.__doc__ or "").strip())
+        REGISTRY[name] = Benchmark(name, title, func, paper,
+                                   description or (func.__doc__ or "").strip(), headline)
         return func
 
     return deco
@@ -433,7 +438,16 @@ def run_cli(args: Any) -> int:
             print(f"{b.name:32s} {b.title}")
         return 0
     names = [n.strip() for n in args.only.split(",")] if args.only else None
-    selected = select(names)
+    headline = bool(getattr(args, "headline", False))
+    if headline:
+        if names:
+            raise HyperparameterError("--headline runs one benchmark per paper; leave out --only "
+                                      "(or name benchmarks with --only and --quick instead)")
+        args.quick = True
+        selected = headline_benchmarks()
+    else:
+        selected = select(names)
+    t_run = time.perf_counter()
     out = Path(args.out) if args.out else default_out_dir(args.quick)
     if out.exists() and not out.is_dir():
         raise HyperparameterError(f"--out must be a directory; {out} is a file")
@@ -515,4 +529,42 @@ def run_cli(args: Any) -> int:
     for name, err in failed:
         print(f"| {name} | FAILED | – | {_md(err)} | – |")
     print(f"\n{total_met}/{total} claims met in {len(done)} benchmark(s); files in {out}")
+    if headline:
+        _headline_summary(done, failed, out, time.perf_counter() - t_run, ctx)
     return 1 if failed else 0
+
+
+def headline_benchmarks() -> list[Benchmark]:
+    """The headline reproductions, one per paper (and one for the toolkit's harness), in the
+    order of :data:`~lssvm_cvx.formulations.papers.PAPERS`."""
+    from .formulations.papers import PAPERS
+
+    order = list(PAPERS)
+    marked = [b for b in discover().values() if b.headline]
+    return sorted(marked, key=lambda b: order.index(b.paper) if b.paper in order else len(order))
+
+
+def _headline_summary(done: list, failed: list, out: Path, elapsed: float, ctx: Context) -> None:
+    """The one-screen summary of ``--headline`` (claims met per paper, the files), also written
+    to ``headline.json`` in ``out`` with the run's wall time."""
+    from .formulations.papers import paper_title
+
+    rows = []
+    print(f"\nHeadline results, one per paper, in {_fmt_s(elapsed)}:\n")
+    print("| paper | reproduction | claims met | results |")
+    print("|---|---|---|---|")
+    for b, checks, paths, _ in done:
+        met = sum(1 for c in checks.values() if c["ok"])
+        md = next((p for p in paths if p.suffix == ".md"), None)
+        print(f"| {_md(paper_title(b.paper))} | {_md(b.title)} | {met}/{len(checks)} | "
+              f"{md if md else '–'} |")
+        rows.append({"benchmark": b.name, "paper": b.paper, "claims_met": met,
+                     "claims": len(checks)})
+    for name, err in failed:
+        print(f"| – | {name} | FAILED | {_md(err)} |")
+    print("\nThe full quick suite: lssvm-cvx bench --quick; one paper's full reproduction: "
+          "lssvm-cvx bench --only NAME (lssvm-cvx bench --list names them).")
+    doc = {"command": ctx.command, "commit": ctx.commit, "elapsed_s": elapsed,
+           "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+           "benchmarks": rows, "failed": [n for n, _ in failed]}
+    (out / "headline.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -13,12 +13,19 @@
     report and more) and ``DIR/performance_profile.png`` (Dolan-Moré; also SVG and accuracy).
 ``lssvm-cvx export NAME [--n 60] [--format npz|qps|mps] --out FILE``
     an instance as the program a solver sees (qpsolvers' npz, QPS).
-``lssvm-cvx formulations [--show NAME] [--json]``
-    the registered formulations (paper, equations, backends); ``--show`` one in full.
+``lssvm-cvx formulations [--show NAME|WORD [--latex | --source | --json]] [--json]``
+    the registered formulations, one short line each (closed form or not, paper, equations);
+    ``--show`` one in full (citation, variables, equations as text), its equations in LaTeX
+    (``--latex``), the cvxpy builder, NumPy objective and closed form sources (``--source``)
+    or all of it (``--json``); a word that is no name is searched for in the names, classes,
+    methods and equations (one match is shown, several listed).
+``lssvm-cvx figure NAME [--out NAME.svg|file.png] [--dpi 200] [--font-scale 1] [--n 60] [--seed 0]``
+    a slide-ready figure of one formulation on a random instance (:mod:`lssvm_cvx.figures`).
 ``lssvm-cvx solvers``
     the solvers the harness knows, which are installed, and their tolerance profiles.
-``lssvm-cvx bench [--quick] [--only NAME,...] [--out DIR] [--resume] [--list]``
-    reproduce the papers' tables (markdown + JSON + PNG in DIR).
+``lssvm-cvx bench [--headline | --quick] [--only NAME,...] [--out DIR] [--resume] [--list]``
+    reproduce the papers' tables (markdown + JSON + PNG in DIR); ``--headline``: one short
+    reproduction per paper and a one-screen summary of the claims met per paper.
 
 Everything heavy (cvxpy, NumPy, the formulations) is imported only by the command that needs
 it, so ``--help``, ``--version`` and ``formulations`` answer at once.
@@ -193,38 +200,71 @@ def _solver_names(names: list[str] | None) -> list[str] | None:
 def _cmd_formulations(args: argparse.Namespace) -> int:
     import json
 
-    from .catalogue import catalogue, refresh
+    from .catalogue import catalogue, details, list_line, refresh, search, show_text, vocabulary
 
     cat = refresh(write_shipped=True)["formulations"] if args.refresh else catalogue()
-    if args.show:
-        e = cat[_formulation_name(args.show, sorted(cat))]
+    if not args.show:
+        if args.latex or args.source:
+            raise UsageError(f"{'--latex' if args.latex else '--source'} needs --show NAME")
         if args.json:
-            print(json.dumps(e, indent=1, ensure_ascii=False))
+            print(json.dumps(cat, indent=1, ensure_ascii=False))
             return 0
-        eqs = ", ".join(f"{k} {v}" for k, v in e["equations"].items())
-        backends = (["closed form"] if e["has_closed_form"] else []) + [
-            f"cvxpy ({e['problem_class'] or '?'}: "
-            + ("any QP or conic solver" if e["problem_class"] == "QP"
-               else "conic solvers: CLARABEL, ECOS, SCS, CVXOPT, QOCO") + ")"]
-        print(f"{e['name']} — {e['citation']}")
-        print(f"paper: {e['paper']}   equations: {eqs or '–'}")
-        print(f"class: {e['class']}")
-        print(f"variables: {', '.join(e['variables']) or '–'}")
-        print(f"parameters: {', '.join(e['parameters']) or '–'}"
-              + ("   (DPP)" if e.get("dpp") else ""))
-        print(f"compared by the harness: {', '.join(e['compare'])}")
-        print(f"backends: {'; '.join(backends)}")
-        for label, text in (e.get("unicode") or {}).items():
-            print(f"\n{label}:\n    {text}")
-        print()
-        print(e["equation"])
+        print(f"{'name':<31} {'solved by':<12}{'paper':<22} equations")
+        for _, e in sorted(cat.items()):
+            print(list_line(e))
         return 0
+    name = args.show
+    if name not in cat:  # a word: search the names, classes, methods and equations
+        hits = search(name, cat)
+        if not hits:
+            close = difflib.get_close_matches(name, vocabulary(cat), n=3)
+            hint = f"did you mean {' or '.join(close)}?" if close else "see lssvm-cvx formulations"
+            raise UsageError(f"unknown formulation {name!r}: no name, class, method or equation "
+                             f"mentions it; {hint}")
+        if len(hits) > 1:
+            if args.json:
+                print(json.dumps({"query": name, "matches": [{"name": n, "where": w}
+                                                             for n, w in hits]}, indent=1))
+                return 0
+            print(f"{len(hits)} formulations mention {name!r} (--show NAME for one):")
+            for n, where in hits:
+                print(f"  {n:<31} {where}"[:100])
+            return 0
+        name, where = hits[0]
+        print(f"lssvm-cvx: showing {name} ({args.show!r} matches its {where})", file=sys.stderr)
     if args.json:
-        print(json.dumps(cat, indent=1, ensure_ascii=False))
-        return 0
-    for name, e in sorted(cat.items()):
-        cf = "closed form + cvxpy" if e["has_closed_form"] else "cvxpy"
-        print(f"{name:32s} [{cf}] {e['reference']}")
+        print(json.dumps(details(name), indent=1, ensure_ascii=False))
+    else:
+        print(show_text(details(name) if args.latex or args.source else cat[name],
+                        "latex" if args.latex else "source" if args.source else "text"))
+    return 0
+
+
+def _cmd_figure(args: argparse.Namespace) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from .catalogue import catalogue
+
+    name = _formulation_name(args.name, sorted(catalogue()))
+    out = Path(args.out) if args.out else Path(f"{name}.svg")
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise UsageError(f"--out: the file must end in .svg or .png, got {str(out)!r}")
+    if out.is_dir():
+        raise UsageError(f"--out: {out} is a folder, not a file")
+    folder = out.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out: cannot write in {folder} ({exc.strerror or exc})") from None
+    from .figures import MAX_DPI, formulation_figure, save_figure
+
+    if args.dpi is not None and args.dpi > MAX_DPI:
+        raise UsageError(f"--dpi: at most {MAX_DPI:g}, got {args.dpi:g}")
+    fig = formulation_figure(name, n=args.n, seed=args.seed, font_scale=args.font_scale)
+    path = save_figure(fig, out, dpi=args.dpi)
+    print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
@@ -337,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lssvm-cvx", description=doc)
     parser.add_argument("--version", action="version", version=f"lssvm-cvx {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                metavar="{compare,sweep,export,formulations,solvers,bench}")
+                                metavar="{compare,sweep,export,formulations,solvers,bench,figure}")
 
     p = sub.add_parser("compare", help="solver-comparison harness on one formulation")
     p.add_argument("name", help="formulation name, e.g. lssvm (see `lssvm-cvx formulations`)")
@@ -395,16 +435,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("formulations", help="list the registered formulations")
-    p.add_argument("--show", metavar="NAME", help="one formulation in full")
-    p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--show", metavar="NAME",
+                   help="one formulation in full; a word that is no name is searched for in "
+                        "the names, classes, methods and equations")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--latex", action="store_true", help="with --show: the equations in LaTeX")
+    view.add_argument("--source", action="store_true",
+                      help="with --show: the cvxpy builder, the NumPy objective, the closed form")
+    view.add_argument("--json", action="store_true",
+                      help="as JSON (with --show: also the LaTeX and the sources)")
     p.add_argument("--refresh", action="store_true", help="rebuild the catalogue (imports all)")
     p.set_defaults(func=_cmd_formulations)
+
+    p = sub.add_parser("figure", help="a slide-ready figure of one formulation (SVG or PNG)")
+    p.add_argument("name", help="formulation name, e.g. lssvm (see `lssvm-cvx formulations`)")
+    p.add_argument("--out", help="the file to write, .svg or .png (default NAME.svg)")
+    p.add_argument("--dpi", type=_positive_float, help="PNG resolution (default 200: 2x)")
+    p.add_argument("--font-scale", type=_positive_float, default=1.0,
+                   help="text size relative to the slide style (default 1)")
+    p.add_argument("--n", type=_problem_size, default=60, help="problem size (default 60)")
+    p.add_argument("--seed", type=_non_negative_int, default=0)
+    p.set_defaults(func=_cmd_figure)
 
     p = sub.add_parser("solvers", help="solvers, installed or not, and their profiles")
     p.set_defaults(func=_cmd_solvers)
 
     p = sub.add_parser("bench", help="reproduce the papers' tables")
     p.add_argument("--quick", action="store_true", help="fewer repetitions and sizes")
+    p.add_argument("--headline", action="store_true",
+                   help="one short reproduction per paper (quick mode) and a summary of the "
+                        "claims met per paper")
     p.add_argument("--only", help="comma-separated benchmark names (or name prefixes)")
     p.add_argument("--out", help="output directory (default benchmarks/results[/quick])")
     p.add_argument("--jobs", type=_positive_int, default=1, help="parallel repetitions (joblib)")
@@ -420,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: the subcommands whose work needs the numerical stack (preloaded before the work starts)
-_HEAVY = ("compare", "sweep", "bench", "export")
+_HEAVY = ("compare", "sweep", "bench", "export", "figure")
 
 
 def _exit_interrupted(signum: int, frame: Any) -> None:  # pragma: no cover - a signal handler
@@ -467,6 +527,14 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"lssvm-cvx: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # `lssvm-cvx ... | head`: the reader left early, not an error
+        import os
+
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt as exc:  # one line, no traceback (Interrupted says what finished)
         from .exceptions import Interrupted
 

@@ -46,6 +46,13 @@ class AlphaKRR(Formulation):
 
     reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"E_f": "(12)", "E_c": "(16)-(17), (22)"})
     compare: ClassVar[tuple[str, ...]] = ("e",)
+    reparametrization: ClassVar[dict[str, tuple[str, str]]] = {
+        "α": ("c", "α = T c with T = V_r Λ_r^{-1/2} over the eigenpairs of K above 1e-8 λ_max: "
+                   "α'Kα = ||c||², so the conic problem is well scaled; α is read back as T c"),
+        "E_c": ("E_c(c)", "the convex majorant E_c⁺ of eq. (16)-(17) written in c, "
+                          "||L_c'c||² - p'c + c₀ with L_c L_c' = T'M₊T, shifted to minimum 0"),
+        "e": ("e", "the residual y - Kα, a named variable so the fit is one constraint"),
+    }
 
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, complexity: str = "roughness"):
         self.X = X
@@ -272,6 +279,11 @@ class ParetoAlphaKRR(AlphaKRR):
 
     name: ClassVar[str] = "pareto_krr_alpha"
     compare = ("e",)
+    reparametrization: ClassVar[dict[str, tuple[str, str]]] = {
+        **AlphaKRR.reparametrization,
+        "h": ("eta", "h = s η with η ∈ [0, 1]: the same problem, better scaled (s ε is of the "
+                     "order of E_c); the constraint E_c ≤ h ε reads E_c ≤ η s ε"),
+    }
     reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"modified eps-constraint": "(25)-(26)",
                                              "E_f": "(12)", "E_c": "(16)-(17), (22)"})
 
@@ -339,6 +351,7 @@ class EpsAlphaKRR(ParetoAlphaKRR):
     """Plain ε-constraint (eq. 24) over α: ``min E_f`` s.t. ``E_c⁺(α) ≤ ε``."""
 
     name: ClassVar[str] = "pareto_krr_alpha_eps"
+    reparametrization = AlphaKRR.reparametrization  # no slack h in the plain ε-constraint
     reference = Reference(MOBJ_KEY, MOBJ_PAPER, {"eps-constraint": "(24)", "E_f": "(12)"})
 
     def _build(self) -> BuiltProblem:

@@ -88,6 +88,10 @@ class Formulation(ABC):
     has_closed_form: ClassVar[bool] = False
     #: names of the solution arrays the harness compares between backends
     compare: ClassVar[tuple[str, ...]] = ("alpha", "b")
+    #: where the builder's variables differ from the paper's: paper symbol -> (the builder's
+    #: variable, the map between them and why), shown beside the builder on the documentation
+    #: page, e.g. ``{"α": ("c", "α = T c, T = V Λ^{-1/2}: whitened, α'Kα = ||c||²")}``
+    reparametrization: ClassVar[dict[str, tuple[str, str]]] = {}
     #: per-solver options this formulation needs (merged under the caller's options), e.g.
     #: ``{"CLARABEL": {"static_regularization_constant": 1e-6}}``
     solver_options: ClassVar[dict[str, dict[str, Any]]] = {}

@@ -352,26 +352,72 @@ _FRACTIONS = {("1", "2"): "½", ("1", "4"): "¼", ("1", "3"): "⅓"}
 
 def to_unicode(latex: str) -> str:
     r"""A display equation as plain Unicode text for terminals (``lssvm-cvx formulations
-    --show``): pylatexenc's LaTeX-to-text conversion after a few rewrites it does not do
-    (``\tfrac12`` → ½, ``\|x\|`` → ‖x‖, ``\tag{n}`` → ``(n)`` at the end, matrix rows → ``;``)."""
+    --show``).
+
+    pylatexenc's LaTeX-to-text conversion after the rewrites it does not do: ``\tfrac12`` → ½,
+    ``\tfrac{a}{bc}`` → ``a/(bc)``, ``\|x\|`` → ‖x‖, ``^{-1}`` → ⁻¹, ``^{ab}`` → ``^(ab)``,
+    ``\tag{n}`` → ``(n)`` at the end, matrix rows → ``;``, ``cases`` rows → ``value if
+    condition``, ``f''`` → f″, ``\ne`` → ≠.  A space written after a symbol macro (``\alpha
+    \ge 0``), ``\quad`` and ``\text{s.t.}`` stay spaces: TeX's tokenizer (and pylatexenc's)
+    drops the space after a control word, which glued ``αs.t.`` together.
+
+    Parameters
+    ----------
+    latex : str
+        One display equation (math mode content, no ``$``).
+
+    Returns
+    -------
+    str
+        The equation on one line, its tag (if any) at the end in parentheses.
+    """
     import re
 
     from pylatexenc.latex2text import LatexNodes2Text
+
+    group = r"\{((?:[^{}]|\{[^{}]*\})*)\}"  # {...} with one level of nested braces
+
+    def atom(s: str) -> bool:
+        return re.fullmatch(r"\d+|[A-Za-z]|\\[A-Za-z]+", s.strip()) is not None
 
     tag = re.search(r"\\tag\{([^}]*)\}", latex)
     text = re.sub(r"\\tag\{[^}]*\}", "", latex)
 
     def frac(m: re.Match) -> str:
         a, b = m.group(1) or m.group(3), m.group(2) or m.group(4)
-        return _FRACTIONS.get((a, b), f"({a})/({b})")
+        if (a, b) in _FRACTIONS:
+            return _FRACTIONS[(a, b)]
+        return "/".join(x.strip() if atom(x) else f"({x.strip()})" for x in (a, b))
 
+    def sup(m: re.Match) -> str:
+        body = m.group(1).strip()
+        if body == "-1":
+            return "⁻¹"
+        return "^" + (body if atom(body) or body.startswith("(") else f"({body})")
+
+    def cases(m: re.Match) -> str:
+        return r"\{ " + m.group(1).replace("&", r" \text{if} ") + r" \}"
+
+    text = re.sub(r"\\begin\{cases\}(.*?)\\end\{cases\}", cases, text, flags=re.S)
     text = re.sub(r"\\[td]?frac(\\[A-Za-z]+)(\w)", r"\1/\2", text)  # \tfrac\gamma2 -> γ/2
-    text = re.sub(r"\\[td]?frac(?:\{([^{}]*)\}\{([^{}]*)\}|(\w)(\w))", frac, text)
+    text = re.sub(r"\\[td]?frac(?:" + group + group + r"|(\w)(\w))", frac, text)
     text = text.replace(r"\|", "‖").replace(r"\Big", "").replace(r"\big", "")
+    text = re.sub(r"\^" + group, sup, text)
     text = text.replace("\\\\", "; ")  # matrix rows
-    text = text.replace(r"\quad", "   ").replace(r"\;", " ").replace(r"\ ", " ")
+    text = text.replace("''", "″")  # a second derivative, not a closing quote
+    text = re.sub(r"\\ne(?![A-Za-z])", r"\\neq", text)
+    text = re.sub(r"\\operatorname\{(\w+)\}", r" \1", text)
+    text = re.sub(r"(\\text\{[^{}]*\})", r"{} \1{} ", text)
+    text = re.sub(r"\\q?quad(?![A-Za-z])", "{}   ", text)
+    text = text.replace(r"\;", "{} ").replace(r"\ ", "{} ")
+    # keep a space written between a macro and an operator ("\Omega + I", "\alpha \quad"); a
+    # space before a letter only ends the macro's name ("d\in S") and stays dropped
+    text = re.sub(r"(\\[A-Za-z]+)(?=\s+(?:[-+=<>,;&|]|\\(?:[lg]eq?|neq?|in|to|text)\b))",
+                  r"\1{}", text)
     out = LatexNodes2Text(math_mode="text").latex_to_text(text)
+    out = re.sub(r"\s*([≤≥≠→])\s*", r" \1 ", out)
     out = re.sub(r"[ \t]+", " ", out).strip()
+    out = re.sub(r"\(\s+", "(", re.sub(r"\s+([,;)])", r"\1", out))
     out = out.replace("^⊤", "ᵀ").replace("^2", "²")
     return f"{out}    ({tag.group(1)})" if tag else out
 

@@ -812,6 +812,19 @@ def cli_cases() -> list[Case]:
             r"second-order|QPS|qps")
         add("export without --out", ["export", "lssvm"], r"--out")
         add("export --n 2", ["export", "lssvm", "--n", "2", "--out", target], r"--n|\bn\b")
+    if "figure" in subcommands:
+        fig_out = str(_TMP_ROOT / "fig.svg")
+        add("figure unknown formulation", ["figure", "nope", "--out", fig_out], r"nope|formulation")
+        add("figure --dpi 0", ["figure", "lssvm", "--dpi", "0", "--out", fig_out], r"--dpi")
+        add("figure --dpi 5000", ["figure", "lssvm", "--dpi", "5000", "--out", fig_out], r"--dpi")
+        add("figure --out a folder", ["figure", "lssvm", "--out", str(_TMP_ROOT)], r"--out")
+        add("figure --out .pdf", ["figure", "lssvm", "--out", str(_TMP_ROOT / "x.pdf")], r"--out")
+        add("figure --out unwritable", ["figure", "lssvm", "--out", "/nonexistent/x.svg"], r"--out")
+        add("figure --font-scale nan", ["figure", "lssvm", "--font-scale", "nan", "--out", fig_out],
+            r"font-scale")
+        add("figure --n 2", ["figure", "lssvm", "--n", "2", "--out", fig_out], r"--n|\bn\b")
+    add("bench --headline with --only", ["bench", "--headline", "--only", "lssvm_loo",
+                                         "--no-progress"], r"headline|only")
     if "solvers" in subcommands:
         add("solvers --bogus", ["solvers", "--bogus"], r"--bogus|unrecognized")
     return C
