@@ -49,3 +49,19 @@ def test_summary_names_failures_and_why():
     assert ("| f | B | 1/1 | time_limit | time_limit | no point: status time_limit; error: stopped "
             "after 5 s |") in md
     assert "| high | A | 1 | 1 | 100% (1/1)" in md and "| high | B | 1 | 1 | 0% (0/1)" in md
+
+
+@pytest.mark.parametrize("first", ["lssvm_cvx.harness.sweep", "lssvm_cvx.harness.compare"])
+def test_the_public_names_are_the_functions_whatever_was_imported_first(first):
+    """``from lssvm_cvx.harness import sweep`` once gave the submodule when a test had imported
+    ``lssvm_cvx.harness.sweep`` before (the README's code failed in CI, not alone)."""
+    import subprocess
+    import sys
+
+    code = (f"import importlib; importlib.import_module({first!r})\n"
+            "from lssvm_cvx.harness import compare, sweep\n"
+            "assert callable(sweep) and callable(compare), (sweep, compare)\n"
+            "import lssvm_cvx.harness.sweep as m; assert callable(m)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -10,6 +10,8 @@ Submodules are imported on first use, so ``import lssvm_cvx.harness`` is cheap.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 _LAZY = {
@@ -32,3 +34,25 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: submodules that share their name with the function they define
+_SHADOWED = frozenset({"compare", "sweep"})
+
+
+class _HarnessModule(types.ModuleType):
+    """Keep ``harness.sweep`` and ``harness.compare`` the functions.
+
+    Importing a submodule binds it on its package (``from lssvm_cvx.harness.sweep import ...``
+    sets ``lssvm_cvx.harness.sweep`` to the module), so whether ``from lssvm_cvx.harness import
+    sweep`` gave the function or the module used to depend on what was imported first.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (name in _SHADOWED and isinstance(value, types.ModuleType)
+                and value.__name__ == f"{__name__}.{name}"):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _HarnessModule
