@@ -57,7 +57,10 @@ numpydoc_xref_param_type = False
 
 # --- math: MathJax 3, served from this site when the docs extra installed it ------------------
 # (lssvm_docs copies tex-svg-full.js into _static/mathjax and points mathjax_path at it; without
-# the package Sphinx's default CDN address is used)
+# the package Sphinx's default CDN address is used).  MathJax 3 (django-static-mathjax 3.2.2)
+# has no automatic line breaking: lssvm_docs breaks the formulation pages' wide displays into
+# aligned rows, and _static/lssvm.css makes any display still wider than the column scroll
+# sideways from its left edge (tests/test_docs_browser.py checks every page at 1280 px).
 mathjax3_config = {"tex": {"tags": "none"}, "svg": {"fontCache": "global"}}
 
 # --- sphinx-gallery ------------------------------------------------------------------------

@@ -32,6 +32,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from lssvm_math import display
+
 HERE = Path(__file__).resolve().parent.parent          # docs/
 ROOT = HERE.parent
 GEN = HERE / "generated"
@@ -217,20 +219,6 @@ def _harness(cls: type) -> str:
 
 
 # ------------------------------------------------------------------------------ formulation pages
-def _display(tex: str, width: int = 100) -> str:
-    """One display equation; a long "objective s.t. constraints" is broken into aligned rows
-    (objective, then one constraint a row) so it fits the text column on a slide or a page."""
-    m = re.search(r"\\tag\{[^}]*\}\s*$", tex)
-    body, tag = (tex[:m.start()], m.group(0)) if m else (tex, "")
-    parts = re.split(r"\\quad\s*\\text\{s\.t\.\}\s*|\\ \\text\{s\.t\.\}\s*", body, maxsplit=1)
-    if len(body) > width and len(parts) == 2:
-        cons = [c.strip() for c in re.split(r",\s*\\ \\ |,\s*\\quad\s*", parts[1]) if c.strip()]
-        rows = [f"& {parts[0].strip()}", f"& \\text{{s.t.}}\\ \\ {cons[0]}"]
-        rows += [f"& \\phantom{{\\text{{s.t.}}\\ \\ }}{c}" for c in cons[1:]]
-        body = "\\begin{aligned} " + " \\\\ ".join(rows) + " \\end{aligned}"
-    return f"\\[ {body} {tag} \\]"
-
-
 def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
     from lssvm_cvx.formulations.equations import closed_form_of, latex_of
 
@@ -253,7 +241,7 @@ def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
         for label, tex in latex.items():
             # nowrap: Sphinx would wrap multi-row matrices in a split environment, where
             # \tag is not allowed; one display per equation, the paper's number as its tag
-            out.append(f"**{label}**\n\n.. math::\n   :nowrap:\n\n{_indent(_display(tex))}\n\n")
+            out.append(f"**{label}**\n\n.. math::\n   :nowrap:\n\n{_indent(display(tex))}\n\n")
     else:
         out.append("No LaTeX for this formulation yet (set ``latex=`` on its ``Reference``); the "
                    "class docstring below has the equations in text.\n\n")
@@ -442,7 +430,11 @@ def _link_formulation(app, what, name, obj, options, lines) -> None:
 
 # ------------------------------------------------------------------------------ MathJax
 def _mathjax(app, config) -> None:
-    """Serve MathJax 3 (SVG output, no web fonts) from the site when it is installed."""
+    """Serve MathJax 3 (SVG output, no web fonts) from the site when it is installed.
+
+    django-static-mathjax ships MathJax 3.2: it cannot break lines (MathJax 4 can), hence
+    :func:`lssvm_math.display_rows` and the scrolling ``div.math`` of ``_static/lssvm.css``.
+    """
     try:
         import mathjax  # django-static-mathjax: MathJax's es5 bundles as package data
     except ImportError:
