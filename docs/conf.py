@@ -37,6 +37,7 @@ extensions = [
     "numpydoc",
     "sphinx_gallery.gen_gallery",
     "lssvm_docs",
+    "lssvm_results",
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "auto_examples/*.ipynb",
@@ -75,11 +76,23 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "min_reported_time": 1,
     "matplotlib_animations": False,
-    "image_scrapers": ("matplotlib",),
+    # matplotlib's scraper, after a check that no two texts of a figure overlap
+    "image_scrapers": ("lssvm_docs.checked_matplotlib_scraper",),
     "thumbnail_size": (320, 224),
     "within_subsection_order": "FileNameSortKey",
-    "reset_modules": ("matplotlib",),
-    "capture_repr": ("_repr_html_", "__repr__"),
+    # grouped by paper (one folder with a README.txt each), the LS-SVM itself first
+    "subsection_order": [f"../examples/{d}" for d in (
+        "lssvm", "areg", "componentwise", "l2svm", "pareto", "auto", "compose")],
+    # every example draws in the slide style of lssvm_cvx.figures; images also at 2x
+    "reset_modules": ("matplotlib", "lssvm_docs.gallery_style"),
+    "image_srcset": ["2x"],
+    # the last expression of a cell is shown only when it has an HTML repr (a table), never
+    # as "<matplotlib.legend.Legend object at 0x...>"
+    "capture_repr": ("_repr_html_",),
+    # "Examples using X" on every API page and formulation page (.. minigallery::)
+    "backreferences_dir": "generated/backreferences",
+    "doc_module": ("lssvm_cvx",),
+    "inspect_global_variables": True,
     "show_memory": False,
     "show_signature": False,
 }

@@ -484,9 +484,11 @@ def test_walk_covers_the_site(walk):
 
     for name in FORMULATIONS:
         assert f"generated/formulations/{name}.html" in pages, name
-    examples = sorted(p.stem for p in (ROOT / "examples").glob("plot_*.py"))
+    examples = sorted((ROOT / "examples").glob("*/plot_*.py"))
+    assert len(examples) >= 10
     for ex in examples:
-        assert f"auto_examples/{ex}.html" in pages, ex
+        page = f"auto_examples/{ex.parent.name}/{ex.stem}.html"
+        assert page in pages, page
     assert sum(p.startswith("generated/api/") for p in pages) >= 10
     # the math of the formulation pages and of the gallery is there and was measured
     for name in FORMULATIONS:

@@ -21,18 +21,18 @@ import importlib
 import importlib.util
 import inspect
 import os
-import pkgutil
 import re
 import shutil
 import textwrap
 import time
-import types
 import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from lssvm_api import api_pages
 from lssvm_math import display
+from lssvm_rst import indent, title, write
 
 HERE = Path(__file__).resolve().parent.parent          # docs/
 ROOT = HERE.parent
@@ -41,34 +41,13 @@ TESTS = ROOT / "tests"
 
 #: size of the harness instances on the formulation pages
 HARNESS_N = 40
-PAPER_TITLES = {
-    "areg-fusion-pelckmans-2006": "Additive regularization trade-off (Pelckmans, Suykens & De Moor 2006)",
-    "componentwise-lssvm-pelckmans": "Componentwise LS-SVMs (Pelckmans et al. 2005)",
-    "l2svm-regularization-path-bonidal-2013": "The ℓ2-SVM regularization path (Bonidal, Tindel & Guermeur 2013)",
-    "multiobjective-model-selection-you-2014": "Multiobjective model selection (You, Benitez-Quiroz & Martinez 2014)",
-    "auto-lssvm-sorber-2017": "Auto LS-SVM (Sorber 2017)",
-}
 SLIP_WORDS = re.compile(r"\bslips?\b|\bprints\b|\bin print\b|misprint", re.IGNORECASE)
 NUMPYDOC_SECTIONS = re.compile(r"^(Parameters|Returns|Attributes|Notes|Examples|See Also|Raises|"
                                r"References|Yields|Methods)\s*$", re.MULTILINE)
-SKLEARN_MEMBERS = ("set_fit_request,set_predict_request,set_score_request,set_transform_request,"
-                   "set_partial_fit_request,set_output,get_metadata_routing,get_params,set_params")
 
 
 # ------------------------------------------------------------------------------ helpers
-def _write(path: Path, text: str) -> None:
-    """Write only when the text changed (keeps Sphinx's incremental build incremental)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
 
-
-def _title(text: str, char: str = "=") -> str:
-    return f"{text}\n{char * max(len(text), 3)}\n"
-
-
-def _indent(text: str, n: int = 3) -> str:
-    return textwrap.indent(text, " " * n, lambda line: True).replace(" " * n + "\n", "\n")
 
 
 def _code(obj: Any) -> str:
@@ -83,6 +62,82 @@ def _defining(cls: type, attr: str) -> type | None:
         if attr in k.__dict__:
             return k
     return None
+
+
+#: where the helpers shown beside a builder or a closed form live (input checks, kernels and the
+#: base class's plumbing are left out)
+MATH_MODULES = ("lssvm_cvx.formulations.", "lssvm_cvx.linalg", "lssvm_cvx.terms", "lssvm_cvx.losses")
+
+
+def _called(fn: Any, cls: type, keep: Any, depth: int = 2) -> list[tuple[str, Any]]:
+    """``(label, function)`` of the package's helpers that ``fn`` calls (``self.NAME(...)`` on
+    ``cls`` or a function of its module), in the order of the source, for which ``keep(source)``
+    holds; the helpers' own helpers too, up to ``depth`` levels.  The base class's plumbing
+    (``lssvm_cvx.formulations.base``) is left out."""
+    import ast
+
+    out: list[tuple[str, Any]] = []
+    seen = {getattr(fn, "__qualname__", "")}
+
+    def visit(f: Any, level: int) -> None:
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+        except (OSError, TypeError, SyntaxError):
+            return
+        calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
+                       key=lambda n: (n.lineno, n.col_offset))
+        for node in calls:
+            func, obj = node.func, None
+            if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                    and func.value.id == "self"):
+                obj = inspect.getattr_static(cls, func.attr, None)
+                obj = getattr(obj, "__func__", getattr(obj, "fget", obj))
+            elif isinstance(func, ast.Name):
+                obj = getattr(f, "__globals__", {}).get(func.id)
+            if not inspect.isfunction(obj) or obj.__qualname__ in seen:
+                continue
+            mod = obj.__module__ or ""
+            if (not mod.startswith(MATH_MODULES) or mod == "lssvm_cvx.formulations.base"
+                    or obj.__name__.startswith("check_")):
+                continue
+            if not keep(_code(obj)):
+                continue
+            seen.add(obj.__qualname__)
+            out.append((f"{mod}.{obj.__qualname__}", obj))
+            if level < depth:
+                visit(obj, level + 1)
+
+    visit(fn, 1)
+    return out
+
+
+def _code_blocks(fn: Any, cls: type, keep: Any, intro: str) -> str:
+    """The source of ``fn``, then of each helper it calls (:func:`_called`)."""
+    out = ".. code-block:: python\n\n" + indent(_code(fn)) + "\n"
+    helpers = _called(fn, cls, keep)
+    if helpers:
+        out += intro + "\n\n"
+        for label, h in helpers:
+            out += f"``{label}``:\n\n.. code-block:: python\n\n" + indent(_code(h)) + "\n"
+    return out
+
+
+def _intro(cls: type) -> str:
+    """The docstring's first paragraph; when it ends in ``::``, the literal block after it too
+    (an explicit program, for instance), kept as a literal block."""
+    paras = (inspect.getdoc(cls) or "").split("\n\n")
+    first = paras[0].replace("\n", " ").strip()
+    if not first:
+        return ""
+    if first.endswith("::") and len(paras) > 1:
+        block = [paras[1]]
+        for more in paras[2:]:                          # the block goes on while indented
+            if more.startswith((" ", "\t")):
+                block.append(more)
+            else:
+                break
+        return first + "\n\n" + indent(textwrap.dedent("\n\n".join(block))) + "\n\n"
+    return first + "\n\n"
 
 
 def _test_index() -> dict[str, str]:
@@ -224,7 +279,7 @@ def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
 
     ref = cls.reference
     path = f"{cls.__module__}.{cls.__qualname__}"
-    out = [f".. _formulation-{name}:\n\n", _title(f"{name}: {cls.__name__}")]
+    out = [f".. _formulation-{name}:\n\n", title(f"{name}: {cls.__name__}")]
     eqs = ", ".join(f"{k} {v}" for k, v in ref.equations.items())
     backends = (["closed form (NumPy/SciPy)"] if cls.has_closed_form else []) + ["cvxpy (any installed solver)"]
     out.append(f":Paper: {ref.citation} (:ref:`paper-{ref.paper}`)\n"
@@ -232,77 +287,142 @@ def _formulation_page(name: str, cls: type, tests: dict[str, str]) -> str:
                f":Class: :class:`{path}`\n"
                f":Backends: {', '.join(backends)}\n"
                f":Compared by the harness: {', '.join(f'``{c}``' for c in cls.compare)}\n\n")
-    first = (inspect.getdoc(cls) or "").split("\n\n", 1)[0].replace("\n", " ")
-    if first:
-        out.append(re.sub(r"::$", ":", first.rstrip()) + "\n\n")
-    out.append(_title("The paper's equations", "-"))
+    out.append(_intro(cls))
+    out.append(title("The paper's equations", "-"))
     latex = latex_of(cls)
     if latex:
         for label, tex in latex.items():
             # nowrap: Sphinx would wrap multi-row matrices in a split environment, where
             # \tag is not allowed; one display per equation, the paper's number as its tag
-            out.append(f"**{label}**\n\n.. math::\n   :nowrap:\n\n{_indent(display(tex))}\n\n")
+            out.append(f"**{label}**\n\n.. math::\n   :nowrap:\n\n{indent(display(tex))}\n\n")
     else:
         out.append("No LaTeX for this formulation yet (set ``latex=`` on its ``Reference``); the "
                    "class docstring below has the equations in text.\n\n")
-    out.append(_title("The cvxpy builder", "-"))
+    out.append(title("The cvxpy builder", "-"))
     bcls = _defining(cls, "_build")
     note = "" if bcls is cls else f" (inherited from :class:`{bcls.__module__}.{bcls.__qualname__}`)"
-    out.append(f"``{cls.__name__}._build``{note} — variables and parameters are named as in the "
-               "paper; hyperparameters are :class:`cvxpy.Parameter` objects, so a re-solve after "
-               "changing one skips recompilation.\n\n")
-    out.append(".. code-block:: python\n\n" + _indent(_code(bcls._build)) + "\n")
+    reparam = getattr(cls, "reparametrization", None) or {}
+    named = ("variables and parameters are named as in the paper, except where the table below "
+             "maps the paper's symbol to the builder's variable" if reparam else
+             "variables and parameters are named as in the paper")
+    out.append(f"``{cls.__name__}._build``{note} — {named}; hyperparameters are "
+               ":class:`cvxpy.Parameter` objects, so a re-solve after changing one skips "
+               "recompilation.\n\n")
+    if reparam:
+        out.append(".. list-table:: The paper's symbols and the builder's variables\n"
+                   "   :header-rows: 1\n   :widths: 15 15 70\n\n"
+                   "   * - paper\n     - builder\n     - map, and why\n")
+        for sym, (var, why) in reparam.items():
+            out.append(f"   * - {sym}\n     - ``{var}``\n     - {why}\n")
+        out.append("\n")
+    out.append(_code_blocks(bcls._build, cls, lambda src: "cp." in src,
+                            "The statements that create the variables, objective and constraints "
+                            "live in the helpers it calls, shown in order:"))
     ocls = _defining(cls, "objective")
     out.append(f"The NumPy twin of the objective, ``{ocls.__name__}.objective``, scores every "
                "backend the same way:\n\n")
-    out.append(".. code-block:: python\n\n" + _indent(_code(ocls.objective)) + "\n")
-    out.append(_title("Closed form", "-"))
+    out.append(".. code-block:: python\n\n" + indent(_code(ocls.objective)) + "\n")
+    out.append(title("Closed form", "-"))
     if cls.has_closed_form:
         derivation = closed_form_of(cls)
         if derivation:
             out.append(derivation + "\n\n")
         ccls = _defining(cls, "closed_form")
-        out.append(f"``{ccls.__name__}.closed_form``:\n\n.. code-block:: python\n\n"
-                   + _indent(_code(ccls.closed_form)) + "\n")
+        out.append(f"``{ccls.__name__}.closed_form``:\n\n")
+        out.append(_code_blocks(ccls.closed_form, cls,
+                                lambda src: len(src.strip().splitlines()) > 3,
+                                "The linear algebra is in the helpers it calls:"))
     else:
         out.append("None: the problem is not a linear system; the harness compares the cvxpy "
                    "solvers with each other.\n\n")
-    out.append(_title("Paper slips corrected", "-"))
+    out.append(title("Paper slips corrected", "-"))
     slips = _slips(cls)
     if slips:
         out.append("From the docstrings of the class and its module (each note names the test "
                    "that fails on the printed version, resolved in ``tests/``):\n\n")
         for item in slips:
             body = _strip_marker(item)
-            out.append("* " + _indent(body, 2).lstrip() + "\n\n  *Pinned by:* "
+            out.append("* " + indent(body, 2).lstrip() + "\n\n  *Pinned by:* "
                        + _pins(item, tests) + "\n\n")
     else:
         out.append("None recorded in the docstrings.\n\n")
-    out.append(_title("Harness table", "-"))
+    out.append(_linked(name, cls))
+    out.append(title("Harness table", "-"))
     out.append(_harness(cls) + "\n")
-    out.append(_title("Docstring", "-"))
+    out.append(title("Docstring", "-"))
     out.append(f".. autoclass:: {path}\n   :no-index:\n\n")
+    return "".join(out)
+
+
+def _estimators_of(name: str) -> list[type]:
+    """The public estimators whose ``formulations`` attribute names ``name``."""
+    import lssvm_cvx
+
+    out = []
+    for attr in lssvm_cvx.__all__:
+        obj = getattr(lssvm_cvx, attr)
+        if inspect.isclass(obj) and name in (getattr(obj, "formulations", None) or ()):
+            out.append(obj)
+    return out
+
+
+def _linked(name: str, cls: type) -> str:
+    """The formulation's figure (drawn now, as ``lssvm-cvx figure NAME`` draws it), the
+    estimators that fit its model and the gallery examples that use either."""
+    import matplotlib.pyplot as plt
+
+    from lssvm_cvx.figures import formulation_figure, save_figure, slide_style
+
+    out = [title("Figure, estimators and examples", "-")]
+    folder = GEN / "formulations" / "figures"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with slide_style(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fig = formulation_figure(name)
+            save_figure(fig, folder / f"{name}.svg")
+            plt.close(fig)
+        out.append(f".. figure:: figures/{name}.svg\n   :width: 80%\n   :alt: {name} on its "
+                   f"random instance\n\n   ``lssvm-cvx figure {name}`` — drawn when this site was "
+                   "built, on the formulation's random instance; the same figure for a slide: "
+                   f"``lssvm-cvx figure {name} --out {name}.svg``.\n\n")
+    except Exception as exc:                          # the page says so; the build goes on
+        out.append(f"No figure: ``formulation_figure({name!r})`` raised "
+                   f"``{type(exc).__name__}: {exc}``.\n\n")
+    ests = _estimators_of(name)
+    if ests:
+        out.append("Estimators that fit this model: " + ", ".join(
+            f":class:`~lssvm_cvx.{e.__name__}`" for e in ests) + ".\n\n")
+    else:
+        out.append("No estimator fits this model directly; build it with "
+                   f":class:`{cls.__module__}.{cls.__qualname__}`.\n\n")
+    objs = [f"{cls.__module__}.{cls.__qualname__}", f"lssvm_cvx.formulations.{cls.__name__}"]
+    objs += [f"lssvm_cvx.{e.__name__}" for e in ests]
+    out.append(".. minigallery:: " + " ".join(dict.fromkeys(objs)) + "\n"
+               "   :add-heading: Gallery examples that use it\n   :heading-level: ^\n\n")
     return "".join(out)
 
 
 def _formulation_pages() -> list[str]:
     from lssvm_cvx.formulations import FORMULATIONS
+    from lssvm_cvx.formulations.papers import PAPERS, paper_title
 
     tests = _test_index()
     names = sorted(FORMULATIONS)
     by_paper: dict[str, list[str]] = defaultdict(list)
     for name in names:
         cls = FORMULATIONS[name]
-        _write(GEN / "formulations" / f"{name}.rst", _formulation_page(name, cls, tests))
+        write(GEN / "formulations" / f"{name}.rst", _formulation_page(name, cls, tests))
         by_paper[cls.reference.paper].append(name)
-    idx = [".. _formulations:\n\n", _title("Formulations"),
+    idx = [".. _formulations:\n\n", title("Formulations"),
            "One page per entry of the formulation registry "
            "(:data:`lssvm_cvx.formulations.FORMULATIONS`), generated when the site is built: a new "
            "formulation gets its page without editing the docs. Each page has the paper's "
            "equations, the cvxpy builder, the closed form, the paper slips corrected and a "
            "harness table computed during the build.\n\n"]
-    for paper in sorted(by_paper, key=lambda p: list(PAPER_TITLES).index(p) if p in PAPER_TITLES else 99):
-        idx.append(_title(PAPER_TITLES.get(paper, paper), "-"))
+    order = list(PAPERS)
+    for paper in sorted(by_paper, key=lambda p: order.index(p) if p in order else len(order)):
+        idx.append(title(paper_title(paper), "-"))
         idx.append(".. list-table::\n   :header-rows: 1\n   :widths: 25 25 35 15\n\n"
                    "   * - name\n     - class\n     - equations\n     - closed form\n")
         for name in by_paper[paper]:
@@ -312,104 +432,23 @@ def _formulation_pages() -> list[str]:
                        f"     - {eqs}\n     - {'yes' if cls.has_closed_form else 'no'}\n")
         idx.append("\n")
     idx.append(".. toctree::\n   :hidden:\n\n" + "".join(f"   {n}\n" for n in names))
-    _write(GEN / "formulations" / "index.rst", "".join(idx))
-    # papers page
-    pp = [_title("Papers"), "The five papers, in ``shared/papers/``, and the formulations that "
-          "implement their equations.\n\n"]
-    for paper in by_paper:
-        cls = FORMULATIONS[by_paper[paper][0]]
-        pp.append(f".. _paper-{paper}:\n\n" + _title(PAPER_TITLES.get(paper, paper), "-"))
-        pp.append(f"{cls.reference.citation}. File: ``{paper}.txt``.\n\n")
+    write(GEN / "formulations" / "index.rst", "".join(idx))
+    # papers page: full citations and DOIs from the registry (lssvm_cvx.formulations.papers)
+    pp = [title("Papers"), "The five papers and the formulations that implement their "
+          "equations (each formulation's page has the equations with their numbers).\n\n"]
+    for paper in sorted(by_paper, key=lambda p: order.index(p) if p in order else len(order)):
+        pp.append(f".. _paper-{paper}:\n\n" + title(paper_title(paper), "-"))
+        if paper in PAPERS:
+            ref = PAPERS[paper]
+            doi = f" DOI `{ref.doi} <{ref.url}>`__." if ref.doi else ""
+            pp.append(f"{ref.citation}.{doi}\n\n")
         for name in by_paper[paper]:
             c = FORMULATIONS[name]
             eqs = ", ".join(f"{k} {v}" for k, v in c.reference.equations.items())
             pp.append(f"* :ref:`{name} <formulation-{name}>` — {eqs}\n")
-        pp.append("\n")
-    _write(GEN / "papers.rst", "".join(pp))
+        pp.append(f"\nResults reproduced from this paper: :ref:`results-paper-{paper}`.\n\n")
+    write(GEN / "papers.rst", "".join(pp))
     return names
-
-
-# ------------------------------------------------------------------------------ API reference
-def _public_modules() -> list[types.ModuleType]:
-    """``lssvm_cvx``, its public submodules (breadth first) and ``problems``."""
-    import lssvm_cvx
-
-    mods = [lssvm_cvx]
-    for name in lssvm_cvx.__all__:
-        obj = getattr(lssvm_cvx, name)
-        if isinstance(obj, types.ModuleType):
-            mods.append(obj)
-    queue = list(mods[1:])
-    while queue:
-        m = queue.pop(0)
-        if hasattr(m, "__path__"):
-            for info in pkgutil.iter_modules(m.__path__):
-                if info.name.startswith("_"):
-                    continue
-                sub = importlib.import_module(f"{m.__name__}.{info.name}")
-                if sub not in mods:
-                    mods.append(sub)
-                    queue.append(sub)
-    try:
-        mods.append(importlib.import_module("problems"))
-    except ImportError:
-        pass
-    mods.sort(key=lambda m: (m.__name__ != "lssvm_cvx", m.__name__.count("."), m.__name__))
-    return mods
-
-
-def _public_names(mod: types.ModuleType) -> list[str]:
-    names = getattr(mod, "__all__", None)
-    if names is None:
-        names = [n for n, v in vars(mod).items() if not n.startswith("_")
-                 and getattr(v, "__module__", None) == mod.__name__
-                 and (inspect.isclass(v) or inspect.isfunction(v))]
-    return [n for n in names if not isinstance(getattr(mod, n, None), types.ModuleType)]
-
-
-def _api_pages() -> None:
-    mods = _public_modules()
-    canonical: dict[int, str] = {}
-    pages = []
-    for mod in mods:
-        lines = [_title(f"``{mod.__name__}``"), f".. automodule:: {mod.__name__}\n   :no-members:\n\n"]
-        entries = []
-        for name in _public_names(mod):
-            obj = getattr(mod, name)
-            full = f"{mod.__name__}.{name}"
-            key = id(obj)
-            if importlib.util.find_spec(full) if hasattr(mod, "__path__") else False:
-                # the name is also a submodule (kernels.roughness): document it in its module
-                entries.append(f"* ``{name}`` — see :py:obj:`{obj.__module__}.{name}`\n")
-                continue
-            if inspect.isclass(obj) or inspect.isfunction(obj):
-                if key in canonical:
-                    entries.append(f"* ``{name}`` — see :py:obj:`{canonical[key]}`\n")
-                    continue
-                canonical[key] = full
-                if inspect.isclass(obj):
-                    lines.append(f".. autoclass:: {full}\n   :members:\n   :show-inheritance:\n"
-                                 f"   :exclude-members: {SKLEARN_MEMBERS}\n\n")
-                else:
-                    lines.append(f".. autofunction:: {full}\n\n")
-            else:
-                if key in canonical and not isinstance(obj, (int, float, str, tuple, bool)):
-                    entries.append(f"* ``{name}`` — see :py:obj:`{canonical[key]}`\n")
-                    continue
-                canonical.setdefault(key, full)
-                lines.append(f".. autodata:: {full}\n   :no-value:\n\n")
-        if entries:
-            lines.append(".. rubric:: Also exported here\n\n" + "".join(entries) + "\n")
-        slug = mod.__name__
-        _write(GEN / "api" / f"{slug}.rst", "".join(lines))
-        pages.append(slug)
-    idx = [_title("API reference"),
-           "Every name in ``__all__`` of :mod:`lssvm_cvx`, of its public submodules and of the "
-           "``problems`` catalogue, generated from the packages at build time. Each object is "
-           "documented once, at its shortest public path, and listed where else it is "
-           "exported. Formulation classes link to their pages with the paper's equations.\n\n",
-           ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {p}\n" for p in pages)]
-    _write(GEN / "api" / "index.rst", "".join(idx))
 
 
 # ------------------------------------------------------------------------------ docstring hook
@@ -455,11 +494,78 @@ def _mathjax(app, config) -> None:
     config.mathjax_path = "mathjax/tex-svg-full.js"
 
 
+def gallery_style(gallery_conf: dict, fname: str, when: str = "before") -> None:
+    """sphinx-gallery ``reset_modules`` hook: every example draws in the slide style of
+    :mod:`lssvm_cvx.figures` (after matplotlib's own reset); sphinx-gallery chooses the
+    resolution of the saved images (1x and 2x)."""
+    import matplotlib
+
+    from lssvm_cvx.figures import slide_rc
+
+    matplotlib.rcParams.update({**slide_rc(), "savefig.dpi": "figure", "savefig.bbox": "tight"})
+
+
+def text_overlaps(fig: Any, pad: float = 1.0) -> list[str]:
+    """Pairs of visible, non-empty texts of ``fig`` (titles, axis and tick labels, legend
+    entries, annotations) whose boxes overlap by more than ``pad`` pixels each way, drawn at
+    the figure's size: a title running into its neighbour, tick labels of two panels touching.
+    Texts of one legend are checked against everything but each other."""
+    from matplotlib.legend import Legend
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ticks, drawn = set(), set()                         # tick labels, and those in view
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            tol = 1e-9 * max(abs(lo), abs(hi), 1.0)
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                labels = (tick.label1, tick.label2)
+                ticks.update(id(t) for t in labels)
+                if lo - tol <= tick.get_loc() <= hi + tol:
+                    drawn.update(id(t) for t in labels)
+    boxes = []
+    for t in fig.findobj(Text):
+        if not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
+            continue
+        if id(t) in ticks and id(t) not in drawn:
+            continue
+        owner = next((a for a in fig.findobj(Legend) if t in a.texts or t is a.get_title()), None)
+        boxes.append((t, t.get_window_extent(renderer), id(owner) if owner else None))
+    out = []
+    for i, (t1, b1, o1) in enumerate(boxes):
+        for t2, b2, o2 in boxes[i + 1:]:
+            if o1 is not None and o1 == o2:
+                continue
+            dx = min(b1.x1, b2.x1) - max(b1.x0, b2.x0)
+            dy = min(b1.y1, b2.y1) - max(b1.y0, b2.y0)
+            if dx > pad and dy > pad:
+                out.append(f"{t1.get_text()!r} overlaps {t2.get_text()!r}")
+    return out
+
+
+def checked_matplotlib_scraper(block: Any, block_vars: dict, gallery_conf: dict,
+                               **kwargs: Any) -> str:
+    """sphinx-gallery image scraper: matplotlib's, after checking that no two texts of a figure
+    overlap (:func:`text_overlaps`); an overlap stops the build and names the texts."""
+    import matplotlib.pyplot as plt
+    from sphinx.errors import ExtensionError
+    from sphinx_gallery.scrapers import matplotlib_scraper
+
+    for num in plt.get_fignums():
+        bad = text_overlaps(plt.figure(num))
+        if bad:
+            raise ExtensionError(f"{block_vars.get('src_file')}: figure {num}: "
+                                 + "; ".join(bad[:5]))
+    return matplotlib_scraper(block, block_vars, gallery_conf, **kwargs)
+
+
 def _generate(app) -> None:
     t0 = time.perf_counter()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     names = _formulation_pages()
-    _api_pages()
+    api_pages(GEN / "api")
     print(f"lssvm_docs: {len(names)} formulation pages and the API reference generated "
           f"in {time.perf_counter() - t0:.1f} s")
 

@@ -30,7 +30,7 @@ RBF width (see :mod:`lssvm_cvx.estimators.base`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -302,6 +302,11 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         The Tikhonov weight used (``solver="tikhonov"``), else None.
     """
 
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = (
+        "areg", "areg_cv", "areg_fast_cv", "areg_fusion", "areg_ensemble")
+
     def __init__(self, method: str = "ensemble", kernel: Any = "rbf", sigma2: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, gammas: Any = (1.0, 400.0),
                  validation_fraction: float = 1 / 3, cv: Any = 10, xi: float = 1.0,
@@ -395,6 +400,12 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
     n_iter_, mu_ :
         As in :class:`AdditiveRegularizationRegressor`.
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = (
+        "areg_classifier", "areg_classifier_cv", "areg_classifier_fast_cv",
+        "areg_classifier_fusion", "areg_classifier_ensemble")
 
     _classifier = True
 

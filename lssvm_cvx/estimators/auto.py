@@ -30,7 +30,7 @@ equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import ClassVar, Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -365,6 +365,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         The basis used (``"exact"``, ``"nystroem"`` or ``"rff"``).
     """
 
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("auto_lssvm",)
+
     _task = "regression"
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "AutoLSSVMRegressor":
@@ -502,6 +506,10 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
     kernel_gamma_, mu_, nu_, mu_paper_, nu_paper_, loo_score_, search_, cv_results_, approximation_ :
         As in :class:`AutoLSSVMRegressor`.
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("auto_lssvm_classifier",)
 
     _task = "classification"
 

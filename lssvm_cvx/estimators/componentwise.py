@@ -28,7 +28,7 @@ eq. (20), (25), (30) and (38) for classification are the regression problems on 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar, Any
 
 import warnings
 
@@ -509,6 +509,11 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     >>> est.selected_labels()                     # doctest: +SKIP
     [((0,), 'RBF'), ((1,), 'RBF'), ((2,), 'RBF'), ((3,), 'RBF')]
     """)
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = (
+        "componentwise_lssvm", "componentwise_l1", "componentwise_fusion", "componentwise_stp",
+        "componentwise_eta")
 
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y``."""
@@ -532,6 +537,9 @@ class ComponentwiseLSSVMClassifier(BinaryClassifierMixin, ClassifierMixin, _Comp
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     """)
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("componentwise_lssvm_classifier",)
 
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMClassifier":
         """Fit on ``X`` and two-class labels ``y``."""

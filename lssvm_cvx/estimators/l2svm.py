@@ -12,7 +12,7 @@ scikit-learn's ``SVC(loss="squared_hinge")`` terms ``C = 1/λ`` up to the factor
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -130,6 +130,10 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         (``params`` = ``[{"lam": λ_k}, ...]``, ``param_lam``, ``mean_test_score`` = minus the
         criterion, ``rank_test_score``) and ``criterion`` (its name).
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("l2svm_dual", "l2svm_radius")
 
     # fitted attributes that may be None (documented above)
     path_: dict[str, Any] | None

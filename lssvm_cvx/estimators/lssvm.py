@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any
+from typing import ClassVar, Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -370,6 +370,10 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     factorization.
     """
 
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("lssvm", "weighted_lssvm")
+
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, selection: str | None = None,
                  loo: str = "refit", scoring: Any = None,
@@ -461,6 +465,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     substitution ``α̃ = y ∘ α`` (see :mod:`lssvm_cvx.formulations.lssvm`); the estimator solves
     that form, which lets one-vs-rest share one Cholesky factorization across classes.
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("lssvm_classifier",)
 
     # fitted attributes read back after they are set (declared for the type checker)
     classes_: np.ndarray

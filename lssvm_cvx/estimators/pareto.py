@@ -21,7 +21,7 @@ convention ``exp(-||x - z||²/σ²)`` (the paper's ``σ²_paper = σ²/2``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
@@ -155,6 +155,11 @@ class ParetoKernelRidge(_ParetoBase):
         The :class:`~lssvm_cvx.formulations.multiobjective.Selection` record.
     """
 
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = (
+        "pareto_krr_alpha", "pareto_krr_alpha_eps", "pareto_krr_sum")
+
     _model = "krr"
 
     def __init__(self, method: str | None = "modified_eps", complexity: str = "roughness",
@@ -201,6 +206,10 @@ class ParetoKernelPCR(_ParetoBase):
     E_f_, E_c_, front_, dual_coef_, intercept_, selection_ :
         As in :class:`ParetoKernelRidge`.
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ()
 
     _model = "kpcr"
 

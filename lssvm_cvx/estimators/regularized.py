@@ -20,7 +20,7 @@ graduated non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
 from __future__ import annotations
 
 import warnings
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -288,6 +288,10 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     ...     "rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)})
     """
 
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("regularized_lssvm", "regularized_lssvm_l1")
+
     def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
             ) -> RegularizedLSSVMRegressor:
         """Fit on ``X`` (n, d) and targets ``y`` (n,), optionally weighted.
@@ -412,6 +416,10 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         ``mean_test_score`` is the held-out accuracy: ``scoring=None`` scores a classifier by
         accuracy whatever its loss, ``scoring="loss"`` by its loss).
     """
+
+    #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
+    #: model this estimator fits; their pages on the site link back here
+    formulations: ClassVar[tuple[str, ...]] = ("regularized_lssvm", "regularized_lssvm_l1")
 
     _classification = True
 

@@ -33,7 +33,7 @@ print(f"{lam.size} path points; span picks λ = {span.lam_:.3g} (test accuracy "
 test_err = [np.mean(L2SVMClassifier(lam=float(v), sigma2=0.7).fit(X, y).predict(Xt) != yt)
             for v in lam[::4]]
 
-fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), sharex=True)
+fig, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
 A = P["alpha"]
 ax = axes[0, 0]
 show = np.argsort(-A.max(axis=0))[:25]            # the 25 points with the largest multipliers
@@ -50,13 +50,13 @@ ax.semilogx(lam[::4], test_err, "o", ms=4, label="test error (refits)")
 ax.axvline(span.lam_, color="tab:red", ls=":", label="span's λ")
 ax.set_xlabel("λ")
 ax.set_title("Span criterion")
-ax.legend(fontsize=9)
+ax.legend()
 ax = axes[1, 1]
 ax.loglog(rm.path_["lambdas"], rm.path_["criterion"])
 ax.axvline(rm.lam_, color="tab:red", ls=":", label="radius-margin's λ")
 ax.set_xlabel("λ")
 ax.set_title("Radius-margin bound (4/m) R² ‖w‖²")
-ax.legend(fontsize=9)
+ax.legend()
 fig.tight_layout()
 plt.show()
 

@@ -52,7 +52,7 @@ print(report.to_frame()[["solver", "status", "rel_obj_gap", "max_rel_dev", "verd
 
 g0, g1 = np.meshgrid(np.linspace(-1.5, 2.5, 160), np.linspace(-1.0, 1.5, 120))
 grid = np.c_[g0.ravel(), g1.ravel()]
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
 for ax, est, title in ((axes[0], plain, "RKHS norm alone"), (axes[1], laprls, "Laplacian RLS")):
     F = est.decision_function(grid).reshape(g0.shape)
     ax.contourf(g0, g1, F, levels=[-1e9, 0, 1e9], colors=["#cfe0f3", "#f6d5c8"], alpha=0.8)
@@ -63,7 +63,9 @@ for ax, est, title in ((axes[0], plain, "RKHS norm alone"), (axes[1], laprls, "L
                s=90, marker="*", edgecolors="k", label="the ten labels")
     ax.set_title(f"{title}: accuracy {est.score(X, y):.2f}")
     ax.set_xlabel("x₁")
+    ax.set_xticks([-1, 0, 1, 2])
 axes[0].set_ylabel("x₂")
-axes[1].legend(loc="lower left", fontsize=8)
-fig.tight_layout()
+handles, labels = axes[1].get_legend_handles_labels()
+fig.tight_layout(rect=(0, 0.1, 1, 1))
+fig.legend(handles, labels, loc="lower center", ncols=2)
 plt.show()

@@ -25,12 +25,12 @@ norms = np.linalg.norm(comp, axis=0)
 order = np.argsort(-norms)
 selected = set(np.asarray(m.selected_components_).tolist())
 
-fig, axes = plt.subplots(2, 5, figsize=(13, 5), sharey=True)
+fig, axes = plt.subplots(2, 5, figsize=(15, 6.5), sharey=True)
 for ax, d in zip(axes.ravel(), order):
     xs = np.argsort(X[:, d])
     ax.plot(X[xs, d], comp[xs, d], lw=2, color="tab:blue" if d in selected else "0.6")
     ax.axhline(0, color="k", lw=0.5)
-    ax.set_title(f"x{d + 1}: ‖f‖ = {norms[d]:.2g}" + (" ✓" if d in selected else ""), fontsize=10)
+    ax.set_title(f"x{d + 1}: ‖f‖ = {norms[d]:.2g}" + (" ✓" if d in selected else ""), fontsize=14)
 fig.suptitle("STP component functions, ranked by norm (blue: selected; inputs 1-4 are relevant)")
 fig.tight_layout()
 plt.show()
@@ -57,7 +57,7 @@ print("with kernel choice: ", chosen.selected_labels())
 last = {}                                 # the last visit of every selected input
 for rec in chosen.kernel_choice_["log"]:
     last[rec["columns"][0]] = rec
-fig, axes = plt.subplots(1, len(last), figsize=(3.2 * len(last), 3.2), sharey=False)
+fig, axes = plt.subplots(1, len(last), figsize=(3.6 * len(last), 4.4), sharey=False)
 for ax, (j, rec) in zip(np.atleast_1d(axes), sorted(last.items())):
     names = [chosen.component_labels_[c][1] for c in rec["candidates"]]
     colors = ["tab:blue" if c == rec["chosen"] else "0.7" for c in rec["candidates"]]
@@ -66,8 +66,8 @@ for ax, (j, rec) in zip(np.atleast_1d(axes), sorted(last.items())):
         ax.errorbar(k, mu, yerr=se, fmt="o", ms=9, color=col, capsize=6, lw=2)
     ax.set_xticks(range(len(names)), names)
     ax.set_xlim(-0.6, len(names) - 0.4)
-    ax.set_title(f"x{j + 1}", fontsize=10)
-np.atleast_1d(axes)[0].set_ylabel("leave-one-out MSE (± paired SE)")
+    ax.set_title(f"x{j + 1}", fontsize=14)
+np.atleast_1d(axes)[0].set_ylabel("LOO MSE (± paired SE)")
 fig.suptitle("Kernel per selected input by paired leave-one-out (blue: chosen)")
 fig.tight_layout()
 plt.show()

@@ -28,12 +28,12 @@ print(f"γ = {m.kernel_gamma_:.3g}, μ = {m.mu_:.3g}, ν = {m.nu_:.3g}; test R²
       "of new noisy observations")
 
 res = m.cv_results_
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [2, 1]})
 ax1.fill_between(grid[:, 0], lo, hi, alpha=0.25, label="90 % jackknife+ interval")
 ax1.plot(ds.X[:, 0], ds.y, "o", ms=3, color="0.45", label="training data")
 ax1.plot(grid[:, 0], m.predict(grid), lw=2, label="Auto LS-SVM")
 ax1.set_title(f"sinc, N = {ds.X.shape[0]}: test coverage {cover:.0%}")
-ax1.legend(fontsize=8)
+ax1.legend()
 stages = res["stage"]
 for st, mk in (("width", "o"), ("mu", "s"), ("nu", "^")):
     sel = stages == st
@@ -41,6 +41,6 @@ for st, mk in (("width", "o"), ("mu", "s"), ("nu", "^")):
 ax2.set_xlabel("kernel width γ (normalised)")
 ax2.set_ylabel("LOO MSE (standardised)")
 ax2.set_title("The search, from cv_results_")
-ax2.legend(fontsize=8)
+ax2.legend()
 fig.tight_layout()
 plt.show()
