@@ -81,10 +81,12 @@ def run(ctx: Context) -> BenchResult:
                             f"{sigma2:.4g} tuned once; nodes and line-search points γ log-spaced "
                             f"in [{GAMMA_RANGE[0]:g}, {GAMMA_RANGE[1]:g}]; λ by eq. (28), the line "
                             "search keeps the best node on the validation set; final models on "
-                            "all 50 points.", floatfmt=".4g"))
+                            f"all 50 points; {reps} repetitions (new training, validation and "
+                            "test draws each), means with their standard errors.", floatfmt=".4g"))
     res.check("m = 2: AReg ensemble / line-search mean test MSE (paper: AReg better, most for "
               "small m)", float(tab["ratio AReg / line"].iloc[0]), 1.0, unit="×")
-    res.notes = ("The paper gives the curve only as a figure (no numbers) and does not state the "
+    res.notes = (f"Repetitions: {reps}{' (the paper: 1000)' if reps != 1000 else ', as the paper'}. "
+                 "The paper gives the curve only as a figure (no numbers) and does not state the "
                  "γ range of the nodes or of the line search; we use the end points of its "
                  "Table 2 nodes, (1, 400), for both, so for every m the two methods evaluate the "
                  "same m LS-SVM solutions (the same cost): the line search picks one of them, "
