@@ -1,0 +1,171 @@
+r"""The LS-SVM closed form and its exact leave-one-out on any array namespace and device
+(issue 31, first step): the Gram matrix built in row blocks on the inputs' device, one
+Cholesky factor and two triangular solves for the fit, the exact LOO residuals from the same
+factor, and the whole γ path of the LOO error from one eigendecomposition.
+
+The model is the AReg paper's eq. (2) (the LS-SVM with a bias):
+
+.. math::
+
+   \begin{bmatrix} 0 & 1^\top \\ 1 & K + I/\gamma \end{bmatrix}
+   \begin{bmatrix} b \\ \alpha \end{bmatrix} = \begin{bmatrix} 0 \\ y \end{bmatrix},
+   \qquad f(x) = \sum_i \alpha_i k(x_i, x) + b .
+
+With ``H = K + I/γ = L Lᵀ``, ``h = H⁻¹1`` and ``H⁻¹y`` come from one forward and one backward
+solve with the two right-hand sides together; ``b = 1ᵀH⁻¹y / 1ᵀh``, ``α = H⁻¹y - b h``.  The
+leave-one-out residual is ``r_i = α_i / C_ii`` with ``C = H⁻¹ - h hᵀ / 1ᵀh`` the α-block of the
+bordered inverse (Cawley & Talbot 2004; the NumPy twin is
+:func:`lssvm_cvx.model_selection.loo_residuals`), ``(H⁻¹)_ii`` the squared column norms of
+``L⁻¹``.  Along a γ path, ``K = U Λ Uᵀ`` once and every γ costs O(N²).
+
+The NumPy/SciPy path of the estimators is unchanged; these functions are what the device
+benchmark (``lssvm-cvx bench --only device``) times, and the tests compare them with it to
+1e-10 under NumPy, ``array-api-strict`` and PyTorch on the CPU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from array_api_compat import device as device_of
+
+from ..exceptions import HyperparameterError, InputError, NumericalError
+from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
+
+__all__ = ["rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path"]
+
+
+def _matrix(xp: Any, K: Any, y: Any) -> int:
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise InputError(f"K must be a square matrix, got shape {tuple(K.shape)}")
+    if y.ndim != 1 or y.shape[0] != K.shape[0]:
+        raise InputError(f"y must be a vector of length {K.shape[0]} (the rows of K), got shape "
+                         f"{tuple(y.shape)}")
+    if not (bool(xp.all(xp.isfinite(K))) and bool(xp.all(xp.isfinite(y)))):
+        raise InputError("K and y must be finite (NaN or inf found)")
+    return int(K.shape[0])
+
+
+def _gamma(gamma: Any) -> float:
+    try:
+        g = float(gamma)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"gamma must be a positive number, got {gamma!r}") from None
+    if not g > 0 or g == float("inf"):
+        raise HyperparameterError(f"gamma must be a positive finite number, got {gamma!r}")
+    return g
+
+
+def rbf_gram(X: Any, Z: Any = None, *, sigma2: float, block_rows: int = 4096) -> Any:
+    """``exp(-||x - z||² / σ²)`` for the rows of ``X`` and ``Z`` (``X`` when None), built in
+    blocks of ``block_rows`` rows on the inputs' device.
+
+    Parameters
+    ----------
+    X, Z : array of shape (n, d) and (m, d)
+        Inputs of one namespace, float32 or float64.
+    sigma2 : float
+        The RBF width σ² > 0 (``lssvm_cvx.kernels.RBF(sigma2)``'s convention).
+    block_rows : int, default=4096
+        Rows computed at a time (bounds the temporary memory to ``block_rows × m``).
+
+    Returns
+    -------
+    array of shape (n, m)
+    """
+    Z = X if Z is None else Z
+    xp, device = namespace_of(X, Z)
+    dtype = float_dtype(xp, X, Z)
+    s2 = _gamma(sigma2)
+    check_memory(max(int(X.shape[0]), int(Z.shape[0])), 8 if dtype == xp.float64 else 4, 1.0,
+                 xp, device)
+    zz = xp.sum(Z * Z, axis=1)
+    out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
+    n = int(X.shape[0])
+    for start in range(0, n, block_rows):
+        stop = min(start + block_rows, n)               # the standard has no out-of-range stops
+        B = X[start:stop, ...]
+        d2 = xp.sum(B * B, axis=1)[:, None] + zz[None, :] - 2.0 * (B @ xp.matrix_transpose(Z))
+        out[start:stop, ...] = xp.exp(-xp.clip(d2, 0.0, None) / s2)
+    return out
+
+
+def _factor(xp: Any, K: Any, gamma: float) -> Any:
+    n = K.shape[0]
+    H = K + xp.eye(n, dtype=K.dtype, device=device_of(K)) / gamma
+    L = xp.linalg.cholesky(H)
+    if not bool(xp.all(xp.isfinite(L))):
+        raise NumericalError(f"K + I/γ (γ = {gamma:g}) is not positive definite in "
+                             f"{K.dtype}: the Cholesky factor is not finite; use float64 or a "
+                             "smaller γ")
+    return L
+
+
+def _solve_both(xp: Any, L: Any, y: Any) -> tuple[Any, Any]:
+    """``H⁻¹y`` and ``H⁻¹1`` from the factor: one forward and one backward solve, two columns."""
+    rhs = xp.stack([y, xp.ones_like(y)], axis=1)
+    Z = solve_triangular(xp, L, solve_triangular(xp, L, rhs), trans=True)
+    return Z[:, 0], Z[:, 1]
+
+
+def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
+    """The LS-SVM's ``(α, b)`` for the Gram matrix ``K`` and targets ``y`` (AReg eq. 2): one
+    Cholesky factor of ``K + I/γ`` and two triangular solves, on the inputs' device.
+
+    Returns
+    -------
+    alpha : array of shape (n,)
+    b : 0-d array
+    """
+    xp, device = namespace_of(K, y)
+    float_dtype(xp, K, y)
+    n = _matrix(xp, K, y)
+    check_memory(n, 8 if K.dtype == xp.float64 else 4, 2.0, xp, device)
+    L = _factor(xp, K, _gamma(gamma))
+    hy, h1 = _solve_both(xp, L, y)
+    b = xp.sum(hy) / xp.sum(h1)
+    return hy - b * h1, b
+
+
+def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
+    """Exact leave-one-out residuals ``y_i - f⁽⁻ⁱ⁾(x_i)`` of the LS-SVM, ``α_i / C_ii``, from the
+    fit's Cholesky factor (plus ``L⁻¹`` for the diagonal of ``H⁻¹``), on the inputs' device."""
+    xp, device = namespace_of(K, y)
+    float_dtype(xp, K, y)
+    n = _matrix(xp, K, y)
+    check_memory(n, 8 if K.dtype == xp.float64 else 4, 3.0, xp, device)
+    L = _factor(xp, K, _gamma(gamma))
+    hy, h1 = _solve_both(xp, L, y)
+    s = xp.sum(h1)
+    alpha = hy - (xp.sum(hy) / s) * h1
+    Linv = solve_triangular(xp, L, xp.eye(n, dtype=K.dtype, device=device))
+    cdiag = xp.sum(Linv * Linv, axis=0) - h1 * h1 / s
+    return alpha / cdiag
+
+
+def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
+    """Mean squared exact LOO residual of the LS-SVM at every γ of ``gammas``: one
+    eigendecomposition ``K = U Λ Uᵀ``, then O(N²) per γ.
+
+    Returns
+    -------
+    array of shape (len(gammas),), in the inputs' namespace and on their device
+    """
+    xp, device = namespace_of(K, y)
+    float_dtype(xp, K, y)
+    n = _matrix(xp, K, y)
+    check_memory(n, 8 if K.dtype == xp.float64 else 4, 3.0, xp, device)
+    gs = [_gamma(g) for g in gammas]
+    lam, U = xp.linalg.eigh(K)
+    lam = xp.clip(lam, 0.0, None)                       # round-off negatives of a PSD Gram
+    Ut = xp.matrix_transpose(U)
+    Uy, U1, U2 = Ut @ y, xp.sum(U, axis=0), U * U
+    out = []
+    for g in gs:
+        w = 1.0 / (lam + 1.0 / g)
+        hy, h1 = U @ (w * Uy), U @ (w * U1)
+        s = xp.sum(h1)
+        alpha = hy - (xp.sum(hy) / s) * h1
+        r = alpha / (U2 @ w - h1 * h1 / s)
+        out.append(xp.mean(r * r))
+    return xp.stack(out)
