@@ -149,8 +149,9 @@ def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda
     """``lssvm-cvx bench --only device``: the timed code runs (here on PyTorch's CPU), and without
     CUDA the benchmark checks nothing and says why."""
     torch = pytest.importorskip("torch")
-    from lssvm_cvx.bench import Context
     from lssvm_cvx.benchmarks import device as bench
+
+    from lssvm_cvx.bench import Context
 
     row = bench._measure(torch, 200, 8.0, 10.0, np.logspace(-2, 2, 3), cpu=True, device="cpu")
     assert row["N"] == 200 and all(v > 0 for k, v in row.items() if k != "N")
