@@ -42,12 +42,15 @@ def test_ci_runs_the_readme_test_command():
     assert 'pip install -e ".[docs]" && sphinx-build -W -b html docs docs/_build/html' in ci
 
 
-def test_tour_runs(tmp_path, monkeypatch):
+def test_tour_runs(tmp_path, monkeypatch, capsys):
+    """The tour runs, and its harness table has no NO for a newcomer to puzzle over."""
     text = README.read_text(encoding="utf-8")
     code = re.search(r"## A 20-line tour\n\n```python\n(.*?)```", text, re.S).group(1)
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "README-tour", "exec"), {"__name__": "__readme__"})
     assert (tmp_path / "model.npz").exists()
+    printed = capsys.readouterr().out
+    assert "| verdict |" in printed and "| NO |" not in printed, printed
 
 
 def test_estimator_screen_runs(tmp_path, monkeypatch):
