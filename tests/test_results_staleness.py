@@ -33,7 +33,6 @@ STALE: frozenset[str] = frozenset({
     "areg_cv_wellposed",
     "areg_fig2",
     "areg_fig3",
-    "areg_fig6b",
     "areg_fig8",
     "areg_harness",
     "areg_speed",
