@@ -156,3 +156,66 @@ def test_checker_catches_an_unknown_commit(tmp_path):
         pytest.skip("not a git checkout: commits cannot be looked up")
     md = _write(tmp_path, f"- commit: {'f' * 40} (tree clean)\n", GOOD_CLAIMS, commit="f" * 40)
     assert any("not in this repository" in p for p in problems(md))
+
+
+# ------------------------------------------------------------------ the committed sweep
+SWEEP = RESULTS / "sweep"
+#: the code a sweep measures: when any of it changed after the sweep's commit, the committed
+#: sweep is stale (regenerate: ``lssvm-cvx bench --only harness_verdicts``)
+MEASURED = ("lssvm_cvx/harness", "lssvm_cvx/solvers.py", "lssvm_cvx/certificates.py",
+            "lssvm_cvx/formulations", "lssvm_cvx/terms", "lssvm_cvx/losses.py",
+            "lssvm_cvx/linalg")
+
+
+def sweep_problems(folder: Path, *, check_git: bool = True) -> list[str]:
+    """Everything wrong with a committed sweep folder: no manifest, a run from a dirty tree,
+    or code it measures changed since the commit of its last run."""
+    js = folder / "sweep.json"
+    if not js.exists():
+        return [f"{js.name} missing: the sweep predates the manifest (regenerate it)"]
+    runs = json.loads(js.read_text(encoding="utf-8"))["manifest"]["runs"]
+    if not runs:
+        return ["the manifest lists no run"]
+    out = []
+    for run in runs:
+        commit = str(run.get("commit"))
+        if not re.fullmatch(r"[0-9a-f]{40}", commit):
+            out.append(f"run {run.get('run')} was made at {commit!r}, not a clean commit")
+    last = str(runs[-1].get("commit"))
+    if check_git and re.fullmatch(r"[0-9a-f]{40}", last):
+        if not _commit_exists(last):
+            out.append(f"commit {last[:10]} is not in this repository's history")
+        else:
+            changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--name-only", last, "HEAD",
+                                      "--", *MEASURED], capture_output=True, text=True,
+                                     timeout=30).stdout.split()
+            if changed:
+                out.append(f"older than the code it measures: {len(changed)} file(s) changed "
+                           f"since {last[:10]} ({', '.join(changed[:5])}"
+                           + (", ..." if len(changed) > 5 else "") + "); regenerate with "
+                           "`lssvm-cvx bench --only harness_verdicts`")
+    return out
+
+
+def test_the_committed_sweep_is_not_older_than_the_code_it_measures():
+    git = _in_git()
+    if git and not (SWEEP / "sweep.json").exists():
+        pytest.fail("benchmarks/results/sweep has no sweep.json: " + "; ".join(
+            sweep_problems(SWEEP, check_git=False)))
+    found = sweep_problems(SWEEP, check_git=git)
+    if git and any("not in this repository" in p for p in found):
+        pytest.skip("a shallow clone: the sweep's commit cannot be looked up")
+    assert not found, "; ".join(found)
+
+
+def test_the_sweep_checker_can_fail(tmp_path):
+    assert "missing" in sweep_problems(tmp_path, check_git=False)[0]
+    (tmp_path / "sweep.json").write_text(json.dumps({"manifest": {"runs": [
+        {"run": 0, "commit": "abc+dirty.123"}]}, "rows": []}))
+    assert "not a clean commit" in sweep_problems(tmp_path, check_git=False)[0]
+    if _in_git():
+        first = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"],
+                               capture_output=True, text=True).stdout.split()[0]
+        (tmp_path / "sweep.json").write_text(json.dumps({"manifest": {"runs": [
+            {"run": 0, "commit": first}]}, "rows": []}))
+        assert any("older than the code" in p for p in sweep_problems(tmp_path))

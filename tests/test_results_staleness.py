@@ -51,7 +51,6 @@ STALE: frozenset[str] = frozenset({
     "componentwise_solvers",
     "componentwise_spam",
     "componentwise_table1",
-    "harness_verdicts",
     "harness_warm",
     "l2svm_adult",
     "l2svm_fig3",
