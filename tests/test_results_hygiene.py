@@ -164,7 +164,11 @@ SWEEP = RESULTS / "sweep"
 #: sweep is stale (regenerate: ``lssvm-cvx bench --only harness_verdicts``)
 MEASURED = ("lssvm_cvx/harness", "lssvm_cvx/solvers.py", "lssvm_cvx/certificates.py",
             "lssvm_cvx/formulations", "lssvm_cvx/terms", "lssvm_cvx/losses.py",
-            "lssvm_cvx/linalg")
+            "lssvm_cvx/linalg", ":(exclude)lssvm_cvx/harness/sweep_report.py",
+            ":(exclude)lssvm_cvx/harness/sweep_files.py")
+#: the code that derives the report (summary, profiles) from the rows: a change to it needs the
+#: report rewritten (``sweep_files.rewrite_report``), not the runs repeated
+REPORT = ("lssvm_cvx/harness/sweep_report.py", "lssvm_cvx/harness/sweep_files.py")
 
 
 def sweep_problems(folder: Path, *, check_git: bool = True) -> list[str]:
@@ -189,6 +193,17 @@ def sweep_problems(folder: Path, *, check_git: bool = True) -> list[str]:
             changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--name-only", last, "HEAD",
                                       "--", *MEASURED], capture_output=True, text=True,
                                      timeout=30).stdout.split()
+            summary = (folder / "summary.md").read_text(encoding="utf-8") \
+                if (folder / "summary.md").exists() else ""
+            m = re.search(r"report rewritten from these rows at commit ([0-9a-f]{40})", summary)
+            since = m.group(1) if m else last
+            stale_report = subprocess.run(["git", "-C", str(ROOT), "diff", "--name-only", since,
+                                           "HEAD", "--", *REPORT], capture_output=True,
+                                          text=True, timeout=30).stdout.split()
+            if stale_report:
+                out.append(f"its report is older than the report code ({', '.join(stale_report)} "
+                           f"changed since {since[:10]}); rewrite it with "
+                           "lssvm_cvx.harness.sweep_files.rewrite_report")
             if changed:
                 out.append(f"older than the code it measures: {len(changed)} file(s) changed "
                            f"since {last[:10]} ({', '.join(changed[:5])}"

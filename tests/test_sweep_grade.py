@@ -302,3 +302,37 @@ def test_problem_specs_accept_names_classes_strings_and_factories():
         problem_specs(["lssvm", LSSVM])
     with pytest.raises(InputError, match="cannot import"):
         problem_specs(["no_such_module_xyz:Cls"])
+
+
+def test_a_reported_time_of_zero_is_no_report():
+    """PIQP and ProxQP read 0.0 through cvxpy: ranked by it they won every problem of the full
+    sweep (a performance profile with every other solver at infinity); the report ranks such a
+    run by the call's time."""
+    from lssvm_cvx.harness.sweep_report import shifted_geometric_mean, solver_table
+
+    base = {"formulation": "lssvm", "n": 60, "repeat": 0, "profile": "default",
+            "status": "optimal", "verdict": "yes", "agrees": True, "time_limit": 60.0,
+            "cert_primal": 1e-9, "cert_dual": 1e-9, "cert_gap": 1e-9, "failure": ""}
+    rows = [dict(base, solver="ZERO", solver_s=0.0, solve_call_s=0.5, time_s=0.0),
+            dict(base, solver="REAL", solver_s=0.01, solve_call_s=0.02, time_s=0.01)]
+    table = {r["solver"]: r for r in solver_table(rows, 60.0)}
+    assert table["REAL"]["shm time"] == 1.0 and table["ZERO"]["shm time"] > 1.0
+    assert table["ZERO"]["shm time [s]"] == pytest.approx(shifted_geometric_mean([0.5]))
+
+
+def test_rewrite_report_derives_the_report_from_the_rows(tmp_path):
+    """A sweep folder's report rewritten from its rows (the committed quick sweep): nothing runs,
+    the summary says it was rewritten and ranks by the current rule."""
+    import shutil
+    from pathlib import Path
+
+    from lssvm_cvx.harness.sweep_files import read_rows, rewrite_report
+
+    src = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "quick" / "sweep"
+    out = tmp_path / "sweep"
+    shutil.copytree(src, out)
+    rows_before = (out / "sweep.csv").read_text(encoding="utf-8")
+    md = rewrite_report(out).read_text(encoding="utf-8")
+    assert "report rewritten from these rows at commit" in md and "## Per solver" in md
+    assert (out / "sweep.csv").read_text(encoding="utf-8") == rows_before
+    assert (out / "performance_profile.png").stat().st_size > 0 and len(read_rows(out / "sweep.csv"))

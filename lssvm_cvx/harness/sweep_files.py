@@ -16,6 +16,7 @@ from .report import COLUMNS, json_safe
 from .sweep_report import accuracy_profile, performance_profile, row_key, summarize
 
 __all__ = ["SWEEP_COLUMNS", "MANIFEST_FORMAT", "read_rows", "read_manifest", "write_rows",
+           "rewrite_report",
            "write_outputs", "atomic_text", "typed_row"]
 
 #: the columns of ``sweep.csv``: the long format plus the problem's params and the run
@@ -129,6 +130,34 @@ _FLOATS = frozenset({"setup_s", "solve_s", "objective", "rel_obj_gap", "max_rel_
                      "primal_res", "dual_res", "stationarity", "cert_primal", "cert_dual",
                      "cert_gap", "twin_gap", "compile_s", "solver_s", "solve_call_s", "time_s",
                      "time_limit", "retry_obj_gap"})
+
+
+def rewrite_report(out: Path) -> Path:
+    """Rewrite a sweep folder's report (``summary.md``, the time and accuracy profiles) from its
+    rows and manifest with the current report code, running nothing: the report is derived from
+    the rows' raw columns (a ranking rule that changed after the runs applies to them).  The
+    summary says that it was rewritten, at which commit.  Returns the summary's path."""
+    from .files import current_commit
+
+    out = Path(out)
+    rows = read_rows(out / "sweep.csv")
+    manifest = read_manifest(out / "sweep.json")
+    last = (manifest.get("runs") or [{}])[-1]
+    solvers = list(last.get("solvers") or dict.fromkeys(
+        str(r["solver"]) for r in rows if r["solver"] not in ("closed_form", "instance")))
+    sizes = list(last.get("sizes") or sorted({int(r["n"]) for r in rows}))
+    limit = float(last.get("time_limit") or 60.0)
+    time_png = performance_profile(rows, out / "performance_profile.png", time_limit=limit)
+    acc_png = accuracy_profile(rows, out / "accuracy_profile.png")
+    md = summarize(rows, time_limit=limit, solvers=solvers, sizes=sizes,
+                   repeats=int(last.get("repeats") or 1), manifest=manifest,
+                   profile_png="performance_profile.png" if time_png else None,
+                   accuracy_png="accuracy_profile.png" if acc_png else None)
+    title, bullets, rest = md.split("\n\n", 2)
+    md = "\n\n".join([title, bullets + f"\n- report rewritten from these rows at commit "
+                        f"{current_commit()} (sweep_files.rewrite_report; no run repeated)", rest])
+    atomic_text(out / "summary.md", md)
+    return out / "summary.md"
 
 
 def typed_row(r: dict[str, Any]) -> dict[str, Any]:

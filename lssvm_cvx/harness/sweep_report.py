@@ -97,11 +97,15 @@ def _failure(r: dict[str, Any]) -> str:
 
 
 def _time(r: dict[str, Any]) -> float:
-    """The time a run is ranked by (:func:`~lssvm_cvx.harness.report.ranking_time`)."""
-    t = _f(r.get("time_s"))
+    """The time a run is ranked by (:func:`~lssvm_cvx.harness.report.ranking_time`), from the
+    row's raw times; ``time_s`` only when they are missing.  A reported solver time of zero or
+    less is no report (PIQP's and ProxQP's read 0.0 through cvxpy: ranked by it they won every
+    problem of the full sweep), so the call's wall time ranks such a run."""
+    own = _f(r.get("solver_s"))
+    t = ranking_time(own if own > 0 else None, _f(r.get("solve_call_s")))
     if math.isfinite(t):
         return t
-    t = ranking_time(_f(r.get("solver_s")), _f(r.get("solve_call_s")))
+    t = _f(r.get("time_s"))
     return t if math.isfinite(t) else _f(r.get("setup_s")) + _f(r.get("solve_s"))  # older csv
 
 
