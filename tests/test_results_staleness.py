@@ -51,6 +51,7 @@ STALE: frozenset[str] = frozenset({
     "componentwise_solvers",
     "componentwise_spam",
     "componentwise_table1",
+    "harness_verdicts",
     "harness_warm",
     "l2svm_adult",
     "l2svm_fig3",
