@@ -73,7 +73,6 @@ STALE: frozenset[str] = frozenset({
     "pareto_toy",
     "regularized_speed",
     "scaling",
-    "selection_semantics",
 })
 
 
