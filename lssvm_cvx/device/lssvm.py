@@ -101,6 +101,24 @@ def _factor(xp: Any, K: Any, gamma: float) -> Any:
     return L
 
 
+def _checked(K: Any, y: Any, matrices: float) -> tuple[Any, Any, int]:
+    """Namespace, device and N of the inputs of a solve, after the dtype, shape, value and
+    memory checks (``matrices`` N × N arrays of ``K``'s dtype must fit)."""
+    xp, device = namespace_of(K, y)
+    float_dtype(xp, K, y)
+    n = _matrix(xp, K, y)
+    check_memory(n, 8 if K.dtype == xp.float64 else 4, matrices, xp, device)
+    return xp, device, n
+
+
+def _bordered(xp: Any, hy: Any, h1: Any) -> tuple[Any, Any, Any]:
+    """``(α, b, 1ᵀh)`` of the bordered system from ``H⁻¹y`` and ``h = H⁻¹1``:
+    ``b = 1ᵀH⁻¹y / 1ᵀh``, ``α = H⁻¹y - b h``."""
+    s = xp.sum(h1)
+    b = xp.sum(hy) / s
+    return hy - b * h1, b, s
+
+
 def _solve_both(xp: Any, L: Any, y: Any) -> tuple[Any, Any]:
     """``H⁻¹y`` and ``H⁻¹1`` from the factor: one forward and one backward solve, two columns."""
     rhs = xp.stack([y, xp.ones_like(y)], axis=1)
@@ -117,27 +135,19 @@ def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
     alpha : array of shape (n,)
     b : 0-d array
     """
-    xp, device = namespace_of(K, y)
-    float_dtype(xp, K, y)
-    n = _matrix(xp, K, y)
-    check_memory(n, 8 if K.dtype == xp.float64 else 4, 2.0, xp, device)
-    L = _factor(xp, K, _gamma(gamma))
-    hy, h1 = _solve_both(xp, L, y)
-    b = xp.sum(hy) / xp.sum(h1)
-    return hy - b * h1, b
+    xp, _, _ = _checked(K, y, 2.0)
+    hy, h1 = _solve_both(xp, _factor(xp, K, _gamma(gamma)), y)
+    alpha, b, _ = _bordered(xp, hy, h1)
+    return alpha, b
 
 
 def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
     """Exact leave-one-out residuals ``y_i - f⁽⁻ⁱ⁾(x_i)`` of the LS-SVM, ``α_i / C_ii``, from the
     fit's Cholesky factor (plus ``L⁻¹`` for the diagonal of ``H⁻¹``), on the inputs' device."""
-    xp, device = namespace_of(K, y)
-    float_dtype(xp, K, y)
-    n = _matrix(xp, K, y)
-    check_memory(n, 8 if K.dtype == xp.float64 else 4, 3.0, xp, device)
+    xp, device, n = _checked(K, y, 3.0)
     L = _factor(xp, K, _gamma(gamma))
     hy, h1 = _solve_both(xp, L, y)
-    s = xp.sum(h1)
-    alpha = hy - (xp.sum(hy) / s) * h1
+    alpha, _, s = _bordered(xp, hy, h1)
     Linv = solve_triangular(xp, L, xp.eye(n, dtype=K.dtype, device=device))
     cdiag = xp.sum(Linv * Linv, axis=0) - h1 * h1 / s
     return alpha / cdiag
@@ -151,10 +161,7 @@ def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
     -------
     array of shape (len(gammas),), in the inputs' namespace and on their device
     """
-    xp, device = namespace_of(K, y)
-    float_dtype(xp, K, y)
-    n = _matrix(xp, K, y)
-    check_memory(n, 8 if K.dtype == xp.float64 else 4, 3.0, xp, device)
+    xp, _, _ = _checked(K, y, 3.0)
     gs = [_gamma(g) for g in gammas]
     lam, U = xp.linalg.eigh(K)
     lam = xp.clip(lam, 0.0, None)                       # round-off negatives of a PSD Gram
@@ -164,8 +171,7 @@ def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
     for g in gs:
         w = 1.0 / (lam + 1.0 / g)
         hy, h1 = U @ (w * Uy), U @ (w * U1)
-        s = xp.sum(h1)
-        alpha = hy - (xp.sum(hy) / s) * h1
+        alpha, _, s = _bordered(xp, hy, h1)
         r = alpha / (U2 @ w - h1 * h1 / s)
         out.append(xp.mean(r * r))
     return xp.stack(out)
