@@ -525,14 +525,15 @@ def text_overlaps(fig: Any, pad: float = 1.0) -> list[str]:
                 ticks.update(id(t) for t in labels)
                 if lo - tol <= tick.get_loc() <= hi + tol:
                     drawn.update(id(t) for t in labels)
+    legend_of = {id(t): id(leg) for leg in fig.findobj(Legend)  # each text's legend, once
+                 for t in (*leg.texts, leg.get_title())}
     boxes = []
     for t in fig.findobj(Text):
         if not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
             continue
         if id(t) in ticks and id(t) not in drawn:
             continue
-        owner = next((a for a in fig.findobj(Legend) if t in a.texts or t is a.get_title()), None)
-        boxes.append((t, t.get_window_extent(renderer), id(owner) if owner else None))
+        boxes.append((t, t.get_window_extent(renderer), legend_of.get(id(t))))
     out = []
     for i, (t1, b1, o1) in enumerate(boxes):
         for t2, b2, o2 in boxes[i + 1:]:
