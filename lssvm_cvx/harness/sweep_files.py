@@ -111,17 +111,27 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
         w.writerows(warm_rows)
         atomic_text(out / "warm.csv", wbuf.getvalue())
         res.paths.append(out / "warm.csv")
-    time_png = performance_profile(rows, out / "performance_profile.png", time_limit=time_limit)
-    acc_png = accuracy_profile(rows, out / "accuracy_profile.png")
-    res.paths += time_png + acc_png
-    md = summarize(rows, time_limit=time_limit, wall=res.wall, solvers=solvers, sizes=sizes,
-                   repeats=repeats, interrupted=res.interrupted,
-                   profile_png="performance_profile.png" if time_png else None,
-                   accuracy_png="accuracy_profile.png" if acc_png else None, missing=missing,
-                   manifest=res.manifest, warm=warm_summary(warm_rows) if warm_rows else None)
+    pngs, md = _report(out, rows, time_limit, wall=res.wall, solvers=solvers, sizes=sizes,
+                       repeats=repeats, interrupted=res.interrupted, missing=missing,
+                       manifest=res.manifest,
+                       warm=warm_summary(warm_rows) if warm_rows else None)
+    res.paths += pngs
     res.summary_path = out / "summary.md"
     atomic_text(res.summary_path, md)
     res.paths.append(res.summary_path)
+
+
+def _report(out: Path, rows: list[dict[str, Any]], time_limit: float,
+            **summary: Any) -> tuple[list[Path], str]:
+    """Draw the time and accuracy profiles into ``out`` and return their paths with the
+    ``summary.md`` text that links them (``summary``: the rest of :func:`summarize`'s
+    arguments)."""
+    time_png = performance_profile(rows, out / "performance_profile.png", time_limit=time_limit)
+    acc_png = accuracy_profile(rows, out / "accuracy_profile.png")
+    md = summarize(rows, time_limit=time_limit,
+                   profile_png="performance_profile.png" if time_png else None,
+                   accuracy_png="accuracy_profile.png" if acc_png else None, **summary)
+    return time_png + acc_png, md
 
 
 #: columns that hold numbers (the rest hold text; ``agrees`` a bool)
@@ -147,12 +157,8 @@ def rewrite_report(out: Path) -> Path:
         str(r["solver"]) for r in rows if r["solver"] not in ("closed_form", "instance")))
     sizes = list(last.get("sizes") or sorted({int(r["n"]) for r in rows}))
     limit = float(last.get("time_limit") or 60.0)
-    time_png = performance_profile(rows, out / "performance_profile.png", time_limit=limit)
-    acc_png = accuracy_profile(rows, out / "accuracy_profile.png")
-    md = summarize(rows, time_limit=limit, solvers=solvers, sizes=sizes,
-                   repeats=int(last.get("repeats") or 1), manifest=manifest,
-                   profile_png="performance_profile.png" if time_png else None,
-                   accuracy_png="accuracy_profile.png" if acc_png else None)
+    _, md = _report(out, rows, limit, solvers=solvers, sizes=sizes,
+                    repeats=int(last.get("repeats") or 1), manifest=manifest)
     title, bullets, rest = md.split("\n\n", 2)
     md = "\n\n".join([title, bullets + f"\n- report rewritten from these rows at commit "
                         f"{current_commit()} (sweep_files.rewrite_report; no run repeated)", rest])
