@@ -11,9 +11,11 @@ import pytest
 from lssvm_cvx.device import (
     check_memory,
     loo_gamma_path,
+    loo_grid,
     lssvm_fit,
     lssvm_loo_residuals,
     namespace_of,
+    nystroem_loo_path,
     rbf_gram,
 )
 from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
@@ -146,15 +148,131 @@ def test_too_large_for_the_device_names_the_n_that_fits():
 
 
 def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda(tmp_path):
-    """``lssvm-cvx bench --only device``: the timed code runs (here on PyTorch's CPU), and without
-    CUDA the benchmark checks nothing and says why."""
+    """``lssvm-cvx bench --only device``: every timed table runs (here on PyTorch's CPU, small
+    N), the grid's two methods agree, and without CUDA the benchmark checks nothing and says
+    why."""
     torch = pytest.importorskip("torch")
     from lssvm_cvx.benchmarks import device as bench
 
     from lssvm_cvx.bench import Context
 
-    row = bench._measure(torch, 200, 8.0, 10.0, np.logspace(-2, 2, 3), cpu=True, device="cpu")
+    d = bench._Dev(torch, "cpu")
+    row = bench.measure_fit(d, 200, cpu=True)
     assert row["N"] == 200 and all(v > 0 for k, v in row.items() if k != "N")
+    assert bench.measure_path(d, 150)["N"] == 150
+    grid = bench.measure_grid(d, 120)
+    assert grid["pairs"] == 105 and grid["same (σ², γ) chosen"]
+    assert grid["max relative difference of the two methods' scores"] < 1e-8
+    nys = bench.measure_nystroem(d, 3000, 40, 1024)
+    assert nys["rank"] <= 40 and nys["path / bare pass"] > 0
     if not torch.cuda.is_available():
         res = bench.run(Context(quick=True, out=tmp_path))
         assert not res.checks and "no CUDA device" in res.notes
+
+
+# ------------------------------------------------------------------------------ the (γ, σ²) grid
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+def test_the_loo_grid_equals_the_numpy_path_by_either_method(ns, data):
+    """Every pair of the grid against ``gamma_sweep``'s exact LOO on the NumPy Gram."""
+    conv = _namespaces()[ns]()
+    X, y = data
+    gammas, sigma2s = np.logspace(-1, 3, 5), (0.4, 1.5)
+    ref = np.array([gamma_sweep(RBF(s2)(X), y, gammas, criterion="loo").scores for s2 in sigma2s])
+    for method in ("cholesky", "eigh"):
+        got = loo_grid(conv(X), conv(y), gammas, sigma2s, method=method, block_rows=50)
+        assert type(got) is type(conv(X))
+        np.testing.assert_allclose(_to_numpy(got), ref, rtol=1e-9)
+    with pytest.raises(HyperparameterError, match="method"):
+        loo_grid(X, y, gammas, sigma2s, method="lu")
+
+
+# ------------------------------------------------------------------------------ Nyström, streamed
+def _nystroem_reference(X, y, Z, sigma2, gammas):
+    """Dense NumPy: the package's Nyström features (``NystroemMap``), the centred ridge and its
+    full hat matrix ``11ᵀ/N + Φ̃(Φ̃ᵀΦ̃ + I/γ)⁻¹Φ̃ᵀ``; the LOO residuals ``(y - Hy)/(1 - H_ii)``."""
+    from lssvm_cvx.kernels.features import NystroemMap
+
+    Phi = NystroemMap(RBF(sigma2), Z)(X)
+    n, r = Phi.shape
+    Pc = Phi - Phi.mean(axis=0)
+    scores, fits = [], []
+    for g in gammas:
+        A = Pc.T @ Pc + np.eye(r) / g
+        H = np.full((n, n), 1.0 / n) + Pc @ np.linalg.solve(A, Pc.T)
+        res = (y - H @ y) / (1.0 - np.diag(H))
+        scores.append(np.mean(res ** 2))
+        fits.append(H @ y)
+    return np.array(scores), fits
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+def test_nystroem_loo_path_equals_the_dense_hat_matrix(ns, data):
+    conv = _namespaces()[ns]()
+    X, y = data
+    Z = X[::4]
+    gammas = np.logspace(-2, 3, 7)
+    path = nystroem_loo_path(conv(X), conv(y), conv(Z), sigma2=0.7, gammas=gammas, block_rows=23)
+    ref, fits = _nystroem_reference(X, y, Z, 0.7, gammas)
+    np.testing.assert_allclose(_to_numpy(path.scores), ref, rtol=1e-10)
+    j = int(np.argmin(ref))
+    assert path.gamma == gammas[j] and path.rank == Z.shape[0]
+    pred = path.predict(conv(X), conv(Z), sigma2=0.7, block_rows=30)
+    assert type(pred) is type(conv(X))
+    np.testing.assert_allclose(_to_numpy(pred), fits[j], rtol=0, atol=1e-10)
+
+
+def test_nystroem_loo_residual_equals_a_brute_force_refit(data):
+    """The LOO score at one γ against N refits without each point (the independent reference)."""
+    from lssvm_cvx.kernels.features import NystroemMap
+
+    X, y = data
+    Z = X[::5]
+    Phi = NystroemMap(RBF(0.7), Z)(X)
+    path = nystroem_loo_path(X, y, Z, sigma2=0.7, gammas=[3.0])
+    res = []
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        P, t = Phi[keep], y[keep]
+        mu = P.mean(axis=0)
+        theta = np.linalg.solve((P - mu).T @ (P - mu) + np.eye(P.shape[1]) / 3.0,
+                                (P - mu).T @ (t - t.mean()))
+        res.append(y[i] - (Phi[i] @ theta + t.mean() - mu @ theta))
+    assert abs(float(path.scores[0]) - np.mean(np.square(res))) < 1e-10 * np.mean(np.square(res))
+
+
+def test_nystroem_keeps_the_eigenpairs_numpy_keeps_and_float32_features_stay_close(data):
+    """Duplicated centres: a rank-deficient ``K_ZZ``, the same kept rank as ``psd_eigh``;
+    float32 rows give float32 features with float64 accumulation, close to the float64 run."""
+    torch = pytest.importorskip("torch")
+    from lssvm_cvx.kernels.psd import psd_eigh
+
+    X, y = data
+    Z = np.vstack([X[:10], X[:10]])
+    path = nystroem_loo_path(X, y, Z, sigma2=0.7, gammas=[1.0, 10.0])
+    assert path.rank == psd_eigh(RBF(0.7)(Z))[0].size
+    p64 = nystroem_loo_path(torch.asarray(X), torch.asarray(y), torch.asarray(X[::4]),
+                            sigma2=0.7, gammas=[1.0, 10.0])
+    p32 = nystroem_loo_path(*(torch.asarray(a, dtype=torch.float32) for a in (X, y, X[::4])),
+                            sigma2=0.7, gammas=[1.0, 10.0])
+    assert p32.scores.dtype == torch.float64
+    np.testing.assert_allclose(p32.scores.numpy(), p64.scores.numpy(), rtol=1e-3)
+
+
+def test_nystroem_bad_input_is_one_line(data):
+    X, y = data
+    with pytest.raises(InputError, match="same columns"):
+        nystroem_loo_path(X, y, X[:5, :1], sigma2=1.0, gammas=[1.0])
+    with pytest.raises(InputError, match="length 80"):
+        nystroem_loo_path(X, y[:5], X[:5], sigma2=1.0, gammas=[1.0])
+    with pytest.raises(HyperparameterError, match="at least one"):
+        nystroem_loo_path(X, y, X[:5], sigma2=1.0, gammas=[])
+    with pytest.raises(HyperparameterError, match="sigma2"):
+        nystroem_loo_path(X, y, X[:5], sigma2=-1.0, gammas=[1.0])
+
+
+def test_a_tall_gram_is_checked_by_its_own_size():
+    """``rbf_gram`` of many rows against few centres needs N × m, not max(N, m)² memory."""
+    xp = namespace_of(np.zeros(3))[0]
+    check_memory(1_000_000, 8, 1.0, xp, "cpu", free=2**30, cols=100)       # 0.75 GiB fits
+    with pytest.raises(InputError, match=r"N × 100 arrays .* at most N ≈ 1342177"):
+        check_memory(2_000_000, 8, 1.0, xp, "cpu", free=2**30, cols=100)

@@ -1,10 +1,13 @@
-"""The closed form on any array namespace and device (issue 31, first step): the LS-SVM's fit,
-exact leave-one-out residuals and LOO γ path on NumPy, PyTorch (CPU or CUDA), CuPy or
-``array-api-strict`` arrays, results on the inputs' device (:mod:`.lssvm`), and the namespace,
-device, dtype and memory checks behind them (:mod:`.arrays`).  Needs ``array-api-compat``."""
+"""The closed form on any array namespace and device (issue 31): the LS-SVM's fit, exact
+leave-one-out residuals, LOO γ path and (γ, σ²) grid (:mod:`.lssvm`), the streamed Nyström fit
+with its exact LOO over γ (:mod:`.nystroem`), on NumPy, PyTorch (CPU or CUDA), CuPy or
+``array-api-strict`` arrays with results on the inputs' device, and the namespace, device,
+dtype and memory checks behind them (:mod:`.arrays`).  Needs ``array-api-compat``."""
 
-from .arrays import check_memory, float_dtype, free_bytes, namespace_of, solve_triangular
-from .lssvm import loo_gamma_path, lssvm_fit, lssvm_loo_residuals, rbf_gram
+from .arrays import check_memory, float_dtype, free_bytes, namespace_of, positive, solve_triangular
+from .lssvm import loo_gamma_path, loo_grid, lssvm_fit, lssvm_loo_residuals, rbf_gram
+from .nystroem import NystroemPath, nystroem_loo_path
 
-__all__ = ["namespace_of", "float_dtype", "solve_triangular", "free_bytes", "check_memory",
-           "rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path"]
+__all__ = ["namespace_of", "float_dtype", "positive", "solve_triangular", "free_bytes",
+           "check_memory", "rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path",
+           "loo_grid", "NystroemPath", "nystroem_loo_path"]

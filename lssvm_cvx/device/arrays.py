@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..exceptions import InputError, InputTypeError
+from ..exceptions import HyperparameterError, InputError, InputTypeError
 
-__all__ = ["namespace_of", "float_dtype", "solve_triangular", "free_bytes", "check_memory"]
+__all__ = ["namespace_of", "float_dtype", "positive", "solve_triangular", "free_bytes", "check_memory"]
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:
@@ -59,6 +59,18 @@ def float_dtype(xp: Any, *arrays: Any) -> Any:
     return xp.float64 if any(a.dtype == xp.float64 for a in arrays) else xp.float32
 
 
+def positive(value: Any, name: str = "gamma") -> float:
+    """``value`` as a positive finite float; anything else is a one-line
+    :class:`HyperparameterError` naming ``name``."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HyperparameterError(f"{name} must be a positive number, got {value!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise HyperparameterError(f"{name} must be a positive finite number, got {value!r}")
+    return v
+
+
 def solve_triangular(xp: Any, L: Any, B: Any, *, trans: bool = False) -> Any:
     """``L⁻¹ B`` (``trans=False``) or ``L⁻ᵀ B`` (``trans=True``) for a lower-triangular ``L``,
     in ``L``'s namespace and on its device."""
@@ -80,14 +92,17 @@ def solve_triangular(xp: Any, L: Any, B: Any, *, trans: bool = False) -> Any:
 
 
 def free_bytes(xp: Any, device: Any) -> int | None:
-    """Free memory on ``device`` in bytes (CUDA: the driver's count; the CPU: available
-    physical memory), or None when it cannot be asked."""
+    """Free memory on ``device`` in bytes (CUDA: the driver's count plus the blocks PyTorch's
+    allocator keeps cached; the CPU: available physical memory), or None when it cannot be
+    asked."""
     import array_api_compat as aac
 
     if aac.is_torch_namespace(xp) and str(device).startswith("cuda"):
         import torch
 
-        return int(torch.cuda.mem_get_info(device)[0])
+        # the driver's free memory plus what PyTorch's caching allocator holds unused
+        cached = torch.cuda.memory_reserved(device) - torch.cuda.memory_allocated(device)
+        return int(torch.cuda.mem_get_info(device)[0]) + int(cached)
     if aac.is_cupy_namespace(xp):
         import cupy
 
@@ -99,15 +114,22 @@ def free_bytes(xp: Any, device: Any) -> int | None:
 
 
 def check_memory(n: int, itemsize: int, matrices: float, xp: Any, device: Any, *,
-                 free: int | None = None) -> None:
+                 free: int | None = None, cols: int | None = None) -> None:
     """Refuse, in one line naming the largest N that fits, a dense computation that needs
-    ``matrices`` N × N arrays of ``itemsize`` bytes when the device has less free memory.
+    ``matrices`` N × N arrays (N × ``cols`` when ``cols`` is given: a tall block of kernel
+    columns) of ``itemsize`` bytes when the device has less free memory.
 
     ``free`` overrides the device's own count (tests)."""
     free = free_bytes(xp, device) if free is None else free
-    need = matrices * n * n * itemsize
-    if free is not None and need > free:
+    need = matrices * n * (n if cols is None else cols) * itemsize
+    if free is None or need <= free:
+        return
+    if cols is None:
         fits = int((free / (matrices * itemsize)) ** 0.5)
-        raise InputError(f"N = {n} needs {need / 2**30:.1f} GiB ({matrices:g} N × N arrays of "
-                         f"{itemsize} bytes) but {device} has {free / 2**30:.1f} GiB free: at most "
-                         f"N ≈ {fits} fits (use approximation='nystroem' for more)")
+        shape = "N × N"
+    else:
+        fits = int(free / (matrices * itemsize * cols))
+        shape = f"N × {cols}"
+    raise InputError(f"N = {n} needs {need / 2**30:.1f} GiB ({matrices:g} {shape} arrays of "
+                     f"{itemsize} bytes) but {device} has {free / 2**30:.1f} GiB free: at most "
+                     f"N ≈ {fits} fits (use approximation='nystroem' for more)")

@@ -30,9 +30,9 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import HyperparameterError, InputError, NumericalError
-from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
+from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
 
-__all__ = ["rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path"]
+__all__ = ["rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path", "loo_grid"]
 
 
 def _matrix(xp: Any, K: Any, y: Any) -> int:
@@ -44,16 +44,6 @@ def _matrix(xp: Any, K: Any, y: Any) -> int:
     if not (bool(xp.all(xp.isfinite(K))) and bool(xp.all(xp.isfinite(y)))):
         raise InputError("K and y must be finite (NaN or inf found)")
     return int(K.shape[0])
-
-
-def _gamma(gamma: Any) -> float:
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"gamma must be a positive number, got {gamma!r}") from None
-    if not g > 0 or g == float("inf"):
-        raise HyperparameterError(f"gamma must be a positive finite number, got {gamma!r}")
-    return g
 
 
 def rbf_gram(X: Any, Z: Any = None, *, sigma2: float, block_rows: int = 4096) -> Any:
@@ -76,9 +66,9 @@ def rbf_gram(X: Any, Z: Any = None, *, sigma2: float, block_rows: int = 4096) ->
     Z = X if Z is None else Z
     xp, device = namespace_of(X, Z)
     dtype = float_dtype(xp, X, Z)
-    s2 = _gamma(sigma2)
-    check_memory(max(int(X.shape[0]), int(Z.shape[0])), 8 if dtype == xp.float64 else 4, 1.0,
-                 xp, device)
+    s2 = positive(sigma2, "sigma2")
+    check_memory(int(X.shape[0]), 8 if dtype == xp.float64 else 4, 1.0, xp, device,
+                 cols=int(Z.shape[0]))
     zz = xp.sum(Z * Z, axis=1)
     out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
     n = int(X.shape[0])
@@ -135,8 +125,8 @@ def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
     alpha : array of shape (n,)
     b : 0-d array
     """
-    xp, _, _ = _checked(K, y, 2.0)
-    hy, h1 = _solve_both(xp, _factor(xp, K, _gamma(gamma)), y)
+    xp, _, _ = _checked(K, y, 3.0)                     # I, K + I/γ and its factor
+    hy, h1 = _solve_both(xp, _factor(xp, K, positive(gamma)), y)
     alpha, b, _ = _bordered(xp, hy, h1)
     return alpha, b
 
@@ -144,13 +134,64 @@ def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
 def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
     """Exact leave-one-out residuals ``y_i - f⁽⁻ⁱ⁾(x_i)`` of the LS-SVM, ``α_i / C_ii``, from the
     fit's Cholesky factor (plus ``L⁻¹`` for the diagonal of ``H⁻¹``), on the inputs' device."""
-    xp, device, n = _checked(K, y, 3.0)
-    L = _factor(xp, K, _gamma(gamma))
+    xp, device, n = _checked(K, y, 4.0)                # the fit's three and L⁻¹
+    return _loo_cholesky(xp, device, K, y, positive(gamma))
+
+
+def _loo_cholesky(xp: Any, device: Any, K: Any, y: Any, gamma: float) -> Any:
+    """``α_i / C_ii`` for one γ (inputs already checked): one factor, ``L⁻¹`` for ``diag H⁻¹``."""
+    L = _factor(xp, K, gamma)
     hy, h1 = _solve_both(xp, L, y)
     alpha, _, s = _bordered(xp, hy, h1)
-    Linv = solve_triangular(xp, L, xp.eye(n, dtype=K.dtype, device=device))
+    Linv = solve_triangular(xp, L, xp.eye(K.shape[0], dtype=K.dtype, device=device))
     cdiag = xp.sum(Linv * Linv, axis=0) - h1 * h1 / s
     return alpha / cdiag
+
+
+def loo_grid(X: Any, y: Any, gammas: Any, sigma2s: Any, *, method: str = "cholesky",
+             block_rows: int = 4096) -> Any:
+    """Mean squared exact LOO residual of the RBF LS-SVM on a (σ², γ) grid, on the inputs'
+    device: the exact model selection of :class:`~lssvm_cvx.estimators.LSSVMRegressor`
+    (``loo="exact"``) without leaving the device.
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+    y : array of shape (n,)
+    gammas, sigma2s : sequences of float
+        The grid (every pair is scored).
+    method : {"cholesky", "eigh"}, default="cholesky"
+        ``"cholesky"``: one Cholesky factor and one triangular inverse per pair
+        (:func:`lssvm_loo_residuals`; ``≈ N³`` flops each); ``"eigh"``: one eigendecomposition
+        per σ² and O(N²) per γ (:func:`loo_gamma_path`).  The same numbers either way (to
+        round-off); which is faster depends on the device's ``eigh`` against its Cholesky and
+        triangular solve and on the number of γ (``lssvm-cvx bench --only device``).
+    block_rows : int, default=4096
+        Rows of the Gram built at a time (:func:`rbf_gram`).
+
+    Returns
+    -------
+    array of shape (len(sigma2s), len(gammas))
+    """
+    xp, device = namespace_of(X, y)
+    float_dtype(xp, X, y)
+    gs = [positive(g) for g in gammas]
+    if method not in ("cholesky", "eigh"):
+        raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
+    rows = []
+    for s2 in sigma2s:
+        K = rbf_gram(X, sigma2=s2, block_rows=block_rows)
+        if method == "eigh":
+            rows.append(loo_gamma_path(K, y, gs))
+            continue
+        xp, device, _ = _checked(K, y, 4.0)
+        scores = []
+        for g in gs:
+            r = _loo_cholesky(xp, device, K, y, g)
+            scores.append(xp.mean(r * r))
+        rows.append(xp.stack(scores))
+        del K
+    return xp.stack(rows)
 
 
 def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
@@ -162,7 +203,7 @@ def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
     array of shape (len(gammas),), in the inputs' namespace and on their device
     """
     xp, _, _ = _checked(K, y, 3.0)
-    gs = [_gamma(g) for g in gammas]
+    gs = [positive(g) for g in gammas]
     lam, U = xp.linalg.eigh(K)
     lam = xp.clip(lam, 0.0, None)                       # round-off negatives of a PSD Gram
     Ut = xp.matrix_transpose(U)
