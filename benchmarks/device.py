@@ -5,6 +5,8 @@ When a CUDA device is present (``torch.cuda.is_available()``), float64, RBF on d
 drawn uniformly from [0, 1]⁸, ``y = sin(Σ x)``, interleaved medians of 3 runs after one
 untimed round (quick mode: smaller N):
 
+0. **Agreement**: every output at N = 2000 against the same functions on NumPy arrays.
+
 1. **Exact fit**, N ∈ {10⁴, 2·10⁴, 4·10⁴}: bare PyTorch (``exp(-cdist²/σ²)``,
    ``linalg.cholesky(K + I/γ)``, two ``linalg.solve_triangular``: the floor of an exact
    LS-SVM fit) against ``rbf_gram`` + ``lssvm_fit`` (the same work with the package's checks)
@@ -196,6 +198,42 @@ def measure_nystroem(d: _Dev, n: int, m: int, block: int) -> dict[str, Any]:
     return row
 
 
+def measure_agreement(d: _Dev, n: int) -> dict[str, Any]:
+    """Table 0: the device's results against the same functions on NumPy arrays (the NumPy path
+    is checked against brute-force refits and the dense hat matrix in ``tests/test_device.py``):
+    the largest relative difference of each output."""
+    from lssvm_cvx.device import (
+        loo_gamma_path,
+        loo_grid,
+        lssvm_fit,
+        lssvm_loo_residuals,
+        nystroem_loo_path,
+        rbf_gram,
+    )
+
+    X, y = d.data(n, seed=3)
+    Xc, yc = X.cpu().numpy(), y.cpu().numpy()
+    Z, Zc = X[: n // 10], Xc[: n // 10]
+
+    def rel(a: Any, b: np.ndarray) -> float:
+        a = np.asarray(a.cpu() if hasattr(a, "cpu") else a, dtype=float)
+        return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
+
+    K, Kc = rbf_gram(X, sigma2=S2), rbf_gram(Xc, sigma2=S2)
+    g3 = GAMMAS[::5]
+    return {"N": n,
+            "Gram": rel(K, Kc),
+            "α": rel(lssvm_fit(K, y, GAMMA)[0], lssvm_fit(Kc, yc, GAMMA)[0]),
+            "LOO residuals": rel(lssvm_loo_residuals(K, y, GAMMA),
+                                 lssvm_loo_residuals(Kc, yc, GAMMA)),
+            "LOO γ path": rel(loo_gamma_path(K, y, GAMMAS), loo_gamma_path(Kc, yc, GAMMAS)),
+            "LOO grid (3 γ × 2 σ²)": rel(loo_grid(X, y, g3, SIGMA2S[:2]),
+                                          loo_grid(Xc, yc, g3, SIGMA2S[:2])),
+            "Nyström LOO scores": rel(nystroem_loo_path(X, y, Z, sigma2=S2, gammas=GAMMAS).scores,
+                                      nystroem_loo_path(Xc, yc, Zc, sigma2=S2,
+                                                        gammas=GAMMAS).scores)}
+
+
 @register("device", "The closed form on a GPU: lssvm_cvx.device vs bare PyTorch and NumPy",
           paper=None)
 def run(ctx: Context) -> BenchResult:
@@ -228,6 +266,11 @@ def run(ctx: Context) -> BenchResult:
         d.free()
         return out
 
+    agree = table("agreement with NumPy", lambda: measure_agreement(d, 2000))
+    if agree is not None:
+        res.tables.append(Table("The device's results against NumPy's (largest relative "
+                                "difference)", pd.DataFrame([agree]),
+                                f"{name} against NumPy/SciPy on the CPUs; float64."))
     fits = table("exact fit", lambda: pd.DataFrame([measure_fit(d, n, cpu=n == fit_sizes[0])
                                                      for n in fit_sizes]))
     if fits is not None:
@@ -261,6 +304,8 @@ def run(ctx: Context) -> BenchResult:
     res.check("the two grid methods agree (max relative difference of the scores)",
               nan if grid is None else grid["max relative difference of the two methods' scores"],
               1e-6)
+    res.check("the device's results equal NumPy's (largest relative difference of any output)",
+              nan if agree is None else max(v for k, v in agree.items() if k != "N"), 1e-10)
     res.notes = ("Failed (recorded, not raised): " + "; ".join(failed)) if failed else ""
     res.meta["device"] = name
     res.meta["torch"] = torch.__version__
