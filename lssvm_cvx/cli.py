@@ -509,13 +509,13 @@ def _prepare(args: argparse.Namespace) -> None:
         if args.command in _HEAVY:
             import contextlib
 
-            # a GPU box may lack cvxpy: `bench --only device` needs only the array API
+            # a GPU machine may lack cvxpy: `bench --only device` needs only the array API
             with contextlib.suppress(ImportError):
                 import cvxpy  # noqa: F401
-            import scipy.linalg  # noqa: F401
+                import scipy.linalg  # noqa: F401
 
-            from . import bench, formulations, validate  # noqa: F401
-            from .harness import sweep  # noqa: F401
+                from . import bench, formulations, validate  # noqa: F401
+                from .harness import sweep  # noqa: F401
     finally:
         signal.signal(signal.SIGINT, previous)
 
