@@ -164,7 +164,7 @@ def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda
     assert grid["pairs"] == 105 and grid["same (σ², γ) chosen"]
     assert grid["max relative difference of the two methods' scores"] < 1e-8
     agree = bench.measure_agreement(d, 300)
-    assert max(v for k, v in agree.items() if k != "N") < 1e-10
+    assert max(v for k, v in agree.items() if k != "N") < 1e-9
     nys = bench.measure_nystroem(d, 3000, 40, 1024)
     assert nys["rank"] <= 40 and nys["path / bare pass"] > 0
     if not torch.cuda.is_available():
