@@ -27,6 +27,7 @@ __version__ = "0.1.0"
 # public name -> module that defines it (imported on first access)
 _LAZY: dict[str, str] = {
     "LSSVMRegressor": "lssvm_cvx.estimators.lssvm",
+    "array_api_dispatch": "lssvm_cvx.estimators.lssvm_device",
     "LSSVMClassifier": "lssvm_cvx.estimators.lssvm",
     "AdditiveRegularizationRegressor": "lssvm_cvx.estimators.areg",
     "AdditiveRegularizationClassifier": "lssvm_cvx.estimators.areg",

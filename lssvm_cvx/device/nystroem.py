@@ -150,10 +150,11 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
     ky = xp.zeros((m,), dtype=f64, device=device)
     k1 = xp.zeros((m,), dtype=f64, device=device)
     ysum = 0.0
-    k0 = y0 = None
+    k0: Any = None
+    y0 = 0.0
     for a, b in _blocks(n, block_rows):
         KB = rbf_gram(X[a:b, ...], centres, sigma2=sigma2, block_rows=b - a)
-        if k0 is None:
+        if a == 0:
             k0, y0 = xp.mean(KB, axis=0), float(xp.mean(xp.astype(y[a:b], f64)))
         DB, eB = KB - k0[None, :], y[a:b] - y0
         G = G + xp.astype(xp.matrix_transpose(DB) @ DB, f64)

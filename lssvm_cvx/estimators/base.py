@@ -87,12 +87,28 @@ def check_scale(X: np.ndarray, name: str = "X") -> np.ndarray:
     return X
 
 
+def refuse_accelerator(est: Any, X: Any) -> None:
+    """One line for an array off the CPU given to an estimator that computes with NumPy/cvxpy
+    (the device-capable ones, :mod:`lssvm_cvx.estimators.lssvm_device`, branch before this)."""
+    from .lssvm_device import on_accelerator
+
+    if on_accelerator(X):
+        import array_api_compat as aac
+
+        raise InputTypeError(
+            f"{type(est).__name__} computes on the CPU (NumPy and cvxpy) but X is a "
+            f"{type(X).__module__}.{type(X).__name__} on {aac.device(X)}: convert it (for PyTorch "
+            "X.cpu().numpy()); LSSVMRegressor and LSSVMClassifier with kernel='rbf' fit and "
+            "predict on the device")
+
+
 def validate_fit_data(est: Any, X: Any, y: Any, *, check_x_scale: bool = True,
                       **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
     """``validate_data(est, X, y)`` (float64, at least 2 samples, ``kwargs`` passed on) with
     the package's exceptions naming ``X`` or ``y``; ``y_numeric=True`` also refuses targets
     that are not numbers; ``X`` is checked by :func:`check_scale` unless ``check_x_scale`` is
     False (a precomputed kernel matrix)."""
+    refuse_accelerator(est, X)
     try:
         X, y = validate_data(est, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
     except (ValueError, TypeError) as exc:
@@ -110,6 +126,7 @@ def validate_fit_data(est: Any, X: Any, y: Any, *, check_x_scale: bool = True,
 
 def validate_predict_data(est: Any, X: Any, *, check_x_scale: bool = True) -> np.ndarray:
     """``validate_data(est, X, reset=False)`` with the package's exceptions naming ``X``."""
+    refuse_accelerator(est, X)
     try:
         X = validate_data(est, X, dtype=np.float64, reset=False)
     except (ValueError, TypeError) as exc:

@@ -32,6 +32,7 @@ from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
+from .lssvm_device import decision_device, fit_device, labels_device, uses_device
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
            "sigma2_candidates"]
@@ -219,7 +220,7 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
                score: str = "mse", groups: Any = None, labels: np.ndarray | None = None) -> None:
         self._gamma()
-        self.approximation_ = None
+        self.approximation_ = self.device_ = None
         for attr in ("best_params_", "best_score_", "best_index_"):
             if hasattr(self, attr):
                 delattr(self, attr)
@@ -252,6 +253,8 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
 
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "intercept_")
+        if getattr(self, "device_", None) is not None:  # fitted on a device (lssvm_device)
+            return decision_device(self, X)
         if getattr(self, "approximation_", None) is not None:
             return approximate_decision(self, X)
         X = self._validate_predict(X)
@@ -409,6 +412,9 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
             ) -> "LSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target);
         ``groups`` are the group labels of a group splitter in ``cv``."""
+        if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
+            self._reset_fitted()
+            return fit_device(self, X, y, sample_weight, groups)
         if self.approximation is not None:
             self._reset_fitted()
             try:
@@ -509,6 +515,9 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         are the group labels of a group splitter in ``cv``."""
         if self.multi_class not in ("ovr", "ovo"):
             raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
+        if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
+            self._reset_fitted()
+            return fit_device(self, X, y, sample_weight, groups, classification=True)
         if self.approximation is not None:
             self._reset_fitted()
             try:
@@ -570,6 +579,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class labels (a lazy dask array for a dask ``X``, as ``decision_function``)."""
         F = self.decision_function(X)
+        if getattr(self, "device_", None) is not None:
+            return labels_device(self, F)
         idx: Any = (F > 0).astype(int) if F.ndim == 1 else F.argmax(axis=1)
         if is_dask(idx):
             classes = self.classes_

@@ -1,0 +1,209 @@
+"""``LSSVMRegressor`` and ``LSSVMClassifier`` (binary) on device arrays (issue 31): the fit, the
+exact (γ, σ²) leave-one-out search and ``predict`` run in the inputs' array namespace and on
+their device (:mod:`lssvm_cvx.device`), and the fitted model stays there.
+
+Which inputs take this path (:func:`uses_device`): arrays of an array-API library other than
+NumPy (PyTorch, CuPy, ``array-api-strict``; not dask, lists or pandas) that live off the CPU, or
+any of them inside ``with lssvm_cvx.array_api_dispatch():`` (the package's own switch) or while
+scikit-learn's ``array_api_dispatch`` is on (``sklearn.set_config(array_api_dispatch=True)``,
+which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU tensor without a
+switch is converted to NumPy as before.
+
+What it covers: the RBF kernel; ``selection=None`` or ``"loo"`` (exact LOO on every pair of the
+grid: :func:`~lssvm_cvx.device.loo_grid`, or :func:`~lssvm_cvx.device.nystroem_loo_path` with
+``approximation="nystroem"``); the default scoring (mean squared LOO residual, on the ±1 targets
+for the classifier).  Anything else (another kernel, k-fold, GCV, ``sample_weight``, a scorer,
+multiclass) is a one-line :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the
+CPU path.  ``search`` is ignored: the device scores the whole grid exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..device import (
+    float_dtype,
+    loo_grid,
+    lssvm_fit,
+    namespace_of,
+    nystroem_loo_path,
+    rbf_gram,
+)
+from ..exceptions import HyperparameterError, InputError
+from ..kernels import RBF
+from .base import check_gamma
+from .grids import default_sigma2_grid
+from .scoring import best_of
+from .search_results import search_results
+
+__all__ = ["array_api_dispatch", "uses_device", "on_accelerator", "fit_device",
+           "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
+
+#: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
+#: above (on an H100 at N = 20 000 one ``eigh`` cost 24 Cholesky + triangular inverses:
+#: benchmarks/results/device.md); on the CPU always by ``eigh``.
+GRID_METHOD_MAX_GAMMAS = 20
+
+
+_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",
+                                                                  default=False)
+
+
+@contextlib.contextmanager
+def array_api_dispatch(enabled: bool = True) -> Iterator[None]:
+    """Within the block, ``LSSVMRegressor`` and ``LSSVMClassifier`` fit array-API inputs (a
+    PyTorch CPU tensor, an ``array-api-strict`` array) in their own namespace instead of
+    converting them to NumPy; arrays off the CPU always take that path.
+
+    Examples
+    --------
+    >>> import torch                                                    # doctest: +SKIP
+    >>> with lssvm_cvx.array_api_dispatch():                            # doctest: +SKIP
+    ...     est = LSSVMRegressor(selection="loo").fit(torch.asarray(X), torch.asarray(y))
+    """
+    token = _DISPATCH.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _DISPATCH.reset(token)
+
+
+def _foreign(X: Any) -> bool:
+    """An array of an array-API library other than NumPy (not dask)."""
+    import array_api_compat as aac
+
+    return not isinstance(X, np.ndarray) and aac.is_array_api_obj(X) \
+        and not aac.is_numpy_array(X) and not aac.is_dask_array(X)
+
+
+def on_accelerator(X: Any) -> bool:
+    """Whether ``X`` is an array off the CPU (a CUDA tensor, a CuPy array): NumPy cannot take it."""
+    import array_api_compat as aac
+
+    return _foreign(X) and "cpu" not in str(aac.device(X)).lower()
+
+
+def uses_device(X: Any) -> bool:
+    """Whether ``X`` takes the device path (module docstring)."""
+    from sklearn import get_config
+
+    return on_accelerator(X) or (_foreign(X) and (
+        _DISPATCH.get() or bool(get_config().get("array_api_dispatch"))))
+
+
+def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> None:
+    cpu = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, "
+           "which has it")
+    if not (isinstance(est.kernel, str) and est.kernel.lower() == "rbf"):
+        raise HyperparameterError(f"on a device the kernel must be 'rbf', got {est.kernel!r}{cpu}")
+    if est.selection not in (None, "loo"):
+        raise HyperparameterError(f"on a device selection must be None or 'loo', got "
+                                  f"{est.selection!r}{cpu}")
+    if est.approximation not in (None, "nystroem"):
+        raise HyperparameterError(f"on a device approximation must be None or 'nystroem', got "
+                                  f"{est.approximation!r}{cpu}")
+    if getattr(est, "scoring", None) is not None or \
+            (classification and getattr(est, "selection_score", "mse") != "mse"):
+        raise HyperparameterError(f"on a device the search scores the mean squared LOO residual "
+                                  f"only (scoring=None, selection_score='mse'){cpu}")
+    if sample_weight is not None or groups is not None:
+        raise InputError(f"sample_weight and groups are not supported on a device{cpu}")
+
+
+def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None, *,
+               classification: bool = False) -> Any:
+    """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
+    _refuse(est, sample_weight, groups, classification)
+    xp, device = namespace_of(X, y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
+        raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
+                         f"{tuple(X.shape)} and {tuple(y.shape)}")
+    dtype = float_dtype(xp, X)
+    if classification:
+        classes = xp.unique_values(y)
+        if int(classes.shape[0]) != 2:
+            raise InputError(f"on a device the classifier is binary, got {int(classes.shape[0])} "
+                             "classes (convert to NumPy for multiclass)")
+        Y = xp.where(y == classes[1], xp.asarray(1.0, dtype=dtype, device=device),
+                     xp.asarray(-1.0, dtype=dtype, device=device))
+        est.classes_, est.pairs_ = classes, None
+    else:
+        float_dtype(xp, y)
+        Y = xp.astype(y, dtype)
+    gamma = float(check_gamma(est.gamma))
+    gammas, sigma2s = [gamma], [float(est.sigma2)]
+    if est.selection == "loo":
+        from .lssvm import DEFAULT_GAMMA_GRID
+
+        gammas = [float(g) for g in (DEFAULT_GAMMA_GRID if est.gamma_grid is None
+                                     else est.gamma_grid)]
+        if isinstance(est.sigma2_grid, str) and est.sigma2_grid == "auto":
+            rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]),
+                                                   replace=False)
+            sample = xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0)
+            sigma2s = [float(s) for s in default_sigma2_grid(_to_cpu(sample))]
+        elif est.sigma2_grid is not None:
+            sigma2s = [float(s) for s in np.ravel(est.sigma2_grid)]
+    if est.approximation == "nystroem":
+        m = min(int(est.n_components), int(X.shape[0]))
+        from sklearn.utils import check_random_state
+
+        # the rows the CPU path (and scikit-learn's Nystroem) picks: a seeded permutation's first m
+        idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
+        centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
+        paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas) for s2 in sigma2s]
+        scores = np.array([np.asarray(_to_cpu(p.scores), dtype=float) for p in paths])
+    else:
+        method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
+                  else "eigh")
+        scores = np.asarray(_to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)), dtype=float)
+    params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
+    est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
+                                     criterion="mean squared exact LOO residual")
+    est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
+    i, j = divmod(int(est.best_index_), len(gammas))
+    est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
+    est.kernel_ = RBF(est.sigma2_)
+    if est.approximation == "nystroem":
+        path = paths[i]
+        est.X_fit_, est.dual_coef_ = centres, path.coef
+        est.intercept_ = path.intercept
+    else:
+        est.X_fit_ = X
+        est.dual_coef_, est.intercept_ = lssvm_fit(rbf_gram(X, sigma2=est.sigma2_), Y, est.gamma_)
+    est.support_ = None
+    est.approximation_ = None
+    est.device_ = str(device)
+    est.n_features_in_ = int(X.shape[1])
+    return est
+
+
+def _to_cpu(a: Any) -> np.ndarray:
+    """A (small) device array copied to a NumPy array (PyTorch: ``.cpu()``, CuPy: ``.get()``,
+    any other namespace through DLPack)."""
+    import array_api_compat as aac
+
+    if aac.is_torch_array(a):
+        return a.detach().cpu().numpy()
+    if aac.is_cupy_array(a):
+        return a.get()
+    return np.from_dlpack(a)
+
+
+def decision_device(est: Any, X: Any) -> Any:
+    """``f(x) = k(x, X_fit) α + b`` for the rows of ``X`` on the fitted model's device."""
+    xp, device = namespace_of(X, est.dual_coef_)
+    if X.ndim != 2 or int(X.shape[1]) != est.n_features_in_:
+        raise InputError(f"X must be (n, {est.n_features_in_}), got shape {tuple(X.shape)}")
+    return rbf_gram(X, est.X_fit_, sigma2=est.sigma2_) @ est.dual_coef_ + est.intercept_
+
+
+def labels_device(est: Any, F: Any) -> Any:
+    """The binary classifier's labels ``classes_[f(x) > 0]``, on the device."""
+    xp, _ = namespace_of(F, est.classes_)
+    return xp.take(est.classes_, xp.astype(F > 0, xp.int64), axis=0)

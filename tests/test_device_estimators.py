@@ -1,0 +1,133 @@
+"""``LSSVMRegressor`` / ``LSSVMClassifier`` on device arrays (issue 31, item 2): the fit, the
+exact (γ, σ²) LOO search and ``predict`` stay in the inputs' namespace and equal the NumPy
+estimators (the same ``best_params_``, ``cv_results_`` scores to 1e-9, predictions to 1e-10);
+unsupported options and CPU-only estimators given arrays off the CPU are one-line errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lssvm_cvx
+from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMRegressor
+from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
+
+
+def _torch(device):
+    torch = pytest.importorskip("torch")
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device on this machine")
+    return lambda a: torch.asarray(a, device=device)
+
+
+def _strict():
+    xps = pytest.importorskip("array_api_strict")
+    return xps.asarray
+
+
+CONVERTERS = {"torch-cpu": lambda: _torch("cpu"), "torch-cuda": lambda: _torch("cuda"),
+              "array_api_strict": _strict}
+
+
+def _np(a):
+    if hasattr(a, "cpu"):
+        a = a.cpu()
+    return np.asarray(a) if not hasattr(a, "__dlpack__") or isinstance(a, np.ndarray) \
+        else np.from_dlpack(a)
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-3, 3, (90, 2))
+    y = np.sin(X[:, 0]) * X[:, 1] + 0.1 * rng.standard_normal(90)
+    return X, y
+
+
+@pytest.mark.parametrize("ns", list(CONVERTERS))
+@pytest.mark.parametrize("approximation", [None, "nystroem"])
+def test_the_regressor_on_a_device_equals_the_numpy_regressor(ns, approximation, data):
+    conv = CONVERTERS[ns]()
+    X, y = data
+    kw = dict(selection="loo", sigma2_grid=[0.5, 2.0], gamma_grid=np.logspace(-1, 3, 5),
+              search="grid", approximation=approximation, n_components=25, random_state=0)
+    with lssvm_cvx.array_api_dispatch():
+        est = LSSVMRegressor(**kw).fit(conv(X), conv(y))
+        pred = est.predict(conv(X[:7]))
+    ref = LSSVMRegressor(**kw).fit(X, y)
+    assert type(pred) is type(conv(X))                              # stays in the namespace
+    assert est.best_params_ == ref.best_params_
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-9)
+    np.testing.assert_allclose(_np(pred), ref.predict(X[:7]), rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("ns", list(CONVERTERS))
+def test_the_binary_classifier_on_a_device_equals_the_numpy_classifier(ns, data):
+    conv = CONVERTERS[ns]()
+    X, y = data
+    labels = (y > 0).astype(np.int64) * 3 + 2                       # classes 2 and 5
+    kw = dict(selection="loo", sigma2_grid=[0.5, 2.0], search="grid")
+    with lssvm_cvx.array_api_dispatch():
+        est = LSSVMClassifier(**kw).fit(conv(X), conv(labels))
+        got = est.predict(conv(X))
+    ref = LSSVMClassifier(**kw).fit(X, labels)
+    assert est.best_params_ == ref.best_params_
+    np.testing.assert_array_equal(_np(got), ref.predict(X))
+    np.testing.assert_allclose(_np(est.decision_function(conv(X))), ref.decision_function(X),
+                               rtol=0, atol=1e-10)
+
+
+def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
+    torch = pytest.importorskip("torch")
+    X, y = data
+    est = LSSVMRegressor(gamma=10.0, sigma2=1.0).fit(torch.asarray(X), torch.asarray(y))
+    assert getattr(est, "device_", None) is None
+    assert isinstance(est.predict(torch.asarray(X[:3])), np.ndarray)
+    with lssvm_cvx.array_api_dispatch():                             # a device fit ...
+        est.fit(torch.asarray(X), torch.asarray(y))
+    assert est.device_ == "cpu"
+    est.fit(X, y)                                                    # ... then a NumPy refit
+    assert est.device_ is None and isinstance(est.predict(X[:3]), np.ndarray)
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(kernel="linear"), "kernel must be 'rbf'"),
+    (dict(selection="kfold"), "selection must be None or 'loo'"),
+    (dict(approximation="rff"), "approximation must be None or 'nystroem'"),
+    (dict(scoring="r2"), "mean squared LOO residual only"),
+])
+def test_unsupported_options_on_a_device_are_one_line_errors(kw, match, data):
+    torch = pytest.importorskip("torch")
+    X, y = data
+    with lssvm_cvx.array_api_dispatch(), pytest.raises(HyperparameterError, match=match) as e:
+        LSSVMRegressor(**kw).fit(torch.asarray(X), torch.asarray(y))
+    assert "\n" not in str(e.value) and "X.cpu().numpy()" in str(e.value)
+
+
+def test_weights_multiclass_and_shapes_on_a_device_are_one_line_errors(data):
+    torch = pytest.importorskip("torch")
+    X, y = data
+    t = torch.asarray
+    with lssvm_cvx.array_api_dispatch():
+        with pytest.raises(InputError, match="sample_weight"):
+            LSSVMRegressor().fit(t(X), t(y), sample_weight=np.ones(len(y)))
+        with pytest.raises(InputError, match="binary, got 3 classes"):
+            LSSVMClassifier().fit(t(X), t(np.arange(len(y)) % 3))
+        with pytest.raises(InputError, match="X must be"):
+            LSSVMRegressor().fit(t(X[:, 0]), t(y))
+        est = LSSVMRegressor().fit(t(X), t(y))
+        with pytest.raises(InputError, match=r"X must be \(n, 2\)"):
+            est.predict(t(X[:, :1]))
+        with pytest.raises(InputTypeError, match="one library"):
+            est.predict(X)                                           # NumPy into a torch model
+
+
+def test_a_cpu_only_estimator_given_an_array_off_the_cpu_says_so_in_one_line(data):
+    """PyTorch's ``meta`` device stands for a GPU here: not the CPU, not convertible."""
+    torch = pytest.importorskip("torch")
+    X, y = data
+    Xm, ym = torch.empty(X.shape, device="meta"), torch.empty(y.shape, device="meta")
+    with pytest.raises(InputTypeError, match="computes on the CPU .* on meta") as e:
+        RegularizedLSSVMRegressor().fit(Xm, ym)
+    assert "\n" not in str(e.value)
