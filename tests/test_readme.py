@@ -199,3 +199,29 @@ def test_the_first_command_time_stated_is_the_measured_one():
     assert doc["command"].endswith("bench --headline") and not doc["failed"]
     assert doc["elapsed_s"] <= 180
     assert abs(int(m.group(1)) - doc["elapsed_s"]) <= max(5.0, 0.1 * doc["elapsed_s"])
+
+
+def test_gpu_section_runs_and_its_numbers_are_the_committed_run():
+    """'On a GPU': the code runs (on the CPU here: PyTorch-CPU through the dispatch switch) and
+    matches the NumPy estimator; the two ratios it quotes are the device results file's."""
+    import json
+
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("torch")
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"## On a GPU\n(.*?)\n## ", text, re.S).group(1)
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ns: dict = {"__name__": "__readme__"}
+    exec(compile(code, "README-gpu", "exec"), ns)
+    est, X, y = ns["est"], ns["X"], ns["y"]
+    ref = ns["LSSVMRegressor"](selection="loo", sigma2_grid=[0.3, 1.0, 3.0]).fit(
+        X.cpu().numpy(), y.cpu().numpy())
+    assert est.best_params_ == ref.best_params_
+    np.testing.assert_allclose(ns["f"].cpu().numpy(), ref.predict(X[:5].cpu().numpy()), atol=1e-8)
+    checks = json.loads((README.parent / "benchmarks/results/device.json").read_text())["checks"]
+    fit = next(v["value"] for k, v in checks.items() if k.startswith("exact fit at N = 40000"))
+    nys = next(v["value"] for k, v in checks.items() if k.startswith("Nyström N = 10000000"))
+    assert f"takes {fit:.2f}× bare PyTorch" in section
+    assert f"takes {nys:.2f}× one bare normal-equation pass" in section
