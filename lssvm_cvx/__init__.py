@@ -27,7 +27,6 @@ __version__ = "0.1.0"
 # public name -> module that defines it (imported on first access)
 _LAZY: dict[str, str] = {
     "LSSVMRegressor": "lssvm_cvx.estimators.lssvm",
-    "array_api_dispatch": "lssvm_cvx.estimators.lssvm_device",
     "LSSVMClassifier": "lssvm_cvx.estimators.lssvm",
     "AdditiveRegularizationRegressor": "lssvm_cvx.estimators.areg",
     "AdditiveRegularizationClassifier": "lssvm_cvx.estimators.areg",
@@ -43,6 +42,7 @@ _LAZY: dict[str, str] = {
     "load": "lssvm_cvx.io",
     "compare": "lssvm_cvx.validate",
     "get_formulation": "lssvm_cvx.formulations",
+    "array_api_dispatch": "lssvm_cvx.device",
 }
 _SUBMODULES = ("kernels", "terms", "losses", "formulations", "validate", "model_selection", "pareto",
                "estimators", "io", "exceptions", "linalg", "solvers", "solution")

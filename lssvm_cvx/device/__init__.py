@@ -4,10 +4,19 @@ with its exact LOO over γ (:mod:`.nystroem`), on NumPy, PyTorch (CPU or CUDA), 
 ``array-api-strict`` arrays with results on the inputs' device, and the namespace, device,
 dtype and memory checks behind them (:mod:`.arrays`).  Needs ``array-api-compat``."""
 
-from .arrays import check_memory, float_dtype, free_bytes, namespace_of, positive, solve_triangular
+from .arrays import (
+    array_api_dispatch,
+    check_memory,
+    dispatching,
+    float_dtype,
+    free_bytes,
+    namespace_of,
+    positive,
+    solve_triangular,
+)
 from .lssvm import loo_gamma_path, loo_grid, lssvm_fit, lssvm_loo_residuals, rbf_gram
 from .nystroem import NystroemPath, nystroem_loo_path
 
-__all__ = ["namespace_of", "float_dtype", "positive", "solve_triangular", "free_bytes",
-           "check_memory", "rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path",
-           "loo_grid", "NystroemPath", "nystroem_loo_path"]
+__all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
+           "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
+           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "NystroemPath", "nystroem_loo_path"]

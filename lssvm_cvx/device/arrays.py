@@ -13,12 +13,44 @@ not faster).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from ..exceptions import HyperparameterError, InputError, InputTypeError
 
-__all__ = ["namespace_of", "float_dtype", "positive", "solve_triangular", "free_bytes", "check_memory"]
+__all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
+           "solve_triangular", "free_bytes", "check_memory"]
+
+
+_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",
+                                                                  default=False)
+
+
+@contextlib.contextmanager
+def array_api_dispatch(enabled: bool = True) -> Iterator[None]:
+    """Within the block, ``LSSVMRegressor`` and ``LSSVMClassifier`` fit array-API inputs (a
+    PyTorch CPU tensor, an ``array-api-strict`` array) in their own namespace instead of
+    converting them to NumPy; arrays off the CPU always take that path.
+
+    Examples
+    --------
+    >>> import torch                                                    # doctest: +SKIP
+    >>> with lssvm_cvx.array_api_dispatch():                            # doctest: +SKIP
+    ...     est = LSSVMRegressor(selection="loo").fit(torch.asarray(X), torch.asarray(y))
+    """
+    token = _DISPATCH.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _DISPATCH.reset(token)
+
+
+def dispatching() -> bool:
+    """Whether :func:`array_api_dispatch` is on here."""
+    return _DISPATCH.get()
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:

@@ -4,7 +4,8 @@ their device (:mod:`lssvm_cvx.device`), and the fitted model stays there.
 
 Which inputs take this path (:func:`uses_device`): arrays of an array-API library other than
 NumPy (PyTorch, CuPy, ``array-api-strict``; not dask, lists or pandas) that live off the CPU, or
-any of them inside ``with lssvm_cvx.array_api_dispatch():`` (the package's own switch) or while
+any of them inside ``with lssvm_cvx.array_api_dispatch():`` (the package's own switch,
+:func:`lssvm_cvx.device.array_api_dispatch`) or while
 scikit-learn's ``array_api_dispatch`` is on (``sklearn.set_config(array_api_dispatch=True)``,
 which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU tensor without a
 switch is converted to NumPy as before.
@@ -19,14 +20,12 @@ CPU path.  ``search`` is ignored: the device scores the whole grid exactly.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ..device import (
+    dispatching,
     float_dtype,
     loo_grid,
     lssvm_fit,
@@ -41,36 +40,13 @@ from .grids import default_sigma2_grid
 from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["array_api_dispatch", "uses_device", "on_accelerator", "fit_device",
+__all__ = ["uses_device", "on_accelerator", "fit_device",
            "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
 #: above (on an H100 at N = 20 000 one ``eigh`` cost 24 Cholesky + triangular inverses:
 #: benchmarks/results/device.md); on the CPU always by ``eigh``.
 GRID_METHOD_MAX_GAMMAS = 20
-
-
-_DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",
-                                                                  default=False)
-
-
-@contextlib.contextmanager
-def array_api_dispatch(enabled: bool = True) -> Iterator[None]:
-    """Within the block, ``LSSVMRegressor`` and ``LSSVMClassifier`` fit array-API inputs (a
-    PyTorch CPU tensor, an ``array-api-strict`` array) in their own namespace instead of
-    converting them to NumPy; arrays off the CPU always take that path.
-
-    Examples
-    --------
-    >>> import torch                                                    # doctest: +SKIP
-    >>> with lssvm_cvx.array_api_dispatch():                            # doctest: +SKIP
-    ...     est = LSSVMRegressor(selection="loo").fit(torch.asarray(X), torch.asarray(y))
-    """
-    token = _DISPATCH.set(bool(enabled))
-    try:
-        yield
-    finally:
-        _DISPATCH.reset(token)
 
 
 def _foreign(X: Any) -> bool:
@@ -93,7 +69,7 @@ def uses_device(X: Any) -> bool:
     from sklearn import get_config
 
     return on_accelerator(X) or (_foreign(X) and (
-        _DISPATCH.get() or bool(get_config().get("array_api_dispatch"))))
+        dispatching() or bool(get_config().get("array_api_dispatch"))))
 
 
 def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> None:
