@@ -14,28 +14,23 @@ __all__ = ["atomic_write", "current_commit", "machine_summary", "package_version
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
-    """Call ``write(tmp_path)`` on a new file in ``path``'s folder, flush it to disk, then
-    rename it to ``path`` in one step (readers see the old file or the new one, never a part;
-    a crash leaves no half-written ``path``).
-
-    The temporary file ends with ``path``'s suffix (writers such as ``numpy.savez`` add theirs
-    to a name without it) and is created with mode ``0o666`` minus the umask, so the result is
-    as readable as any file the user creates (``tempfile.mkstemp`` would leave it ``0o600``).
-    The one implementation: :func:`lssvm_cvx.io.files.atomic_write` (saved models) calls it."""
-    import secrets
+    """Call ``write(tmp_path)`` then atomically rename the temporary file to ``path``; the
+    file gets the usual permissions (``0666 & ~umask``, i.e. 0644), not mkstemp's 0600."""
+    import tempfile
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp{path.suffix}"
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
     try:
-        write(str(tmp))
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
-        if tmp.exists():
-            tmp.unlink()
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise
 
 
