@@ -7,7 +7,7 @@ untimed round (quick mode: smaller N):
 
 0. **Agreement**: every output at N = 2000 against the same functions on NumPy arrays (the
    Nyström scores against the spread of two NumPy runs that differ only in the centres' order:
-   the round-off level of that ill-conditioned problem, cond(K_ZZ) ≈ 10⁸).
+   the round-off level of that problem, whose wide-RBF ``K_ZZ`` is ill-conditioned).
 
 1. **Exact fit**, N ∈ {10⁴, 2·10⁴, 4·10⁴}: bare PyTorch (``exp(-cdist²/σ²)``,
    ``linalg.cholesky(K + I/γ)``, two ``linalg.solve_triangular``: the floor of an exact

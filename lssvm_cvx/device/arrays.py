@@ -35,6 +35,11 @@ def array_api_dispatch(enabled: bool = True) -> Iterator[None]:
     PyTorch CPU tensor, an ``array-api-strict`` array) in their own namespace instead of
     converting them to NumPy; arrays off the CPU always take that path.
 
+    Parameters
+    ----------
+    enabled : bool, default=True
+        Whether to dispatch inside the block (False: convert, as outside any block).
+
     Examples
     --------
     >>> import torch                                                    # doctest: +SKIP
