@@ -278,21 +278,3 @@ def test_a_tall_gram_is_checked_by_its_own_size():
     check_memory(1_000_000, 8, 1.0, xp, "cpu", free=2**30, cols=100)       # 0.75 GiB fits
     with pytest.raises(InputError, match=r"N × 100 arrays .* at most N ≈ 1342177"):
         check_memory(2_000_000, 8, 1.0, xp, "cpu", free=2**30, cols=100)
-
-
-@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
-@pytest.mark.parametrize("n", [1, 7, 64, 65, 300])
-def test_triangular_inverse_by_halves_is_the_inverse(ns, n):
-    """Against ``L⁻¹ L = I`` and a zero upper triangle, across the base-case boundary."""
-    from lssvm_cvx.device import triangular_inverse
-
-    conv = _namespaces()[ns]()
-    rng = np.random.default_rng(n)
-    A = rng.standard_normal((n, n))
-    L = np.linalg.cholesky(A @ A.T / n + np.eye(n))
-    Ld = conv(L)
-    R = triangular_inverse(namespace_of(Ld)[0], Ld, base=16)
-    assert type(R) is type(Ld)
-    R = _to_numpy(R) if ns != "array_api_strict" else np.from_dlpack(R)
-    np.testing.assert_allclose(R @ L, np.eye(n), rtol=0, atol=1e-12)
-    assert not np.any(np.triu(R, 1))

@@ -13,11 +13,10 @@ from .arrays import (
     namespace_of,
     positive,
     solve_triangular,
-    triangular_inverse,
 )
 from .lssvm import loo_gamma_path, loo_grid, lssvm_fit, lssvm_loo_residuals, rbf_gram
 from .nystroem import NystroemPath, nystroem_loo_path
 
 __all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
-           "solve_triangular", "triangular_inverse", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
+           "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
            "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "NystroemPath", "nystroem_loo_path"]

@@ -19,12 +19,10 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from array_api_compat import device as device_of
-
 from ..exceptions import HyperparameterError, InputError, InputTypeError
 
 __all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
-           "solve_triangular", "triangular_inverse", "free_bytes", "check_memory"]
+           "solve_triangular", "free_bytes", "check_memory"]
 
 
 _DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",
@@ -128,36 +126,6 @@ def solve_triangular(xp: Any, L: Any, B: Any, *, trans: bool = False) -> Any:
 
         return scipy_solve(L, B, lower=True, trans=1 if trans else 0, check_finite=False)
     return xp.linalg.solve(xp.matrix_transpose(L) if trans else L, B)
-
-
-def triangular_inverse(xp: Any, L: Any, *, base: int = 512) -> Any:
-    r"""``L⁻¹`` of a lower-triangular ``L``, recursively by halves:
-
-    .. math::
-
-       \begin{bmatrix} A & 0 \\ B & C \end{bmatrix}^{-1}
-       = \begin{bmatrix} A^{-1} & 0 \\ -C^{-1} B A^{-1} & C^{-1} \end{bmatrix},
-
-    with ``C⁻¹(B A⁻¹)`` one product and one triangular solve, and blocks of at most ``base``
-    rows solved against the identity.  About ``N³/2`` flops against ``N³`` for
-    ``solve_triangular(L, I)``, which does not know its right-hand side is triangular (the
-    device benchmark times both).  In ``L``'s namespace and on its device.
-    """
-    n = int(L.shape[0])
-    out = xp.zeros_like(L)
-
-    def fill(a: int, b: int) -> None:
-        if b - a <= base:
-            out[a:b, a:b] = solve_triangular(
-                xp, L[a:b, a:b], xp.eye(b - a, dtype=L.dtype, device=device_of(L)))
-            return
-        h = a + (b - a) // 2
-        fill(a, h)
-        fill(h, b)
-        out[h:b, a:h] = -solve_triangular(xp, L[h:b, h:b], L[h:b, a:h] @ out[a:h, a:h])
-
-    fill(0, n)
-    return out
 
 
 def free_bytes(xp: Any, device: Any) -> int | None:

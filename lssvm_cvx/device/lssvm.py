@@ -30,14 +30,7 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import HyperparameterError, InputError, NumericalError
-from .arrays import (
-    check_memory,
-    float_dtype,
-    namespace_of,
-    positive,
-    solve_triangular,
-    triangular_inverse,
-)
+from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
 
 __all__ = ["rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path", "loo_grid"]
 
@@ -146,12 +139,11 @@ def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
 
 
 def _loo_cholesky(xp: Any, device: Any, K: Any, y: Any, gamma: float) -> Any:
-    """``α_i / C_ii`` for one γ (inputs already checked): one factor, ``L⁻¹``
-    (:func:`~lssvm_cvx.device.arrays.triangular_inverse`) for ``diag H⁻¹``."""
+    """``α_i / C_ii`` for one γ (inputs already checked): one factor, ``L⁻¹`` for ``diag H⁻¹``."""
     L = _factor(xp, K, gamma)
     hy, h1 = _solve_both(xp, L, y)
     alpha, _, s = _bordered(xp, hy, h1)
-    Linv = triangular_inverse(xp, L)
+    Linv = solve_triangular(xp, L, xp.eye(K.shape[0], dtype=K.dtype, device=device))
     cdiag = xp.sum(Linv * Linv, axis=0) - h1 * h1 / s
     return alpha / cdiag
 
