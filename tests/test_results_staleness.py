@@ -51,6 +51,7 @@ STALE: frozenset[str] = frozenset({
     "componentwise_solvers",
     "componentwise_spam",
     "componentwise_table1",
+    "device",
     "harness_verdicts",
     "harness_warm",
     "l2svm_adult",
@@ -73,6 +74,7 @@ STALE: frozenset[str] = frozenset({
     "pareto_toy",
     "regularized_speed",
     "scaling",
+    "selection_semantics",
 })
 
 
