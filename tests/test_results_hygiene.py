@@ -234,3 +234,77 @@ def test_the_sweep_checker_can_fail(tmp_path):
         (tmp_path / "sweep.json").write_text(json.dumps({"manifest": {"runs": [
             {"run": 0, "commit": first}]}, "rows": []}))
         assert any("older than the code" in p for p in sweep_problems(tmp_path))
+
+
+# ------------------------------------------------------------------- stated counts (issue 32)
+#: "N of the paper's M <unit>" in a results file's titles, captions, notes or table cells
+STATED = re.compile(r"(\d+) of the paper['’]s (\d+) (realisations|repetitions|seeds|"
+                    r"train/test splits|splits)")
+#: the column-name stem that counts each unit
+STEMS = {"realisations": "realisation", "repetitions": "repetition", "seeds": "seed",
+         "train/test splits": "split", "splits": "split"}
+
+
+def _counts(row: dict, stem: str) -> dict[str, float]:
+    return {k: v for k, v in row.items() if stem in k.lower() and isinstance(v, (int, float))
+            and not isinstance(v, bool)}
+
+
+def stated_count_problems(doc: dict) -> list[str]:
+    """Where a results JSON states "N of the paper's M <unit>" and its data say otherwise: in a
+    table row, every numeric column of that row named for the unit (``splits``,
+    ``realisations (path)``) must equal N (and one must exist); in a title, caption or the notes,
+    some row of the run's tables (not the paper's) must count N.  The counts in the data are
+    computed from the rows the run produced, the stated N from the loop that ran them."""
+    problems = []
+    tables = doc.get("tables", [])
+    for t in tables:
+        for row in t.get("rows", []):
+            for cell in row.values():
+                for m in STATED.finditer(cell if isinstance(cell, str) else ""):
+                    n, stem = int(m.group(1)), STEMS[m.group(3)]
+                    cols = _counts(row, stem)
+                    if not cols:
+                        problems.append(f"{t['name']}: {m.group(0)!r} but no {stem!r} count in its row")
+                    problems += [f"{t['name']}: {m.group(0)!r} but {k!r} = {v:g}"
+                                 for k, v in cols.items() if v != n]
+    texts = [doc.get("title", ""), doc.get("notes", "")] + \
+        [f"{t.get('name', '')} {t.get('caption', '')}" for t in tables]
+    for text in texts:
+        for m in STATED.finditer(text or ""):
+            n, stem = int(m.group(1)), STEMS[m.group(3)]
+            seen = {v for t in tables for row in t.get("rows", []) for v in _counts(row, stem).values()}
+            if n not in seen:
+                problems.append(f"{m.group(0)!r} stated but no row counts {n} ({stem}: {sorted(seen)})")
+    return problems
+
+
+def test_stated_realisation_and_split_counts_match_the_data():
+    files = sorted(RESULTS.glob("*.json")) + sorted((RESULTS / "quick").glob("*.json"))
+    checked, bad = 0, {}
+    for f in files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or "tables" not in doc:
+            continue
+        checked += bool(STATED.search(json.dumps(doc, ensure_ascii=False)))
+        problems = stated_count_problems(doc)
+        if problems:
+            bad[f.name] = problems
+    assert checked >= 5          # the files that state a count are found
+    assert not bad, bad
+
+
+def test_the_stated_count_check_can_fail():
+    row = {"data set": "HOUSING (31 of the paper's 50 train/test splits)", "splits": 31}
+    good = {"title": "T (31 of the paper's 50 train/test splits per data set)",
+            "tables": [{"name": "Table V", "rows": [row]}]}
+    assert stated_count_problems(good) == []
+    off = {"title": good["title"], "tables": [{"name": "Table V", "rows": [{**row, "splits": 26}]}]}
+    assert len(stated_count_problems(off)) == 2          # the row and the title
+    none = {"tables": [{"name": "Table 5", "rows": [{"criterion": "default (5 of the paper's 30 "
+                                                     "realisations; gradient: 2)"}]}]}
+    assert "no 'realisation' count" in stated_count_problems(none)[0]
+    paper_only = {"tables": [{"name": "Table 5", "rows": [{"criterion": "x", "realisations": 5}],
+                              "paper": [{"criterion": "default (5 of the paper's 30 realisations)",
+                                         "realisations": 30}]}]}
+    assert stated_count_problems(paper_only) == []          # the paper's rows are not ours
