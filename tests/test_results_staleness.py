@@ -58,7 +58,6 @@ STALE: frozenset[str] = frozenset({
     "l2svm_fig3",
     "l2svm_mixture",
     "l2svm_raetsch",
-    "l2svm_spam",
     "l2svm_speed",
     "l2svm_table2",
     "l2svm_table3",
