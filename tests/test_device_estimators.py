@@ -105,6 +105,23 @@ def test_unsupported_options_on_a_device_are_one_line_errors(kw, match, data):
     assert "\n" not in str(e.value) and "X.cpu().numpy()" in str(e.value)
 
 
+def test_the_device_path_checks_the_widths_and_searches_only_when_asked_as_the_cpu_path(data):
+    """``sigma2_grid`` goes through the CPU path's checks; ``selection=None`` fits the given
+    (γ, σ²) without scoring a grid (``cv_results_`` None on both paths)."""
+    torch = pytest.importorskip("torch")
+    X, y = data
+    t = torch.asarray
+    with lssvm_cvx.array_api_dispatch():
+        for grid in ("median", [1.0, -2.0]):
+            with pytest.raises(HyperparameterError, match="sigma2_grid"):
+                LSSVMRegressor(selection="loo", sigma2_grid=grid).fit(t(X), t(y))
+        est = LSSVMRegressor(gamma=10.0, sigma2=2.0).fit(t(X), t(y))
+    ref = LSSVMRegressor(gamma=10.0, sigma2=2.0).fit(X, y)
+    assert est.cv_results_ is None and ref.cv_results_ is None
+    assert (est.gamma_, est.sigma2_) == (ref.gamma_, ref.sigma2_)
+    np.testing.assert_allclose(_np(est.predict(t(X[:5]))), ref.predict(X[:5]), rtol=0, atol=1e-10)
+
+
 def test_weights_multiclass_and_shapes_on_a_device_are_one_line_errors(data):
     torch = pytest.importorskip("torch")
     X, y = data

@@ -9,14 +9,17 @@ from .arrays import (
     check_memory,
     dispatching,
     float_dtype,
+    foreign_array,
     free_bytes,
     namespace_of,
+    on_accelerator,
     positive,
     solve_triangular,
 )
 from .lssvm import loo_gamma_path, loo_grid, lssvm_fit, lssvm_loo_residuals, rbf_gram
 from .nystroem import NystroemPath, nystroem_loo_path
 
-__all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
+__all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
+           "namespace_of", "float_dtype", "positive",
            "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
            "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "NystroemPath", "nystroem_loo_path"]

@@ -21,8 +21,8 @@ from typing import Any
 
 from ..exceptions import HyperparameterError, InputError, InputTypeError
 
-__all__ = ["array_api_dispatch", "dispatching", "namespace_of", "float_dtype", "positive",
-           "solve_triangular", "free_bytes", "check_memory"]
+__all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator", "namespace_of",
+           "float_dtype", "positive", "solve_triangular", "free_bytes", "check_memory"]
 
 
 _DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",
@@ -56,6 +56,21 @@ def array_api_dispatch(enabled: bool = True) -> Iterator[None]:
 def dispatching() -> bool:
     """Whether :func:`array_api_dispatch` is on here."""
     return _DISPATCH.get()
+
+
+def foreign_array(X: Any) -> bool:
+    """Whether ``X`` is an array of an array-API library other than NumPy and dask (PyTorch,
+    CuPy, ``array-api-strict``)."""
+    import array_api_compat as aac
+
+    return aac.is_array_api_obj(X) and not aac.is_numpy_array(X) and not aac.is_dask_array(X)
+
+
+def on_accelerator(X: Any) -> bool:
+    """Whether ``X`` is an array off the CPU (a CUDA tensor, a CuPy array): NumPy cannot take it."""
+    import array_api_compat as aac
+
+    return foreign_array(X) and "cpu" not in str(aac.device(X)).lower()
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:

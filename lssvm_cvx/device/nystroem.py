@@ -39,14 +39,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..kernels.psd import PSD_FACTOR_RTOL
 from .arrays import check_memory, float_dtype, namespace_of, positive
 from .lssvm import rbf_gram
 
 __all__ = ["NystroemPath", "nystroem_loo_path"]
-
-#: eigenvalues of K_ZZ kept: s > PSD_RTOL · s_max (kernels.psd.PSD_FACTOR_RTOL)
-PSD_RTOL = 1e-12
-
 
 @dataclass
 class NystroemPath:
@@ -138,7 +135,7 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
 
     # the feature map: eigenpairs of K_ZZ kept as psd_eigh keeps them (ascending order here)
     s, V = xp.linalg.eigh(rbf_gram(xp.astype(centres, f64), sigma2=sigma2))
-    keep = int(xp.sum(xp.astype(s > PSD_RTOL * max(float(s[-1]), 0.0), xp.int64)))
+    keep = int(xp.sum(xp.astype(s > PSD_FACTOR_RTOL * max(float(s[-1]), 0.0), xp.int64)))
     if keep == 0:
         raise NotPSDError("the Gram of the Nyström centres has no positive eigenvalue")
     P = V[:, m - keep:] / xp.sqrt(s[m - keep:])[None, :]

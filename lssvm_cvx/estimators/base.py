@@ -90,7 +90,7 @@ def check_scale(X: np.ndarray, name: str = "X") -> np.ndarray:
 def refuse_accelerator(est: Any, X: Any) -> None:
     """One line for an array off the CPU given to an estimator that computes with NumPy/cvxpy
     (the device-capable ones, :mod:`lssvm_cvx.estimators.lssvm_device`, branch before this)."""
-    from .lssvm_device import on_accelerator
+    from ..device import on_accelerator
 
     if on_accelerator(X):
         import array_api_compat as aac

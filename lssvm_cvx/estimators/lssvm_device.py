@@ -27,20 +27,22 @@ import numpy as np
 from ..device import (
     dispatching,
     float_dtype,
+    foreign_array,
     loo_grid,
     lssvm_fit,
     namespace_of,
     nystroem_loo_path,
+    on_accelerator,
     rbf_gram,
 )
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
 from .base import check_gamma
-from .grids import default_sigma2_grid
+from .grids import sigma2_candidates
 from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["uses_device", "on_accelerator", "fit_device",
+__all__ = ["uses_device", "fit_device",
            "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
@@ -49,26 +51,11 @@ __all__ = ["uses_device", "on_accelerator", "fit_device",
 GRID_METHOD_MAX_GAMMAS = 20
 
 
-def _foreign(X: Any) -> bool:
-    """An array of an array-API library other than NumPy (not dask)."""
-    import array_api_compat as aac
-
-    return not isinstance(X, np.ndarray) and aac.is_array_api_obj(X) \
-        and not aac.is_numpy_array(X) and not aac.is_dask_array(X)
-
-
-def on_accelerator(X: Any) -> bool:
-    """Whether ``X`` is an array off the CPU (a CUDA tensor, a CuPy array): NumPy cannot take it."""
-    import array_api_compat as aac
-
-    return _foreign(X) and "cpu" not in str(aac.device(X)).lower()
-
-
 def uses_device(X: Any) -> bool:
     """Whether ``X`` takes the device path (module docstring)."""
     from sklearn import get_config
 
-    return on_accelerator(X) or (_foreign(X) and (
+    return on_accelerator(X) or (foreign_array(X) and (
         dispatching() or bool(get_config().get("array_api_dispatch"))))
 
 
@@ -112,19 +99,20 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         float_dtype(xp, y)
         Y = xp.astype(y, dtype)
     gamma = float(check_gamma(est.gamma))
-    gammas, sigma2s = [gamma], [float(est.sigma2)]
-    if est.selection == "loo":
+    if est.selection is None:          # γ and σ² as given: no search, as on the CPU path
+        gammas, sigma2s = [gamma], [float(est.sigma2)]
+    else:
         from .lssvm import DEFAULT_GAMMA_GRID
 
         gammas = [float(g) for g in (DEFAULT_GAMMA_GRID if est.gamma_grid is None
                                      else est.gamma_grid)]
-        if isinstance(est.sigma2_grid, str) and est.sigma2_grid == "auto":
-            rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]),
-                                                   replace=False)
-            sample = xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0)
-            sigma2s = [float(s) for s in default_sigma2_grid(_to_cpu(sample))]
-        elif est.sigma2_grid is not None:
-            sigma2s = [float(s) for s in np.ravel(est.sigma2_grid)]
+        # the CPU path's widths and checks; "auto" reads at most 1000 rows (default_sigma2_grid's
+        # seeded subsample, the same rows), copied from the device
+        rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]), replace=False)
+        sample = (_to_cpu(xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0))
+                  if isinstance(est.sigma2_grid, str) else np.empty((0, int(X.shape[1]))))
+        sigma2s = [float(s) for s in sigma2_candidates(est, sample)[0]]
+    paths: list[Any] = []
     if est.approximation == "nystroem":
         m = min(int(est.n_components), int(X.shape[0]))
         from sklearn.utils import check_random_state
@@ -133,16 +121,22 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
         centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
         paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas) for s2 in sigma2s]
-        scores = np.array([np.asarray(_to_cpu(p.scores), dtype=float) for p in paths])
+    if est.selection is None:
+        est.cv_results_ = None
+        i = j = 0
     else:
-        method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
-                  else "eigh")
-        scores = np.asarray(_to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)), dtype=float)
-    params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
-    est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
-                                     criterion="mean squared exact LOO residual")
-    est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
-    i, j = divmod(int(est.best_index_), len(gammas))
+        if paths:
+            scores = np.array([_to_cpu(p.scores) for p in paths], dtype=float)
+        else:
+            method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
+                      else "eigh")
+            scores = np.asarray(_to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)),
+                                dtype=float)
+        params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
+        est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
+                                         criterion="mean squared exact LOO residual")
+        est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
+        i, j = divmod(int(est.best_index_), len(gammas))
     est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
     est.kernel_ = RBF(est.sigma2_)
     if est.approximation == "nystroem":
