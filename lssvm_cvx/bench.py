@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import HyperparameterError
-from .harness.files import atomic_write, current_commit
+from .harness.files import atomic_write, current_commit, machine_info
 
 __all__ = [
     "Table",
@@ -208,39 +208,6 @@ def interleaved_times(funcs: dict[str, Callable[[], Any]], repeats: int, *,
             f()
             out[k].append(time.perf_counter() - t0)
     return out
-
-
-def machine_info() -> dict[str, Any]:
-    """Where a result was measured: OS, CPU, cores, BLAS, package versions."""
-    info: dict[str, Any] = {
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-    }
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    info["cpu"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        from threadpoolctl import threadpool_info
-
-        info["blas"] = [{k: d.get(k) for k in ("internal_api", "version", "num_threads")}
-                        for d in threadpool_info()]
-    except Exception:  # pragma: no cover
-        pass
-    versions = {}
-    for mod in ("numpy", "scipy", "cvxpy", "clarabel", "osqp", "ecos", "scs", "sklearn", "pandas"):
-        try:
-            versions[mod] = importlib.import_module(mod).__version__
-        except Exception:
-            versions[mod] = None
-    info["versions"] = versions
-    return info
 
 
 def _jsonable(v: Any) -> Any:

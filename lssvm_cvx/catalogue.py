@@ -21,10 +21,11 @@ import inspect
 import json
 import os
 import re
-import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
+
+from .harness.files import atomic_write
 
 __all__ = ["catalogue", "refresh", "source_hash", "list_line", "paper_short", "plain_text",
            "search", "vocabulary", "sources", "details", "show_text"]
@@ -118,13 +119,8 @@ def _entry(cls: Any) -> dict[str, Any]:
     return entry
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+def _write_text(path: Path, text: str) -> None:
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def refresh(write_shipped: bool = False) -> dict[str, Any]:
@@ -139,7 +135,7 @@ def refresh(write_shipped: bool = False) -> dict[str, Any]:
     targets.append(_cache_file())
     for t in targets:
         try:
-            _atomic_write(t, text)
+            _write_text(t, text)
         except OSError:
             pass
     return data

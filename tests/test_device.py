@@ -10,6 +10,7 @@ import pytest
 
 from lssvm_cvx.device import (
     check_memory,
+    inverse_diagonal,
     loo_gamma_path,
     loo_grid,
     lssvm_fit,
@@ -86,6 +87,21 @@ def test_loo_residuals_equal_brute_force_refits(data):
         keep = np.arange(len(y)) != i
         a, b = lssvm_fit(K[np.ix_(keep, keep)], y[keep], 5.0)
         assert abs(r[i] - (y[i] - (K[i, keep] @ a + b))) < 1e-10
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+@pytest.mark.parametrize("block", [1, 7, 32, 80, 4096])
+def test_the_inverse_diagonal_by_column_blocks_equals_a_dense_inverse(ns, block, data):
+    """``diag(H⁻¹)`` from the trailing-block solves against ``np.linalg.inv`` (blocks that divide
+    N, that do not, of one column, and one block for all)."""
+    conv = _namespaces()[ns]()
+    X, _ = data
+    H = RBF(0.7)(X) + np.eye(len(X)) / 3.0
+    Ld = conv(np.linalg.cholesky(H))
+    xp, device = namespace_of(Ld)
+    got = inverse_diagonal(xp, device, Ld, block=block)
+    assert type(got) is type(Ld)
+    np.testing.assert_allclose(_to_numpy(got), np.diag(np.linalg.inv(H)), rtol=1e-10)
 
 
 def test_float32_is_accepted_and_close(data):

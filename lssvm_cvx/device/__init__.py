@@ -16,10 +16,18 @@ from .arrays import (
     positive,
     solve_triangular,
 )
-from .lssvm import loo_gamma_path, loo_grid, lssvm_fit, lssvm_loo_residuals, rbf_gram
+from .lssvm import (
+    inverse_diagonal,
+    loo_gamma_path,
+    loo_grid,
+    lssvm_fit,
+    lssvm_loo_residuals,
+    rbf_gram,
+)
 from .nystroem import NystroemPath, nystroem_loo_path
 
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
            "namespace_of", "float_dtype", "positive",
            "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
-           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "NystroemPath", "nystroem_loo_path"]
+           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal", "NystroemPath",
+           "nystroem_loo_path"]

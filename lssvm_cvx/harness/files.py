@@ -10,28 +10,54 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_write", "current_commit", "machine_summary", "package_versions"]
+__all__ = ["atomic_write", "current_commit", "machine_info", "machine_summary",
+           "package_versions"]
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
-    """Call ``write(tmp_path)`` then atomically rename the temporary file to ``path``; the
-    file gets the usual permissions (``0666 & ~umask``, i.e. 0644), not mkstemp's 0600."""
-    import tempfile
+    """Call ``write(tmp_path)`` on a new file in ``path``'s folder, flush it to disk, then
+    rename it to ``path`` in one step (readers see the old file or the new one, never a part).
+
+    The package's one atomic write (results, sweep files, exports, saved models, the
+    catalogue).  The temporary file keeps ``path``'s suffix (writers such as matplotlib choose
+    the format by it) and gets mode ``0o666`` minus the umask, so the result is as readable as
+    any file the user creates (``tempfile.mkstemp`` would leave it ``0o600``); the folder is
+    synced after the rename so the rename itself survives a power cut (best effort).
+
+    Raises
+    ------
+    SavedFileError
+        When ``path`` is a directory.
+    """
+    import secrets
+
+    from ..exceptions import SavedFileError
 
     path = Path(path)
+    if path.is_dir():
+        raise SavedFileError("is a directory; give a file name", path=path, field="path")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}{path.suffix or '.tmp'}"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        write(str(tmp))
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        if tmp.exists():
+            tmp.unlink()
         raise
+    try:  # make the rename durable (not every platform opens directories)
+        dfd = os.open(path.parent, os.O_RDONLY)
+    except OSError:  # pragma: no cover
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(dfd)
 
 
 def current_commit() -> str | None:
@@ -63,18 +89,47 @@ def current_commit() -> str | None:
     return f"{head}+dirty.{h.hexdigest()[:12]}"
 
 
-def machine_summary() -> str:
-    """CPU, cores and Python, for result headers."""
-    cpu = platform.machine()
+def machine_info() -> dict[str, Any]:
+    """Where a result was measured: OS, CPU, cores, BLAS, package versions (the package's one
+    machine description; :func:`machine_summary` is its one-line form)."""
+    import importlib
+
+    info: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
     try:
         with open("/proc/cpuinfo") as fh:
             for line in fh:
                 if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
+                    info["cpu"] = line.split(":", 1)[1].strip()
                     break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores (shared), Python {sys.version.split()[0]}"
+    try:
+        from threadpoolctl import threadpool_info
+
+        info["blas"] = [{k: d.get(k) for k in ("internal_api", "version", "num_threads")}
+                        for d in threadpool_info()]
+    except Exception:  # pragma: no cover
+        pass
+    versions = {}
+    for mod in ("numpy", "scipy", "cvxpy", "clarabel", "osqp", "ecos", "scs", "sklearn", "pandas"):
+        try:
+            versions[mod] = importlib.import_module(mod).__version__
+        except Exception:
+            versions[mod] = None
+    info["versions"] = versions
+    return info
+
+
+def machine_summary(info: dict[str, Any] | None = None) -> str:
+    """CPU, cores and Python in one line, for result headers (from :func:`machine_info`)."""
+    info = machine_info() if info is None else info
+    return (f"{info.get('cpu', info.get('machine'))}, {info.get('cpu_count')} cores (shared), "
+            f"Python {info.get('python')}")
 
 
 def package_versions(solvers: Any = ()) -> dict[str, str]:

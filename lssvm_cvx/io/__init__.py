@@ -76,6 +76,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError, LssvmCvxError, SavedFileError
+from ..harness.files import atomic_write
 from .archive import header_digest, header_hmac, key_bytes, read_member
 from .codec import (
     ARRAY_KINDS,
@@ -99,7 +100,6 @@ from .codec import (
 from .files import (
     RESULTS_SCHEMA,
     as_path,
-    atomic_write,
     read_results,
     validate_results,
 )

@@ -1,4 +1,5 @@
-"""Atomic writes and the benchmark-results reader for :mod:`lssvm_cvx.io`.  Private: use
+"""The benchmark-results reader for :mod:`lssvm_cvx.io` (its atomic write is the package's one,
+:func:`lssvm_cvx.harness.files.atomic_write`).  Private: use
 :mod:`lssvm_cvx.io`."""
 
 from __future__ import annotations
@@ -7,8 +8,6 @@ import json
 import math
 import os
 import re
-import secrets
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,41 +22,6 @@ def package_version() -> str:
     from .. import __version__
 
     return __version__
-
-
-def atomic_write(path: str | os.PathLike, write: Callable[[str], Any]) -> None:
-    """Call ``write(tmp_path)`` on a new file in ``path``'s folder, flush it to disk, then
-    rename it to ``path`` in one step (readers see the old file or the new one, never a part).
-
-    The temporary file is created with mode ``0o666`` minus the umask, so the result is as
-    readable as any file the user creates (``tempfile.mkstemp`` would leave it ``0o600``).
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise SavedFileError("is a directory; give a file name", path=path, field="path")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    os.close(fd)
-    try:
-        write(str(tmp))
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if tmp.exists():
-            tmp.unlink()
-        raise
-    try:  # make the rename durable (best effort: not every platform opens directories)
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:  # pragma: no cover
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(dfd)
 
 
 def as_path(path: Any, what: str = "path") -> Path:
