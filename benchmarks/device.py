@@ -16,8 +16,8 @@ untimed round (quick mode: smaller N):
    one run) at the smallest N.
 2. **γ path**, N ∈ {10⁴, 2·10⁴}: bare ``linalg.eigh(K)`` against ``loo_gamma_path`` over 15 γ.
 3. **(γ, σ²) selection**, 15 γ × 7 σ² at N = 2·10⁴ (one run each): ``loo_grid`` by one
-   Cholesky and the diagonal of its inverse per pair (trailing-block solves,
-   :func:`lssvm_cvx.device.inverse_diagonal`) and by one ``eigh`` per σ², against one bare
+   Cholesky and the diagonal of its inverse per pair (block forward substitution in matrix
+   products, :func:`lssvm_cvx.device.inverse_diagonal`) and by one ``eigh`` per σ², against one bare
    ``eigh``, against bare PyTorch's ways to the same numbers (one Cholesky and
    ``solve_triangular(L, I)``, or ``cholesky_inverse``, × 105) and against the floor of any
    Cholesky method (105 bare Cholesky factors alone); the two methods' scores compared.
@@ -336,8 +336,8 @@ def run(ctx: Context) -> BenchResult:
             f"diagonal of an inverse. On this device {p} bare Cholesky factors alone take "
             f"{chol:.2f} bare eigendecompositions (the floor of any Cholesky method) and "
             f"{p} × (Cholesky + solve_triangular(L, I)), bare PyTorch's direct way, take "
-            f"{naive:.2f}; loo_grid(method='cholesky') forms diag(H⁻¹) from trailing-block "
-            f"solves that skip the zero triangle of L⁻¹ and runs at "
+            f"{naive:.2f}; loo_grid(method='cholesky') forms diag(H⁻¹) by block forward "
+            f"substitution in matrix products that skips the zero triangle of L⁻¹ and runs at "
             f"{grid['cholesky / its floor']:.2f}× the Cholesky floor, "
             f"{grid['cholesky / bare Cholesky + solve_triangular(L, I)']:.2f}× the direct way; "
             f"one eigendecomposition per σ² is {len(SIGMA2S)} of them.")
