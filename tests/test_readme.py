@@ -224,6 +224,8 @@ def test_gpu_section_runs_and_its_numbers_are_the_committed_run():
     checks = json.loads((README.parent / "benchmarks/results/device.json").read_text())["checks"]
     fit = next(v["value"] for k, v in checks.items() if k.startswith("exact fit at N = 40000"))
     nys = next(v["value"] for k, v in checks.items() if k.startswith("Nyström N = 10000000"))
+    grid = next(v["value"] for k, v in checks.items() if k.startswith("exact LOO selection"))
     flat = " ".join(section.split())
-    assert f"takes {fit:.2f}× bare PyTorch" in flat
-    assert f"takes {nys:.2f}× one bare normal-equation pass" in flat
+    assert f"takes {fit:.4g}× bare PyTorch" in flat
+    assert f"takes {grid:.3g} bare eigendecompositions" in flat
+    assert f"takes {nys:.3g}× one bare normal-equation pass" in flat

@@ -35,6 +35,7 @@ __all__ = [
     "KernelMixin",
     "SaveMixin",
     "check_finite_model",
+    "check_kernel_param",
     "checked_weights",
     "check_fitted",
     "check_scale",
@@ -141,6 +142,16 @@ def check_fitted(est: Any, attributes: Any = None) -> None:
     except Exception as exc:  # sklearn's NotFittedError
         raise NotFittedError(str(exc)) from exc
 
+
+
+def check_kernel_param(est: Any) -> None:
+    """Raise if ``est``'s kernel parameters do not make a kernel (the model loader's check of a
+    saved file's parameters); nothing to check for a precomputed or callable kernel or an
+    estimator without kernel parameters."""
+    check = getattr(est, "_check_kernel_param", None)
+    if check is None or getattr(est, "_precomputed", False) or callable(getattr(est, "kernel", None)):
+        return
+    check()
 
 class BinaryClassifierMixin:
     """Tags a two-class-only classifier for scikit-learn (put it first among the bases); its
@@ -357,7 +368,7 @@ class KernelMixin(SaveMixin):
             s2 = check_positive(s2, "sigma2")
         kernel = make_kernel(self.kernel, sigma2=s2, degree=getattr(self, "degree", 3),
                              t=getattr(self, "t", 1.0))
-        kernel._validate()
+        kernel.validate()
         return kernel
 
     @property

@@ -159,7 +159,7 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                              "(fit the exact LS-SVM, approximation=None, for weighted data)")
         if classification and getattr(self, "multi_class", "ovr") != "ovr":
             raise HyperparameterError("approximation supports multi_class='ovr' only")
-        self._gamma()
+        approx: dict[str, Any] = {"gamma": float(self._gamma()), "make_kernel": self._make_kernel}
         classes = None
         if is_dask(X):
             import dask.array as da
@@ -203,16 +203,19 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                     Xs, Ys = (np.asarray(a, dtype=np.float64) for a in dask.compute(X[rows], Y2[rows]))
                 else:
                     Xs, Ys = X[rows], Y2[rows]
-                fit_approximate(self, Xs, Ys, gammas=gammas, sigma2s=sigma2s, score=score)
+                fit_approximate(self, Xs, Ys, gammas=gammas, sigma2s=sigma2s, score=score,
+                                **approx)
                 stage = self.cv_results_
                 sigma2s = np.array([self.sigma2_])
-                fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
+                fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score,
+                                **approx)
                 full = self.cv_results_
                 assert full is not None  # fit_approximate records the γ grid it searched
                 self.cv_results_ = {**full, "sigma2_stage": stage,
                                     "sigma2_subsample_rows": rows.size}
                 return classes
-        fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score)
+        fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score,
+                        **approx)
         if self.cv_results_ is not None and "rank_test_score" in self.cv_results_:
             self.best_index_, self.best_params_, self.best_score_ = best_of(self.cv_results_)
         return classes
@@ -256,7 +259,7 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         if getattr(self, "device_", None) is not None:  # fitted on a device (lssvm_device)
             return decision_device(self, X)
         if getattr(self, "approximation_", None) is not None:
-            return approximate_decision(self, X)
+            return approximate_decision(self, X, self._validate_predict)
         X = self._validate_predict(X)
         K = X[:, self.support_] if self._precomputed else self.kernel_(X, self.X_fit_)
         return K @ self.dual_coef_ + self.intercept_

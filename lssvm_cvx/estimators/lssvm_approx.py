@@ -26,6 +26,7 @@ default σ² grid) come back to the client.  ``predict`` on a dask array returns
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -114,7 +115,8 @@ def _nu(problem: StreamingPenalizedLS, gammas: np.ndarray) -> np.ndarray:
 
 
 def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
-                    sigma2s: np.ndarray | None, score: str) -> None:
+                    sigma2s: np.ndarray | None, score: str, gamma: float,
+                    make_kernel: Callable[[float | None], Kernel]) -> None:
     """Fit ``est`` (an LS-SVM estimator with ``approximation`` set) on ``X``, ``Y``.
 
     Parameters
@@ -132,6 +134,10 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         ``est.gamma``, ``est.sigma2``.
     score : {"mse", "misclassification"}
         The LOO criterion.
+    gamma : float
+        The estimator's validated γ (used when ``gammas`` is None).
+    make_kernel : callable
+        ``make_kernel(sigma2)``: the estimator's kernel at width ``sigma2`` (None: as set).
     """
     kind = est.approximation
     m = int(est.n_components)
@@ -150,8 +156,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     criterion = _SCORE[score]
     best: tuple[float, Any, StreamingPenalizedLS, Any] | None
     if gammas is None:
-        gamma = float(est._gamma())
-        fmap = _feature_map(kind, est._make_kernel(), X, m, est.random_state)
+        fmap = _feature_map(kind, make_kernel(None), X, m, est.random_state)
         best = (gamma, est.sigma2, _problem(fmap, source, loo_rows), fmap)
         results = None
     else:
@@ -160,7 +165,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         best = None
         best_score = np.inf
         for i, s2 in enumerate(sig):
-            fmap = _feature_map(kind, est._make_kernel(s2), X, m, est.random_state)
+            fmap = _feature_map(kind, make_kernel(s2), X, m, est.random_state)
             pr = _problem(fmap, source, loo_rows)
             scores[i] = pr.nu_path(list(_nu(pr, gammas)), 0.0, criterion).scores
             j = int(np.argmin(scores[i]))
@@ -186,7 +191,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     est.intercept_ = float(fit.b[0]) if fit.b.shape[0] == 1 else np.asarray(fit.b)
     est.gamma_ = float(gamma)
     est.sigma2_ = None if sigma2 is None else float(sigma2)
-    est.kernel_ = est._make_kernel(sigma2)
+    est.kernel_ = make_kernel(sigma2)
     est.cv_results_ = results
     est.loo_rows_ = loo_rows
     est.loo_residuals_ = fit.loo[:, 0] if fit.loo.shape[1] == 1 else fit.loo
@@ -195,8 +200,9 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     est.dual_coef_ = None
 
 
-def approximate_decision(est: Any, X: Any) -> Any:
-    """``φ(X)'θ + b`` (a dask array for a dask ``X``)."""
+def approximate_decision(est: Any, X: Any, validate: Callable[[Any], np.ndarray]) -> Any:
+    """``φ(X)'θ + b`` (a dask array for a dask ``X``; an in-memory ``X`` is checked by the
+    estimator's ``validate`` first)."""
     coef = est.coef_
     if is_dask(X):
         import dask.array as da
@@ -210,7 +216,7 @@ def approximate_decision(est: Any, X: Any) -> Any:
             return X.map_blocks(lambda xb: fmap(xb) @ coef + b, drop_axis=1, dtype=np.float64)
         return X.map_blocks(lambda xb: fmap(xb) @ coef + b, chunks=(X.chunks[0], (coef.shape[1],)),
                             dtype=np.float64)
-    X = est._validate_predict(X)
+    X = validate(X)
     step = max(1, CHUNK_ELEMS // max(est.n_components_, 1))
     parts = [est.feature_map_(X[s:s + step]) @ coef for s in range(0, X.shape[0], step)]
     out = np.concatenate(parts, axis=0) if parts else np.zeros((0,) + np.shape(coef)[1:])

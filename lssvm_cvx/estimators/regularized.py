@@ -141,8 +141,10 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             if hasattr(self, attr):
                 delattr(self, attr)
         if self.selection is not None:
-            sigma2, terms, results = search(self, X, Y, Y if labels is None else labels, w,
-                                            labeled, terms, groups)
+            sigma2, terms, results = search(
+                self, X, Y, Y if labels is None else labels, w, labeled, terms, groups,
+                classification=self._classification, formulation=self._formulation,
+                classes=self._classes())
             self.best_index_, self.best_params_, self.best_score_ = best_of(results)
         form = self._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
         alpha, b = self._solve(form, Y)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,8 @@ def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
 
 
 def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.ndarray | None,
-           labeled: np.ndarray, terms: dict, groups: Any = None
+           labeled: np.ndarray, terms: dict, groups: Any = None, *, classification: bool,
+           formulation: Callable[..., Any], classes: np.ndarray | None
            ) -> tuple[float, dict, dict[str, Any]]:
     """Search ``est``'s grid (module docstring).
 
@@ -97,6 +99,12 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         The checked terms.
     groups : array-like or None, default=None
         Group labels for a group splitter.
+    classification : bool
+        Whether ``est`` is a classifier.
+    formulation : callable
+        ``formulation(X, y, sigma2, w, terms)``: the estimator's problem for one candidate.
+    classes : numpy.ndarray or None
+        A classifier's classes (what its scorer needs), else None.
 
     Returns
     -------
@@ -110,7 +118,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     grid = _weight_grid(est, terms)
     s2s, searched = sigma2_candidates(est, X)
     n = X.shape[0]
-    classifier = est._classification
+    classifier = classification
     y_split = Y if Y.ndim == 1 else np.argmax(Y, axis=1)
     splits = cv_splits("loo" if est.selection == "loo" else est.cv, n, y=y_split, groups=groups,
                        stratified=classifier, random_state=est.random_state, labeled=labeled)
@@ -126,14 +134,15 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
             and est.solver is None and w is None and (est.loo == "loss" or rkhs_only)
             and scoring.kind in ("mse", "accuracy")):
         return _screened(est, X, Y, labels, terms, grid, s2s, path_key, other_keys, splits,
-                         scoring)
+                         scoring, classification=classification, formulation=formulation,
+                         classes=classes)
     params, rows, status, reasons, times = [], [], [], [], []
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     for s2 in s2s:
         for combo in itertools.product(*(grid[k] for k in other_keys)):
             cand = dict(terms)
             cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
-            form = est._formulation(X, y0, float(s2), w, cand)
+            form = formulation(X, y0, float(s2), w, cand)
             t0 = time.perf_counter()
             use_path = (form.is_quadratic and est.solver is None and not nonconvex_keys(cand)
                         and (est.loo == "loss" or rkhs_only) and _partition(splits, n))
@@ -152,7 +161,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                     cand[path_key] = (terms[path_key][0], float(wk))
                     tk = time.perf_counter()
                     held = heldout_predictions(
-                        est._formulation(X, y0, float(s2), w, dict(cand)), splits, Y,
+                        formulation(X, y0, float(s2), w, dict(cand)), splits, Y,
                         estimand=est.loo, solver=est.solver, solver_options=est.solver_options,
                         accept_inaccurate=est.accept_inaccurate, n_jobs=est.n_jobs)
                     outs.append((held.predictions, held.status, held.notes))
@@ -163,7 +172,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                 if searched:
                     p["sigma2"] = float(s2)
                 params.append(p)
-                rows.append([scoring.split_score(labels[te], pr, classes=est._classes(),
+                rows.append([scoring.split_score(labels[te], pr, classes=classes,
                                                  targets=Y[te])
                              for (_, te), pr in zip(splits, preds)])
                 bad = "failed" in st
@@ -193,13 +202,15 @@ def _warn(status: list[str], reasons: list[str]) -> None:
 
 def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms: dict,
               grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str],
-              splits: list, scoring: Any) -> tuple[float, dict, dict[str, Any]]:
+              splits: list, scoring: Any, *, classification: bool,
+              formulation: Callable[..., Any], classes: np.ndarray | None
+              ) -> tuple[float, dict, dict[str, Any]]:
     """Screen every (σ², other weights) candidate's path by the low-rank LOO of
     :mod:`lssvm_cvx.selection.regularized_screen`, then score the :data:`SCREEN_SHORTLIST` best
     by the exact path; the choice and its score are exact."""
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     ws = grid[path_key]
-    crit = "error" if est._classification else "mse"
+    crit = "error" if classification else "mse"
     landmarks = screen_landmarks(X.shape[0], random_state=est.random_state)
     cands = [(float(s2), combo) for s2 in s2s
              for combo in itertools.product(*(grid[k] for k in other_keys))]
@@ -209,7 +220,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
         cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
         return cand
 
-    screened = np.array([screen_path(est._formulation(X, y0, s2, None, with_weights(combo)),
+    screened = np.array([screen_path(formulation(X, y0, s2, None, with_weights(combo)),
                                      path_key, ws, Y, landmarks, crit) for s2, combo in cands])
     best_screen = np.nanmin(screened, axis=1)
     ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
@@ -220,13 +231,13 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
         # exact LOO around the screened optimum, widened while the exact optimum sits on the
         # window's edge (a 1-D search along the path term's weight)
         s2, combo = cands[c]
-        form = est._formulation(X, y0, s2, None, with_weights(combo))
+        form = formulation(X, y0, s2, None, with_weights(combo))
         j0 = int(np.nanargmin(screened[c]))
         todo = [j for j in (j0 - 1, j0, j0 + 1) if 0 <= j < ws.size]
         while todo:
             for j in todo:
                 R = form.system({path_key: float(ws[j])}).loo(Y)
-                sc = [scoring.split_score(labels[te], Y[te] - R[te], classes=est._classes(),
+                sc = [scoring.split_score(labels[te], Y[te] - R[te], classes=classes,
                                           targets=Y[te]) for _, te in splits]
                 rows[c * ws.size + j] = sc
                 means[c, j] = float(np.mean(sc))
@@ -239,7 +250,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
             p[f"terms__{path_key}"] = float(wk)
             p["sigma2"] = s2
             params.append(p)
-    screen_scores = (1.0 - screened if est._classification else -screened).ravel()
+    screen_scores = (1.0 - screened if classification else -screened).ravel()
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))

@@ -410,16 +410,16 @@ def _load_archive(p: Path, zf: zipfile.ZipFile, fail: Callable[[str, str], Saved
     params = reader(header["params"], "params")
     est = reader.construct(cls, params, "params")
     reader.records = True
-    if hasattr(est, "_check_kernel_param") and not getattr(est, "_precomputed", False) and not callable(
-            getattr(est, "kernel", None)):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                est._check_kernel_param()
-        except LssvmCvxError as exc:
-            raise fail("params", str(exc)) from None
-        except Exception as exc:
-            raise fail("params", f"{type(exc).__name__}: {exc}") from None
+    from ..estimators.base import check_kernel_param
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_kernel_param(est)
+    except LssvmCvxError as exc:
+        raise fail("params", str(exc)) from None
+    except Exception as exc:
+        raise fail("params", f"{type(exc).__name__}: {exc}") from None
 
     # --- fitted attributes -----------------------------------------------------------------------
     fitted = reader(header["fitted"], "fitted")

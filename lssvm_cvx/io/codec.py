@@ -116,14 +116,14 @@ def builtin_components() -> None:
 
 def estimator_class(key: str) -> type | None:
     """The registered class for ``key``; a package estimator's module is imported by its public
-    name (from :data:`lssvm_cvx._LAZY`, never from the file) so that it registers itself."""
+    name (the package's lazy attribute, never a module named by the file) so that it registers
+    itself."""
     if key in ESTIMATORS:
         return ESTIMATORS[key]
     import lssvm_cvx
 
-    module = getattr(lssvm_cvx, "_LAZY", {}).get(key)
-    if isinstance(module, str) and module.startswith("lssvm_cvx.estimators."):
-        importlib.import_module(module)
+    if key in getattr(lssvm_cvx, "__all__", ()):          # a public name: imports its module
+        getattr(lssvm_cvx, key)
     if key not in ESTIMATORS and ":" not in key:  # not in the lazy table: import them all
         import pkgutil
 
@@ -339,7 +339,7 @@ class Reader:
             raise self.fail(field, "a kernel description must be a mapping")
         try:
             k = kernel_from_dict(body)
-            k._validate()
+            k.validate()
         except LssvmCvxError as exc:
             raise self.fail(field, f"invalid kernel: {exc}") from None
         except Exception as exc:

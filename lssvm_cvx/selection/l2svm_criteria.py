@@ -4,6 +4,7 @@ leave-one-out test error prediction (Proposition 4, eq. 16, 22-24) and the radiu
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -73,8 +74,13 @@ class BallOnHessian:
         return float(-info["value"])
 
 
+#: the enclosing-ball problem of each Hessian, built on first use (weak keys: it goes with ``hess``)
+_BALLS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def ball_on_hessian(hess: Hessian) -> BallOnHessian:
-    """Return the enclosing-ball problem cached on ``hess`` (built on first use)."""
-    if getattr(hess, "_ball", None) is None:
-        hess._ball = BallOnHessian(hess)
-    return hess._ball
+    """Return the enclosing-ball problem of ``hess`` (built on first use, then cached)."""
+    ball = _BALLS.get(hess)
+    if ball is None:
+        ball = _BALLS[hess] = BallOnHessian(hess)
+    return ball

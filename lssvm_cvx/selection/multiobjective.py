@@ -6,6 +6,7 @@ the α-space front of a fixed kernel (:func:`alpha_front`)."""
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,11 +146,15 @@ def _front(obj, methods, bounds, s: float, n_eps: int, maxiter: int | None = 300
     return out
 
 
+#: the last (σ², r) grid of each KPCR objective (weak keys: it goes with the objective)
+_GRIDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _kpcr_grid(obj, bounds, n_sigma: int = 10, n_r: int = 41):
     """``(θ points, E_f, E_c)`` of KPCR on the (σ², r) grid of :func:`_front_grid` (cached on
     ``obj``)."""
     key = (tuple(map(tuple, bounds)), n_sigma, n_r)
-    cache = getattr(obj, "_grid_cache", None)
+    cache = _GRIDS.get(obj)
     if cache is not None and cache[0] == key:
         return cache[1]
     axes = []
@@ -160,7 +165,7 @@ def _kpcr_grid(obj, bounds, n_sigma: int = 10, n_r: int = 41):
     pts = np.array(np.meshgrid(*axes, indexing="ij")).reshape(len(axes), -1).T
     vals = np.array([obj.values(th)[:2] for th in pts])
     out = (pts, vals[:, 0], vals[:, 1])
-    obj._grid_cache = (key, out)
+    _GRIDS[obj] = (key, out)
     return out
 
 
@@ -552,7 +557,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     cls = ParetoAlphaKRR if method == "modified_eps" else EpsAlphaKRR
     form = cls(X, y, kernel=kernel, complexity=complexity, eps=1.0, s=s)
     form.path = lambda: ParetoAlphaKRR.path(form)  # type: ignore[method-assign]  # ε-form, α-path
-    d = form._prep()
+    d = form.prepared()
     n = d["K"].shape[0]
     # ideal point: E_f* (unconstrained least squares), E_c* (minimum of the convex complexity)
     a_f = np.linalg.lstsq(d["K"], d["y"], rcond=1e-10)[0]
@@ -581,7 +586,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
         built = form.build()
         fr = trace_front(built, eps_vals, solver=solver, keep=["c"], ideal=z)
     idx = select_ideal_point(fr.F, z, weights=weights)
-    alpha = form._whiten() @ np.asarray(fr.points[idx]["c"])
+    alpha = form.whitening() @ np.asarray(fr.points[idx]["c"])
     return {"front": fr, "bounds": bounds, "index": idx, "alpha": alpha, "ideal": z,
             "E_f": form.E_f(alpha), "E_c": form.E_c(alpha), "E_c_exact": form.E_c_exact(alpha),
             "formulation": form, "n": n}
