@@ -275,7 +275,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             if classification:
                 fc = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma_)
                 sol = fc.closed_form()
-                coef = sol["alpha"] * fc.targets()
+                coef = sol["alpha"] * fc._targets()
             else:
                 sol = ComponentwiseLSSVM(X, Y, kernel=cw, gamma=self.gamma_).closed_form()
                 coef = sol["alpha"]
@@ -293,7 +293,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                     raise HyperparameterError("the STP penalty needs lam")
                 f = stp = ComponentwiseSTP(X, Y, kernel=cw, lam=self.reg_, a=self.a, rank_tol=self.rank_tol)
                 stp.start_weights = self._start_weights(stp.basis, cw, X.shape[1])
-                self.start_weights_ = stp.start_weight_vector()
+                self.start_weights_ = stp._ws()
                 opts = {**GNC_DEFAULTS, **(self.gnc_options or {})}
                 res = gnc(stp, start=self.gnc_start, **opts)
                 self.prune_log_ = []
@@ -482,7 +482,7 @@ def _solve_qp(f: Any, solver: str):
             return f.solve(name, accept_inaccurate=True)
         except SolverError as exc:
             first_error = first_error or exc
-            f.discard_problem()
+            f._built = None
     if first_error is None:  # (unreachable: the requested solver is always tried)
         raise SolverError("no solver was tried", solver=str(solver))
     raise first_error

@@ -142,12 +142,6 @@ class Formulation(ABC):
             built = self._built = self.build()
         return built
 
-    def discard_problem(self) -> None:
-        """Forget the cached problem of :attr:`problem`: the next cvxpy solve builds and
-        compiles afresh (first-compile timings, a retry after a solver left it unusable, a copy
-        that must not carry the compiled problem)."""
-        self._built = None
-
     def _set_parameters(self, built: BuiltProblem) -> None:
         for key, value in self.parameter_values().items():
             built.params[key].value = value

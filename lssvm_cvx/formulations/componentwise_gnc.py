@@ -124,7 +124,7 @@ class ComponentwiseSTP(SparseComponents):
 
     def _eps(self) -> float:
         if self.eps is None:
-            s = float(np.std(self.targets()))
+            s = float(np.std(self._targets()))
             return 1e-6 * (s if s > 0 else 1.0)
         return check_positive(self.eps, "eps")
 
@@ -137,7 +137,7 @@ class ComponentwiseSTP(SparseComponents):
                 f"nu must be a finite non-negative ({self.n}, {self.n_components}) array")
         return nu
 
-    def start_weight_vector(self) -> np.ndarray:
+    def _ws(self) -> np.ndarray:
         """The weights ``w_d`` of the least-squares start (ones by default)."""
         if self.start_weights is None:
             return np.ones(self.n_components)
@@ -148,11 +148,11 @@ class ComponentwiseSTP(SparseComponents):
         return w
 
     def validate(self) -> None:
-        self.targets()
+        self._targets()
         self.penalty_
         self._eps()
         self._nu()
-        self.start_weight_vector()
+        self._ws()
         if self.form not in ("reduced", "printed"):
             raise HyperparameterError(f"form must be 'reduced' or 'printed', got {self.form!r}")
 
@@ -170,7 +170,7 @@ class ComponentwiseSTP(SparseComponents):
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """NumPy twin of the step's objective ``½ Σ (ν Ŷ)² + ½ ||e||²``."""
         Yh, b = self._yhat_b(values)
-        e = self.targets() - Yh.sum(axis=1) - b
+        e = self._targets() - Yh.sum(axis=1) - b
         nu = self._nu()
         return float(0.5 * np.sum((nu * Yh) ** 2) + 0.5 * e @ e)
 
@@ -181,7 +181,7 @@ class ComponentwiseSTP(SparseComponents):
             if self.form != "reduced":
                 raise NotSupportedError("the closed-form step is written in the reduced "
                                         "coordinates; use form='reduced' or a cvxpy solver")
-            B, y = self.basis, self.targets()
+            B, y = self.basis, self._targets()
             PV = B.V_stack()
             PV = PV - PV.mean(axis=0)
             Py = y - y.mean()
@@ -204,7 +204,7 @@ class ComponentwiseSTP(SparseComponents):
         """``(z, b)`` minimising ``½ Σ ν² Ŷ² + ½||e||²`` for squared weights ``nu2``
         (``N × P``) — one Cholesky solve (Algorithm 1, step 4)."""
         B, data = self.basis, self._step_data()
-        y = self.targets()
+        y = self._targets()
         blocks = [V.T @ (w[:, None] * V) for V, w in zip(B.V, np.asarray(nu2).T)]
         if data["theta"]:
             H = data["G0"].copy()
@@ -234,7 +234,7 @@ class ComponentwiseSTP(SparseComponents):
     def closed_form(self) -> Solution:
         nu = self._nu()
         z, b = self.solve_step(nu * nu)
-        B, y = self.basis, self.targets()
+        B, y = self.basis, self._targets()
         Yh = B.outputs(z)
         e = y - Yh.sum(axis=1) - b
         return self._closed_values(z, Yh, b, e, e[:, None] - nu * nu * Yh, -e)
@@ -262,13 +262,13 @@ class ComponentwiseSTP(SparseComponents):
         """``J_ζ = ½ Σ_d [(1-ζ) ℓ(s_d) + ζ ρ ||Ŷ^d||²] + ½ ||Y - Σ_d Ŷ^d - b||²``; ``ζ = 0`` is
         the objective of eq. (25) (with the smoothed ``s_d``)."""
         Yh = self.basis.outputs(z)
-        e = self.targets() - Yh.sum(axis=1) - b
+        e = self._targets() - Yh.sum(axis=1) - b
         sn = self.smoothed_norms(Yh)
         pen = self.penalty_.value(sn)
         if start == "l1":
             lin = self.penalty_.derivative(0.0) * sn
             return float(0.5 * np.sum((1 - zeta) * pen + zeta * lin) + 0.5 * e @ e)
-        return float(0.5 * np.sum((1 - zeta) * pen) + 0.5 * zeta * rho * np.sum(self.start_weight_vector() * Yh * Yh)
+        return float(0.5 * np.sum((1 - zeta) * pen) + 0.5 * zeta * rho * np.sum(self._ws() * Yh * Yh)
                      + 0.5 * e @ e)
 
     def weights(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
@@ -281,12 +281,12 @@ class ComponentwiseSTP(SparseComponents):
             slope = (1 - zeta) * slope + zeta * self.penalty_.derivative(0.0) / self.norm_scale
             return slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
         return ((1 - zeta) * slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
-                + zeta * rho * self.start_weight_vector()[None, :])
+                + zeta * rho * self._ws()[None, :])
 
     def gradient(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
                  start: str = "l2") -> np.ndarray:
         """Gradient of ``J_ζ`` (``b`` at its optimum) with respect to ``z``."""
-        B, y = self.basis, self.targets()
+        B, y = self.basis, self._targets()
         Yh = B.outputs(z)
         e = y - Yh.sum(axis=1)
         e -= e.mean()
@@ -297,7 +297,7 @@ class ComponentwiseSTP(SparseComponents):
             dYh = 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps)
         else:
             dYh = ((1 - zeta) * 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps)
-                   + zeta * rho * self.start_weight_vector()[None, :] * Yh)
+                   + zeta * rho * self._ws()[None, :] * Yh)
         dYh = dYh - e[:, None]
         return np.concatenate([V.T @ dYh[:, d] for d, V in enumerate(B.V)])
 
@@ -305,7 +305,7 @@ class ComponentwiseSTP(SparseComponents):
                      start: str = "l2") -> float:
         """Relative projected gradient ``||U_B' ∇J_ζ|| / ||U_B' V'PY||`` (0 at a stationary
         point of ``J_ζ`` on the coupling subspace)."""
-        B, y = self.basis, self.targets()
+        B, y = self.basis, self._targets()
         g = B.UB.T @ self.gradient(z, zeta, rho, start)
         PV = B.V_stack()
         scale = np.linalg.norm(B.UB.T @ (PV.T @ (y - y.mean())))

@@ -79,6 +79,10 @@ class Hessian:
         A :class:`~lssvm_cvx.kernels.factors.LowRankFactor`.
     """
 
+    #: the enclosing-ball problem of the radius-margin criterion, cached by
+    #: :func:`lssvm_cvx.selection.l2svm_criteria.ball_on_hessian`
+    _ball: Any = None
+
     def __init__(self, y: np.ndarray, *, K: np.ndarray | None = None,
                  factor: LowRankFactor | None = None):
         if K is None and factor is None:

@@ -57,7 +57,7 @@ def program_data(formulation: Any) -> dict[str, Any]:
     from ..exceptions import NotSupportedError
 
     formulation.validate()
-    formulation.discard_problem()
+    formulation._built = None
     problem = formulation.problem
     data, _, _ = problem.get_problem_data("CLARABEL")
     prog = data["param_prob"]

@@ -80,7 +80,7 @@ class Kernel(BaseEstimator, ABC):
     psd: bool = True
 
     def __call__(self, X: Any, Z: Any | None = None) -> np.ndarray:
-        self.validate()
+        self._validate()
         X = _as_2d(X, "X")
         Zc = None if Z is None else _as_2d(Z, "Z")
         if Zc is not None and Zc.shape[1] != X.shape[1] and not isinstance(self, Precomputed):
@@ -93,7 +93,12 @@ class Kernel(BaseEstimator, ABC):
     def _gram(self, X: np.ndarray, Z: np.ndarray | None) -> np.ndarray: ...
 
     def validate(self) -> None:
-        """Raise :class:`HyperparameterError` if a hyperparameter is outside its domain."""
+        """Raise :class:`HyperparameterError` if a hyperparameter is outside its domain (the
+        kernel's own check, :meth:`_validate`, which a subclass overrides)."""
+        self._validate()
+
+    def _validate(self) -> None:
+        """The subclass hook of :meth:`validate` (nothing to check here)."""
 
     def diag(self, X: Any) -> np.ndarray:
         """Diagonal ``k(x_i, x_i)`` without forming the Gram (overridden where cheaper)."""
@@ -155,7 +160,7 @@ class RBF(Kernel):
     def __init__(self, sigma2: float = 1.0):
         self.sigma2 = sigma2
 
-    def validate(self) -> None:
+    def _validate(self) -> None:
         check_positive(self.sigma2, "sigma2")
 
     def _gram(self, X, Z):
@@ -199,7 +204,7 @@ class Polynomial(Kernel):
         self.degree = degree
         self.t = t
 
-    def validate(self) -> None:
+    def _validate(self) -> None:
         if not isinstance(self.degree, Integral) or isinstance(self.degree, bool) or self.degree < 1:
             raise HyperparameterError(f"degree must be an integer >= 1, got {self.degree!r}")
         if not isinstance(self.t, Real) or not np.isfinite(self.t) or self.t < 0:
@@ -221,11 +226,11 @@ class Sum(Kernel):
     def __init__(self, kernels: Sequence[Kernel] = ()):
         self.kernels = kernels
 
-    def validate(self):
+    def _validate(self):
         if len(self.kernels) == 0:
             raise HyperparameterError("Sum needs at least one kernel")
         for k in self.kernels:
-            k.validate()
+            k._validate()
 
     def _gram(self, X, Z):
         out = self.kernels[0]._gram(X, Z)
@@ -248,11 +253,11 @@ class Product(Kernel):
     def __init__(self, kernels: Sequence[Kernel] = ()):
         self.kernels = kernels
 
-    def validate(self):
+    def _validate(self):
         if len(self.kernels) == 0:
             raise HyperparameterError("Product needs at least one kernel")
         for k in self.kernels:
-            k.validate()
+            k._validate()
 
     def _gram(self, X, Z):
         out = self.kernels[0]._gram(X, Z)
@@ -268,11 +273,11 @@ class Scaled(Kernel):
         self.kernel = kernel
         self.scale = scale
 
-    def validate(self):
+    def _validate(self):
         if self.kernel is None:
             raise HyperparameterError("Scaled needs a kernel")
         check_positive(self.scale, "scale")
-        self.kernel.validate()
+        self.kernel._validate()
 
     def _gram(self, X, Z):
         return float(self.scale) * self.kernel._gram(X, Z)
@@ -304,7 +309,7 @@ class CallableKernel(Kernel):
     def __init__(self, func=None):
         self.func = func
 
-    def validate(self):
+    def _validate(self):
         if not callable(self.func):
             raise HyperparameterError(f"kernel function must be callable, got {self.func!r}")
 
@@ -340,15 +345,15 @@ class Componentwise(Kernel):
         self.kernel = kernel
         self.columns = columns
 
-    def base_kernels(self) -> list[Kernel]:
+    def _base_kernels(self) -> list[Kernel]:
         k = RBF() if self.kernel is None else self.kernel
         return list(k) if isinstance(k, (list, tuple)) else [cast(Kernel, k)]
 
-    def validate(self):
-        for k in self.base_kernels():
+    def _validate(self):
+        for k in self._base_kernels():
             if not isinstance(k, Kernel):
                 raise HyperparameterError(f"componentwise base kernels must be Kernel objects, got {k!r}")
-            k.validate()
+            k._validate()
 
     def _groups(self, n_features: int) -> list[tuple[int, ...]]:
         if self.columns is None:
@@ -365,17 +370,17 @@ class Componentwise(Kernel):
 
     def labels(self, n_features: int) -> list[tuple[tuple[int, ...], str]]:
         """``(columns, kernel name)`` of every component, in the order of :meth:`components`."""
-        return [(g, type(k).__name__) for k in self.base_kernels() for g in self._groups(n_features)]
+        return [(g, type(k).__name__) for k in self._base_kernels() for g in self._groups(n_features)]
 
     def components(self, X: Any, Z: Any | None = None) -> list[np.ndarray]:
         """Per-component Grams ``[K^1, ..., K^P]`` (componentwise paper eq. 12)."""
-        self.validate()
+        self._validate()
         X = _as_2d(X)
         Zc = None if Z is None else _as_2d(Z, "Z")
         if Zc is not None and Zc.shape[1] != X.shape[1]:
             raise InputError(f"X has {X.shape[1]} features but Z has {Zc.shape[1]}")
         out = []
-        for k in self.base_kernels():
+        for k in self._base_kernels():
             for g in self._groups(X.shape[1]):
                 cols = list(g)
                 out.append(k._gram(X[:, cols], None if Zc is None else Zc[:, cols]))

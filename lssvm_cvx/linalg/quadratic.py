@@ -244,7 +244,7 @@ class AugmentedSystem(QuadraticSystem):
         out[n + 1:] = r * (self._K @ a) + r * b - mu
         return out
 
-    def rhs(self, Y: np.ndarray) -> np.ndarray:
+    def _rhs(self, Y: np.ndarray) -> np.ndarray:
         n, Yc = self.n, _cols(Y)
         B = np.zeros((2 * n + 1, Yc.shape[1]))
         B[n + 1:] = self.r[:, None] * Yc
@@ -256,7 +256,7 @@ class AugmentedSystem(QuadraticSystem):
         return float(np.abs(R).max()) / max(den, np.finfo(float).tiny)
 
     def _full(self, Y: np.ndarray) -> np.ndarray:
-        B = self.rhs(Y)
+        B = self._rhs(Y)
         X = self._solve(B)
         if self.jitter and self._pinv is None:
             # iterative refinement against the exact system: X += A_δ^{-1}(B - A X)
@@ -305,7 +305,7 @@ class AugmentedSystem(QuadraticSystem):
             ``(len(test), C)``).
         """
         n = self.n
-        B = self.rhs(Y)
+        B = self._rhs(Y)
         X = self._solve(B)  # consistent with G (no refinement)
         union = np.unique(np.concatenate([np.asarray(E, dtype=np.intp) for E, _ in sets]))
         cols = np.concatenate([union, n + 1 + union])
@@ -342,7 +342,7 @@ class AugmentedSystem(QuadraticSystem):
     def diagnostics(self, Y):
         return {"jitter": self.jitter, "rcond": self.rcond,
                 "refinement_steps": float(self.refinement_steps),
-                "system_residual": self._residual(self._full(Y), self.rhs(Y))}
+                "system_residual": self._residual(self._full(Y), self._rhs(Y))}
 
     def solve(self, Y):
         X = self._full(Y)
