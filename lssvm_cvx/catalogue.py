@@ -119,10 +119,6 @@ def _entry(cls: Any) -> dict[str, Any]:
     return entry
 
 
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
 def refresh(write_shipped: bool = False) -> dict[str, Any]:
     """Import the registry, build the catalogue, cache it (and optionally ship it)."""
     from .formulations import FORMULATIONS
@@ -135,7 +131,7 @@ def refresh(write_shipped: bool = False) -> dict[str, Any]:
     targets.append(_cache_file())
     for t in targets:
         try:
-            _write_text(t, text)
+            atomic_write(t, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
         except OSError:
             pass
     return data

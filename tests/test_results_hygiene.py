@@ -162,12 +162,12 @@ def test_checker_catches_an_unknown_commit(tmp_path):
 SWEEP = RESULTS / "sweep"
 #: the code a sweep measures: when any of it changed after the sweep's commit, the committed
 #: sweep is stale (regenerate: ``lssvm-cvx bench --only harness_verdicts``)
+# (``harness/files.py`` writes files and reads the commit and the machine for the header: it
+# takes no part in a verdict or a timed call, so a change to it does not repeat the runs)
 MEASURED = ("lssvm_cvx/harness", "lssvm_cvx/solvers.py", "lssvm_cvx/certificates.py",
             "lssvm_cvx/formulations", "lssvm_cvx/terms", "lssvm_cvx/losses.py",
             "lssvm_cvx/linalg", ":(exclude)lssvm_cvx/harness/sweep_report.py",
             ":(exclude)lssvm_cvx/harness/sweep_files.py", ":(exclude)lssvm_cvx/harness/files.py")
-#: (``harness/files.py`` writes files and reads the commit and the machine for the header: it
-#: takes no part in a verdict or a timed call, so a change to it does not repeat the runs)
 #: the code that derives the report (summary, profiles) from the rows: a change to it needs the
 #: report rewritten (``sweep_files.rewrite_report``), not the runs repeated
 REPORT = ("lssvm_cvx/harness/sweep_report.py", "lssvm_cvx/harness/sweep_files.py")
