@@ -42,7 +42,7 @@ from .grids import sigma2_candidates
 from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["uses_device", "fit_device",
+__all__ = ["uses_device", "fit_device", "to_cpu",
            "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
@@ -109,7 +109,7 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         # the CPU path's widths and checks; "auto" reads at most 1000 rows (default_sigma2_grid's
         # seeded subsample, the same rows), copied from the device
         rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]), replace=False)
-        sample = (_to_cpu(xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0))
+        sample = (to_cpu(xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0))
                   if isinstance(est.sigma2_grid, str) else np.empty((0, int(X.shape[1]))))
         sigma2s = [float(s) for s in sigma2_candidates(est, sample)[0]]
     paths: list[Any] = []
@@ -126,11 +126,11 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         i = j = 0
     else:
         if paths:
-            scores = np.array([_to_cpu(p.scores) for p in paths], dtype=float)
+            scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
         else:
             method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
                       else "eigh")
-            scores = np.asarray(_to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)),
+            scores = np.asarray(to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)),
                                 dtype=float)
         params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
         est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
@@ -153,7 +153,7 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
     return est
 
 
-def _to_cpu(a: Any) -> np.ndarray:
+def to_cpu(a: Any) -> np.ndarray:
     """A (small) device array copied to a NumPy array (PyTorch: ``.cpu()``, CuPy: ``.get()``,
     any other namespace through DLPack)."""
     import array_api_compat as aac

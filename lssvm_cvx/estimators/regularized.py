@@ -32,6 +32,8 @@ from ..kernels import Kernel
 from ..losses import make_loss
 from ..selection.gnc_terms import gnc_fit
 from .base import KernelMixin, check_fitted, checked_weights, encode_labels
+from .lssvm_device import decision_device, labels_device, uses_device
+from .regularized_device import fit_regularized_device
 from .regularized_search import DEFAULT_WEIGHT_GRID, search
 from .scoring import best_of
 
@@ -148,6 +150,7 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
             self.best_index_, self.best_params_, self.best_score_ = best_of(results)
         form = self._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
         alpha, b = self._solve(form, Y)
+        self.device_ = None
         self.kernel_ = form.kernel
         self.sigma2_ = sigma2
         self.terms_ = terms
@@ -187,8 +190,22 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         return [RegularizedLSSVM(form.X, col, kernel=form.kernel, loss=form.loss, terms=terms,
                                  K=form.context.K, gram_owned=True) for col in cols]
 
+    def _fit_device(self, X: Any, y: Any, sample_weight: Any, groups: Any) -> bool:
+        """Fit on device arrays (:mod:`lssvm_cvx.estimators.regularized_device`) when ``X`` is
+        one; whether it was."""
+        if not uses_device(X):
+            return False
+        for attr in ("best_params_", "best_score_", "best_index_", "classes_", "pairs_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        fit_regularized_device(self, X, y, sample_weight, groups,
+                               classification=self._classification)
+        return True
+
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "dual_coef_")
+        if getattr(self, "device_", None) is not None:
+            return decision_device(self, X)
         X = self._validate_predict(X)
         K = X[:, self.support_] if self._precomputed else cast(Kernel, self.kernel_)(X, self.X_fit_)
         return K @ self.dual_coef_ + self.intercept_
@@ -315,6 +332,8 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         RegularizedLSSVMRegressor
             The fitted estimator.
         """
+        if self._fit_device(X, y, sample_weight, groups):
+            return self
         X, y = self._validate_fit(X, y, y_numeric=True)
         self._fit_all(X, y, sample_weight, groups)
         return self
@@ -446,6 +465,8 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         RegularizedLSSVMClassifier
             The fitted estimator.
         """
+        if self._fit_device(X, y, sample_weight, groups):
+            return self
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
         self._fit_all(X, Y, sample_weight, groups, labels=np.asarray(y))
@@ -480,6 +501,8 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
             Labels from ``classes_``.
         """
         F = self.decision_function(X)
+        if getattr(self, "device_", None) is not None:
+            return labels_device(self, F)
         if F.ndim == 1:
             return self.classes_[(F > 0).astype(int)]
         return self.classes_[np.argmax(F, axis=1)]

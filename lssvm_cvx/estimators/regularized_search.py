@@ -41,7 +41,7 @@ from .grids import sigma2_candidates
 from .lssvm import SCREEN_MIN_ROWS, SEARCHES
 from .scoring import best_of, cv_results, resolve_scoring
 
-__all__ = ["search", "DEFAULT_WEIGHT_GRID"]
+__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID"]
 
 #: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
 DEFAULT_WEIGHT_GRID = np.logspace(-5, 3, 17)
@@ -52,7 +52,9 @@ SCREEN_SHORTLIST = 2
 SCREEN_RTOL = 0.05
 
 
-def _weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
+def weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
+    """The weights ``est`` searches per term key: ``est.weight_grid`` checked, or the first
+    term over :data:`DEFAULT_WEIGHT_GRID` (the first key is the one swept as a path)."""
     grid = est.weight_grid
     if grid is None:
         grid = {next(iter(terms)): DEFAULT_WEIGHT_GRID}
@@ -115,7 +117,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {est.loo!r}")
     if est.search not in SEARCHES:
         raise HyperparameterError(f"search must be one of {SEARCHES}, got {est.search!r}")
-    grid = _weight_grid(est, terms)
+    grid = weight_grid(est, terms)
     s2s, searched = sigma2_candidates(est, X)
     n = X.shape[0]
     classifier = classification

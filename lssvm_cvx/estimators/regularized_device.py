@@ -1,0 +1,191 @@
+"""``RegularizedLSSVMRegressor`` and ``RegularizedLSSVMClassifier`` (binary) on device arrays
+(issue 31, item 2): the composition core with the squared loss and quadratic terms fits, searches
+its term weights by exact leave-one-out and predicts in the inputs' array namespace and on their
+device (:mod:`lssvm_cvx.device.quadratic`); the fitted model stays there.
+
+Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
+(arrays of an array-API library other than NumPy off the CPU, or any of them with
+``lssvm_cvx.array_api_dispatch()`` or scikit-learn's ``array_api_dispatch`` on).
+
+What it covers: the RBF kernel; the squared loss; quadratic terms, whose weighted sum ``P``
+enters the augmented system of :func:`~lssvm_cvx.device.quadratic.augmented_fit` (the RKHS norm
+alone is the LS-SVM: one Cholesky factor, :func:`~lssvm_cvx.device.lssvm_fit`).  The RKHS
+norm's matrix is the device Gram; **every other term's matrix is built by NumPy on the CPU from
+a copy of the inputs and moved to the device** (the terms are NumPy code).  ``selection=None``,
+or ``"loo"`` with the estimand ``loo="loss"`` (or the RKHS norm alone, where the two estimands
+coincide): every candidate of the CPU search's grid (``weight_grid``, ``sigma2_grid``, in the
+same order) scored by its exact leave-one-out residuals, with the CPU path's default scoring
+(``neg_mean_squared_error`` for the regressor, the accuracy of the LOO predictions for the
+classifier), so ``cv_results_`` matches the CPU path's.  Anything else (another kernel or loss,
+a non-quadratic term, k-fold, the ``"refit"`` estimand with data-dependent terms, a scorer,
+``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
+:class:`~lssvm_cvx.exceptions.HyperparameterError` or :class:`~lssvm_cvx.exceptions.InputError`
+that names the CPU path.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from ..device import float_dtype, lssvm_fit, lssvm_loo_residuals, namespace_of, rbf_gram
+from ..device.quadratic import augmented_fit, augmented_loo_residuals
+from ..exceptions import HyperparameterError, InputError
+from ..formulations.regularized import RegularizedLSSVM, check_terms
+from ..kernels import RBF
+from ..losses import make_loss
+from ..terms import RKHSNorm
+from .grids import sigma2_candidates
+from .lssvm_device import to_cpu
+from .regularized_search import weight_grid
+from .scoring import best_of, cv_results
+
+__all__ = ["fit_regularized_device"]
+
+_CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, which "
+        "has it")
+
+
+def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
+    if not (isinstance(est.kernel, str) and est.kernel.lower() == "rbf"):
+        raise HyperparameterError(f"on a device the kernel must be 'rbf', got {est.kernel!r}{_CPU}")
+    if not make_loss(est.loss).squared:
+        raise HyperparameterError(f"on a device the loss must be squared, got {est.loss!r}{_CPU}")
+    rough = [k for k, (t, _) in terms.items() if not t.is_quadratic]
+    if rough:
+        raise HyperparameterError(f"on a device every term must be quadratic; {rough} are "
+                                  f"not{_CPU}")
+    if est.selection not in (None, "loo"):
+        raise HyperparameterError(f"on a device selection must be None or 'loo', got "
+                                  f"{est.selection!r}{_CPU}")
+    rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
+    if est.selection == "loo" and est.loo != "loss" and not rkhs_only:
+        raise HyperparameterError(f"on a device the leave-one-out estimand is 'loss' (the basis "
+                                  f"and the terms keep the point); loo={est.loo!r} with terms "
+                                  f"other than the RKHS norm refits{_CPU}")
+    if est.scoring is not None:
+        raise HyperparameterError(f"on a device the search uses the default scoring "
+                                  f"(scoring=None), got {est.scoring!r}{_CPU}")
+    if est.solver is not None:
+        raise HyperparameterError(f"on a device the fit is the closed form (solver=None), got "
+                                  f"solver={est.solver!r}{_CPU}")
+    if sample_weight is not None or groups is not None:
+        raise InputError(f"sample_weight and groups are not supported on a device{_CPU}")
+
+
+class _Problem:
+    """One σ²'s device Gram, the terms' device matrices and the solves of a weight choice."""
+
+    def __init__(self, X: Any, Xcpu: np.ndarray, ycpu: np.ndarray, Y: Any, sigma2: float,
+                 terms: dict) -> None:
+        self.xp, self.device = namespace_of(X, Y)
+        self.Y = Y
+        self.K = rbf_gram(X, sigma2=sigma2)
+        self.mats: dict[str, Any] = {}
+        ctx = None
+        for key, (term, _) in terms.items():
+            if isinstance(term, RKHSNorm):
+                self.mats[key] = self.K
+                continue
+            if ctx is None:   # the terms are NumPy code: their matrices come from the CPU
+                ctx = RegularizedLSSVM(Xcpu, ycpu, kernel=RBF(sigma2), terms=terms).context
+            self.mats[key] = self.xp.asarray(np.ascontiguousarray(term.matrix(ctx, name=key)),
+                                             dtype=self.K.dtype, device=self.device)
+
+    def _P(self, weights: dict[str, float]) -> tuple[float | None, Any]:
+        """``(c, None)`` when the terms are the RKHS norm alone (``P = cK``), else ``(None, P)``."""
+        if all(m is self.K for m in self.mats.values()):
+            return sum(weights.values()), None
+        P = self.xp.zeros_like(self.K)
+        for key, m in self.mats.items():
+            if weights[key]:
+                P = P + weights[key] * m
+        return None, P
+
+    def _ones(self) -> Any:
+        return self.xp.ones(self.K.shape[0], dtype=self.K.dtype, device=self.device)
+
+    def fit(self, weights: dict[str, float]) -> tuple[Any, Any]:
+        c, P = self._P(weights)
+        if P is None:
+            return lssvm_fit(self.K, self.Y, 1.0 / _positive_sum(c))
+        return augmented_fit(self.K, self._ones(), P, self.Y)
+
+    def loo(self, weights: dict[str, float]) -> Any:
+        c, P = self._P(weights)
+        if P is None:
+            return lssvm_loo_residuals(self.K, self.Y, 1.0 / _positive_sum(c))
+        return augmented_loo_residuals(self.K, self._ones(), P, self.Y)
+
+
+def _positive_sum(c: float | None) -> float:
+    if c is None or not c > 0:
+        raise HyperparameterError(f"the RKHS norm's weight must be positive on a device, got {c}")
+    return float(c)
+
+
+def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None,
+                           *, classification: bool = False) -> Any:
+    """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
+    terms = check_terms(est.terms)
+    _refuse(est, terms, sample_weight, groups)
+    xp, device = namespace_of(X, y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
+        raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
+                         f"{tuple(X.shape)} and {tuple(y.shape)}")
+    dtype = float_dtype(xp, X)
+    if classification:
+        classes = xp.unique_values(y)
+        if int(classes.shape[0]) != 2:
+            raise InputError(f"on a device the classifier is binary, got {int(classes.shape[0])} "
+                             "classes (convert to NumPy for multiclass)")
+        Y = xp.where(y == classes[1], xp.asarray(1.0, dtype=dtype, device=device),
+                     xp.asarray(-1.0, dtype=dtype, device=device))
+        est.classes_, est.pairs_ = classes, None
+    else:
+        float_dtype(xp, y)
+        Y = xp.astype(y, dtype)
+    Xcpu = to_cpu(X)
+    ycpu = to_cpu(Y)
+    s2s, searched = sigma2_candidates(est, Xcpu)
+    weights = {k: float(w) for k, (_, w) in terms.items()}
+    sigma2, results = float(s2s[0]), None
+    if est.selection == "loo":
+        grid = weight_grid(est, terms)
+        path_key, *other_keys = list(grid)
+        params, rows = [], []
+        for s2 in s2s:                       # the CPU search's order of candidates
+            prob = _Problem(X, Xcpu, ycpu, Y, float(s2), terms)
+            for combo in itertools.product(*(grid[k] for k in other_keys)):
+                for wk in grid[path_key]:
+                    cand = {**weights, **dict(zip(other_keys, map(float, combo))),
+                            path_key: float(wk)}
+                    r = to_cpu(prob.loo(cand))
+                    # the CPU path's default scorers on the LOO splits, one point per split
+                    rows.append((((ycpu - r) > 0) == (ycpu > 0)).astype(float) if classification
+                                else -(r * r))
+                    p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
+                    p[f"terms__{path_key}"] = float(wk)
+                    if searched:
+                        p["sigma2"] = float(s2)
+                    params.append(p)
+        results = cv_results(params, np.array(rows), estimand=est.loo,
+                             scoring="accuracy" if classification else "neg_mean_squared_error",
+                             n_splits=int(X.shape[0]), search="grid", device=str(device))
+        est.best_index_, best, est.best_score_ = best_of(results)
+        est.best_params_ = best
+        sigma2 = float(best.get("sigma2", s2s[0]))
+        weights.update({k: float(best[f"terms__{k}"]) for k in terms if f"terms__{k}" in best})
+    prob = _Problem(X, Xcpu, ycpu, Y, sigma2, terms)
+    est.dual_coef_, est.intercept_ = prob.fit(weights)
+    est.terms_ = {k: (t, weights[k]) for k, (t, _) in terms.items()}
+    est.sigma2_ = sigma2
+    est.kernel_ = RBF(sigma2)
+    est.cv_results_ = results
+    est.X_fit_ = X
+    est.support_ = None
+    est.device_ = str(device)
+    est.n_features_in_ = int(X.shape[1])
+    return est

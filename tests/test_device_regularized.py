@@ -1,0 +1,261 @@
+"""The composition core on device arrays (issue 31, item 2): the augmented system of the
+quadratic terms and its exact leave-one-out residuals (:mod:`lssvm_cvx.device.quadratic`), and
+``RegularizedLSSVMRegressor`` / ``RegularizedLSSVMClassifier`` fitted, searched and predicting
+in the inputs' namespace (:mod:`lssvm_cvx.estimators.regularized_device`), checked against the
+NumPy path and brute-force refits under NumPy, ``array-api-strict`` and PyTorch on the CPU
+(CUDA where present)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lssvm_cvx
+from lssvm_cvx import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
+from lssvm_cvx.device import quadratic as dq
+from lssvm_cvx.exceptions import HyperparameterError, InputError
+from lssvm_cvx.formulations import RegularizedLSSVM
+from lssvm_cvx.kernels import RBF
+from lssvm_cvx.linalg import cholesky as lchol
+from lssvm_cvx.linalg import quadratic as lquad
+from lssvm_cvx.terms import L1, GraphLaplacian, Ridge, RKHSNorm
+
+
+def _torch(device):
+    torch = pytest.importorskip("torch")
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device on this machine")
+    return lambda a: torch.asarray(a, device=device)
+
+
+def _strict():
+    xps = pytest.importorskip("array_api_strict")
+    return lambda a: xps.asarray(a)
+
+
+CONVERTERS = {"numpy": lambda: np.asarray, "torch-cpu": lambda: _torch("cpu"),
+              "torch-cuda": lambda: _torch("cuda"), "array_api_strict": _strict}
+DEVICE_NS = [k for k in CONVERTERS if k != "numpy"]
+
+
+def _np(a):
+    if hasattr(a, "cpu"):
+        a = a.cpu()
+    return a if isinstance(a, np.ndarray) else np.from_dlpack(a)
+
+
+def _problem(n=40, seed=0, w_rkhs=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=n)
+    terms = {"rkhs": (RKHSNorm(), w_rkhs), "graph": (GraphLaplacian(n_neighbors=5), 0.01)}
+    form = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms=terms)
+    K = form.context.K
+    P = w_rkhs * K + 0.01 * terms["graph"][0].matrix(form.context, name="graph")
+    return X, y, K, P
+
+
+def test_the_constants_are_the_numpy_paths():
+    """The device layer cannot import linalg (import-linter layers): the copies must agree."""
+    assert dq.COND_WARN == lchol.COND_WARN
+    assert dq.JITTER == lquad.JITTER
+    assert dq.REFINE_STEPS == lquad.REFINE_STEPS
+
+
+@pytest.mark.parametrize("ns", list(CONVERTERS))
+def test_the_augmented_fit_and_loo_equal_the_numpy_system(ns):
+    conv = CONVERTERS[ns]()
+    X, y, K, P = _problem()
+    s = np.random.default_rng(3).uniform(0.5, 2.0, len(y))
+    ref = lquad.AugmentedSystem(K, s, P)
+    assert ref.jitter == 0.0                                        # well conditioned
+    a0, b0 = ref.solve(y)
+    a, b = dq.augmented_fit(conv(K), conv(s), conv(P), conv(y))
+    r = dq.augmented_loo_residuals(conv(K), conv(s), conv(P), conv(y))
+    assert type(a) is type(conv(y))                                 # stays in the namespace
+    # the fitted values to 1e-10; α itself to the system's conditioning (reciprocal ≈ 5e-10:
+    # LAPACK's and PyTorch's LU differ by 2e-9 in α)
+    np.testing.assert_allclose(K @ _np(a) + float(b), K @ a0 + b0, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(_np(a), a0, rtol=0, atol=1e-7 * np.abs(a0).max())
+    np.testing.assert_allclose(_np(r), ref.loo(y), rtol=1e-10, atol=1e-12)
+
+
+def test_the_loo_residuals_are_brute_force_refits():
+    """Observation i leaves the loss (its weight 0; the basis and the terms keep it)."""
+    X, y, K, P = _problem(n=30)
+    s = np.ones(len(y))
+    r = dq.augmented_loo_residuals(K, s, P, y)
+    bf = np.empty(len(y))
+    for i in range(len(y)):
+        si = s.copy()
+        si[i] = 0.0
+        a, b = lquad.AugmentedSystem(K, si, P).solve(y)
+        bf[i] = y[i] - (K[i] @ a + b)
+    np.testing.assert_allclose(r, bf, rtol=1e-8, atol=1e-10)
+
+
+def _pinv_loo(K, P, y):
+    """LOO residuals of the exact system by its least-squares (minimum-norm) solution."""
+    n = len(y)
+    A = dq._system(np, None, K, np.ones(n), P)
+    B = np.zeros((2 * n + 1, n + 1))
+    B[n + 1:, 0] = y
+    B[n + 1:, 1:] = np.eye(n)
+    Xs = np.linalg.lstsq(A, B, rcond=None)[0]
+    return Xs[n + 1:, 0] / np.diag(Xs[n + 1:, 1:])
+
+
+@pytest.mark.parametrize("ns", list(CONVERTERS))
+def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns):
+    """A tiny RKHS weight beside a graph Laplacian: α is not identifiable (reciprocal condition
+    ≈ 5e-14), the ridge is added and every column refined; the fitted values and the LOO error
+    are the exact system's (its minimum-norm solution) to the problem's own accuracy."""
+    conv = CONVERTERS[ns]()
+    X, y, K, P = _problem(w_rkhs=1e-5)
+    assert dq._LU(np, dq._system(np, None, K, np.ones(len(y)), P)).rcond() < dq.COND_WARN
+    a, b = dq.augmented_fit(conv(K), conv(np.ones(len(y))), conv(P), conv(y))
+    a0, b0 = lquad.AugmentedSystem(K, np.ones(len(y)), P).solve(y)
+    np.testing.assert_allclose(K @ _np(a) + float(b), K @ a0 + b0, atol=1e-7)
+    r = _np(dq.augmented_loo_residuals(conv(K), conv(np.ones(len(y))), conv(P), conv(y)))
+    ref = _pinv_loo(K, P, y)
+    assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
+
+
+@pytest.mark.xfail(strict=True, reason="known: AugmentedSystem.loo takes the μμ block from the "
+                   "ridged factors without refinement, so on an unidentifiable α its LOO error "
+                   "is the ridged model's (2 % off here); the fix is in linalg, which the "
+                   "committed sweep measures (mend it with the sweep's regeneration)")
+def test_the_numpy_system_loo_on_an_unidentifiable_alpha():
+    X, y, K, P = _problem(w_rkhs=1e-5)
+    r = lquad.AugmentedSystem(K, np.ones(len(y)), P).loo(y)
+    ref = _pinv_loo(K, P, y)
+    assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
+
+
+def test_bad_input_is_one_line():
+    X, y, K, P = _problem(n=20)
+    s = np.ones(len(y))
+    with pytest.raises(InputError, match="positive"):
+        dq.augmented_fit(K, np.zeros(len(y)), P, y)
+    with pytest.raises(InputError, match="square"):
+        dq.augmented_fit(K, s, P[:5, :5], y)
+    with pytest.raises(InputError, match="finite"):
+        dq.augmented_fit(K, s, P, np.full(len(y), np.nan))
+
+
+# --- the estimators ----------------------------------------------------------------------------
+
+GRAPH = {"rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)}
+CASES = {
+    "rkhs": {},
+    "rkhs-loo": dict(selection="loo", sigma2_grid=[0.5, 2.0]),
+    "graph": dict(terms=GRAPH),
+    # weights of the RKHS norm where α is identifiable (reciprocal condition ≥ 1e-12): scores
+    # to 1e-9 (below, see test_where_alpha_is_not_identifiable_the_device_loo_is_brute_force)
+    "graph-loo": dict(terms=GRAPH, selection="loo", loo="loss",
+                      weight_grid={"rkhs": np.logspace(-1, 2, 4)}),
+    "ridge-loo": dict(terms={"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
+                      selection="loo", loo="loss",
+                      weight_grid={"rkhs": [0.01, 0.1, 1.0], "ridge": [1e-3, 0.1]}),
+}
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 2))
+    y = np.sin(X[:, 0]) * X[:, 1] + 0.1 * rng.normal(size=50)
+    return X, y, np.where(y > 0, "yes", "no")
+
+
+@pytest.mark.parametrize("ns", DEVICE_NS)
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("classify", [False, True])
+def test_the_estimators_on_a_device_equal_the_numpy_estimators(ns, case, classify, data):
+    conv = CONVERTERS[ns]()
+    X, y, labels = data
+    C = RegularizedLSSVMClassifier if classify else RegularizedLSSVMRegressor
+    kw = CASES[case]
+    yy = np.where(labels == "yes", 1, -1) if classify else y
+    ref = C(**kw).fit(X, yy)
+    with lssvm_cvx.array_api_dispatch():
+        est = C(**kw).fit(conv(X), conv(yy))
+        dec = est.decision_function(conv(X[:9])) if classify else est.predict(conv(X[:9]))
+        lab = est.predict(conv(X[:9]))
+    assert type(dec) is type(conv(X)) and type(lab) is type(conv(X))   # stays there
+    def weights(terms):
+        return {k: (type(t).__name__, w) for k, (t, w) in terms.items()}
+
+    assert est.device_ is not None and est.sigma2_ == ref.sigma2_
+    assert weights(est.terms_) == weights(ref.terms_)
+    want = ref.decision_function(X[:9]) if classify else ref.predict(X[:9])
+    np.testing.assert_allclose(_np(dec), want, rtol=0, atol=1e-9 * max(1.0, np.abs(want).max()))
+    if classify:
+        np.testing.assert_array_equal(_np(lab), ref.predict(X[:9]))
+    if ref.cv_results_ is None:
+        assert est.cv_results_ is None
+        return
+    assert est.best_params_ == ref.best_params_
+    assert est.cv_results_["params"] == ref.cv_results_["params"]
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-9, atol=1e-12)
+
+
+def test_where_alpha_is_not_identifiable_the_device_loo_is_brute_force(data):
+    """RKHS weights 1e-3 and 1e-2 beside the graph Laplacian (reciprocal condition 2e-14,
+    2e-13): the device's LOO residuals (ridge, every column refined) are the brute-force refits'
+    to 1e-6; the CPU search's eigen path is 2e-5 off them at 1e-3 (measured when written), which
+    is why the estimator comparison above keeps to identifiable weights."""
+    X, y, _ = data
+    form = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms=GRAPH)
+    K = form.context.K
+    G = GRAPH["graph"][0].matrix(form.context, name="graph")
+    n = len(y)
+    for w in (1e-3, 1e-2):
+        P = w * K + 0.01 * G
+        bf = np.empty(n)
+        for i in range(n):
+            s = np.ones(n)
+            s[i] = 0.0
+            a, b = lquad.AugmentedSystem(K, s, P).solve(y)
+            bf[i] = y[i] - (K[i] @ a + b)
+        np.testing.assert_allclose(dq.augmented_loo_residuals(K, np.ones(n), P, y), bf, atol=1e-6)
+
+
+def test_a_cpu_fit_after_a_device_fit_is_a_cpu_model(data):
+    torch = pytest.importorskip("torch")
+    X, y, _ = data
+    est = RegularizedLSSVMRegressor()
+    with lssvm_cvx.array_api_dispatch():
+        est.fit(torch.asarray(X), torch.asarray(y))
+    est.fit(X, y)
+    assert est.device_ is None and isinstance(est.predict(X), np.ndarray)
+
+
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(kernel="linear"), HyperparameterError, "kernel must be 'rbf'"),
+    (dict(loss="absolute"), HyperparameterError, "loss must be squared"),
+    (dict(terms={"rkhs": (RKHSNorm(), 1.0), "l1": (L1(), 0.1)}), HyperparameterError,
+     "must be quadratic"),
+    (dict(selection="kfold"), HyperparameterError, "selection must be None or 'loo'"),
+    (dict(terms=GRAPH, selection="loo"), HyperparameterError, "estimand is 'loss'"),
+    (dict(selection="loo", scoring="r2"), HyperparameterError, "default scoring"),
+    (dict(solver="CLARABEL"), HyperparameterError, "closed form"),
+])
+def test_what_the_device_path_does_not_cover_is_one_line_naming_the_cpu_path(kw, error, match, data):
+    torch = pytest.importorskip("torch")
+    X, y, _ = data
+    with lssvm_cvx.array_api_dispatch(), pytest.raises(error, match=match) as e:
+        RegularizedLSSVMRegressor(**kw).fit(torch.asarray(X), torch.asarray(y))
+    assert "\n" not in str(e.value) and "CPU path" in str(e.value)
+
+
+def test_weights_groups_and_multiclass_are_refused_on_a_device(data):
+    torch = pytest.importorskip("torch")
+    X, y, _ = data
+    t = torch.asarray
+    with lssvm_cvx.array_api_dispatch():
+        with pytest.raises(InputError, match="sample_weight"):
+            RegularizedLSSVMRegressor().fit(t(X), t(y), sample_weight=np.ones(len(y)))
+        with pytest.raises(InputError, match="binary, got 3 classes"):
+            RegularizedLSSVMClassifier().fit(t(X), t(np.arange(len(y)) % 3))
