@@ -72,7 +72,7 @@ def test_bad_input_ridge(kw):
 @pytest.mark.parametrize("r", [0.0, -0.5, 1.2, np.nan])
 def test_bad_r(r):
     X, y = data(20)
-    with pytest.raises(HyperparameterError, match="r must be"):
+    with pytest.raises(HyperparameterError, match=r"'r' parameter of ParetoKernelPCR .* range \(0.0, 1.0\]"):
         ParetoKernelPCR(method=None, r=r).fit(X, y)
 
 

@@ -50,6 +50,7 @@ from ..formulations.areg_fast_cv import ARegClassifierFastCV, ARegFastCV
 from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
 from ..linalg.folds import heldout_folds, make_folds
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .params import FOLDS, FRACTION, KERNEL_PARAMS, POSITIVE, POSITIVE_INT, StrOptions, validate_params
 
 __all__ = ["AdditiveRegularizationRegressor", "AdditiveRegularizationClassifier", "METHODS",
            "SOLVERS"]
@@ -64,39 +65,30 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
     """Fit/predict shared by the regressor and the classifier."""
 
     _classifier = False
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`); the rules
+    #: between parameters are in :meth:`_check_params`
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "method": [StrOptions(set(METHODS))],
+        **KERNEL_PARAMS,
+        "gammas": ["array-like"],
+        "validation_fraction": [FRACTION],
+        "cv": FOLDS,
+        "xi": [POSITIVE],
+        "solver": [StrOptions(set(SOLVERS))],
+        "max_iter": [POSITIVE_INT],
+        "mu": [StrOptions({"gcv", "gcv_lstsq"}), POSITIVE],
+        "refit": ["boolean"],
+        "recover_gamma": ["boolean"],
+        "random_state": ["random_state"],
+    }
 
     def _check_params(self) -> None:
-        if self.method not in METHODS:
-            raise HyperparameterError(f"method must be one of {METHODS}, got {self.method!r}")
+        validate_params(self, self._parameter_constraints)
         if self.method == "ensemble":
             check_node_gammas(self.gammas)
-        if self.method in ("fusion", "ensemble"):
-            vf = self.validation_fraction
-            if not isinstance(vf, (float, int, np.floating)) or not 0 < float(vf) < 1:
-                raise HyperparameterError(f"validation_fraction must be in (0, 1), got {vf!r}")
-        if self.method in ("cv", "fast_cv"):
-            cv = self.cv
-            if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool) and cv < 2:
-                raise HyperparameterError(f"cv must be >= 2 folds, got {cv}")
-        if self.solver not in SOLVERS:
-            raise HyperparameterError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
-        if self.solver == "tikhonov":
-            if self.method != "cv":
-                raise HyperparameterError("solver='tikhonov' (Tikhonov regularization on c) is "
-                                          f"defined for method='cv' only, got {self.method!r}")
-            mu = self.mu
-            if not (isinstance(mu, str) and mu in ("gcv", "gcv_lstsq")) and (
-                    isinstance(mu, (bool, str)) or not isinstance(mu, (float, int, np.floating))
-                    or not np.isfinite(mu) or mu <= 0):
-                raise HyperparameterError(
-                    f"mu must be 'gcv', 'gcv_lstsq' or a finite number > 0, got {mu!r}")
-        if self.solver == "lsqr" and (not isinstance(self.max_iter, (int, np.integer))
-                                      or isinstance(self.max_iter, bool) or self.max_iter < 1):
-            raise HyperparameterError(f"max_iter must be a positive integer, got {self.max_iter!r}")
-        if self.method == "fast_cv":
-            xi = self.xi
-            if not isinstance(xi, (float, int, np.floating)) or not np.isfinite(xi) or xi <= 0:
-                raise HyperparameterError(f"xi must be a finite number > 0, got {xi!r}")
+        if self.solver == "tikhonov" and self.method != "cv":
+            raise HyperparameterError("solver='tikhonov' (Tikhonov regularization on c) is "
+                                      f"defined for method='cv' only, got {self.method!r}")
 
     # --- data splits ----------------------------------------------------------------------
     def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -438,11 +430,13 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
                 "cv": ARegClassifierCV, "fast_cv": ARegClassifierFastCV,
                 "areg": lambda K, y: ARegClassification(None, y, Omega=K)}
 
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_ARegEstimator._parameter_constraints,
+        "criterion": [StrOptions({"l2", *CRITERIA})],
+    }
+
     def _check_params(self) -> None:
         super()._check_params()
-        allowed = ("l2",) + CRITERIA
-        if self.criterion not in allowed:
-            raise HyperparameterError(f"criterion must be one of {allowed}, got {self.criterion!r}")
         if self.criterion != "l2" and self.method != "ensemble":
             raise HyperparameterError(
                 f"criterion={self.criterion!r} is defined for method='ensemble' only (paper §A.5)")

@@ -21,6 +21,7 @@ convention ``exp(-||x - z||²/σ²)`` (the paper's ``σ²_paper = σ²/2``).
 
 from __future__ import annotations
 
+from numbers import Real
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,6 +31,15 @@ from ..exceptions import HyperparameterError
 from ..formulations.multiobjective import METHODS, check_lam, check_r, make_objectives
 from ..selection.multiobjective import Selection, finish_selection, select_model
 from .base import BestOfSearch, KernelMixin, check_fitted
+from .params import (
+    FOLDS,
+    NONNEGATIVE,
+    POSITIVE,
+    POSITIVE_INT,
+    Interval,
+    StrOptions,
+    validate_params,
+)
 from .search_results import search_results
 
 __all__ = ["ParetoKernelRidge", "ParetoKernelPCR"]
@@ -39,13 +49,28 @@ class _ParetoBase(BestOfSearch, KernelMixin, RegressorMixin, BaseEstimator):
     _model: str = "krr"
     _saved_records = (Selection,)
 
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`); the kernel's
+    #: name is matched without case in :meth:`_check`
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "method": [StrOptions(set(METHODS)), None],
+        "complexity": [StrOptions({"roughness", "l2"})],
+        "kernel": [str],
+        "sigma2": [POSITIVE],
+        "degree": [POSITIVE_INT],
+        "t": [NONNEGATIVE],
+        "degrees": ["array-like", None],
+        "s": [POSITIVE],
+        "n_eps": [POSITIVE_INT],
+        "weights": [StrOptions({"normalized", "paper"})],
+        "nlp_maxiter": [POSITIVE_INT],
+        "cv": FOLDS,
+        "random_state": ["random_state"],
+    }
+
     def _check(self) -> None:
-        if self.method is not None and self.method not in METHODS:
-            raise HyperparameterError(f"method must be None or one of {METHODS}, got {self.method!r}")
-        if not isinstance(self.kernel, str) or self.kernel.lower() not in ("rbf", "poly", "polynomial"):
+        validate_params(self, self._parameter_constraints)
+        if self.kernel.lower() not in ("rbf", "poly", "polynomial"):
             raise HyperparameterError(f"kernel must be 'rbf' or 'poly', got {self.kernel!r}")
-        if self.complexity not in ("roughness", "l2"):
-            raise HyperparameterError(f"complexity must be 'roughness' or 'l2', got {self.complexity!r}")
         self._make_kernel()  # validates sigma2 / degree / t
 
     def fit(self, X: Any, y: Any) -> _ParetoBase:
@@ -161,6 +186,8 @@ class ParetoKernelRidge(_ParetoBase):
         "pareto_krr_alpha", "pareto_krr_alpha_eps", "pareto_krr_sum")
 
     _model = "krr"
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_ParetoBase._parameter_constraints, "lam": [POSITIVE]}
 
     def __init__(self, method: str | None = "modified_eps", complexity: str = "roughness",
                  kernel: str = "rbf", *, sigma2: float = 1.0, lam: float = 1.0, degree: int = 2,
@@ -212,6 +239,9 @@ class ParetoKernelPCR(_ParetoBase):
     formulations: ClassVar[tuple[str, ...]] = ()
 
     _model = "kpcr"
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_ParetoBase._parameter_constraints, "r": [Interval(Real, 0, 1, closed="right")]}
 
     def __init__(self, method: str | None = "modified_eps", complexity: str = "roughness",
                  kernel: str = "rbf", *, sigma2: float = 1.0, r: float = 0.95, degree: int = 2,
