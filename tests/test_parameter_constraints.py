@@ -25,8 +25,7 @@ ESTIMATORS = sorted(n for n in lssvm_cvx.__all__
 #: its estimator declares ``_parameter_constraints``; never add one)
 PENDING = frozenset({
     "AutoLSSVMClassifier", "AutoLSSVMRegressor", "ComponentwiseLSSVMClassifier",
-    "ComponentwiseLSSVMRegressor", "L2SVMClassifier", "LSSVMClassifier", "LSSVMRegressor",
-    "RegularizedLSSVMClassifier", "RegularizedLSSVMRegressor",
+    "ComponentwiseLSSVMRegressor", "L2SVMClassifier",
 })
 
 
@@ -57,6 +56,10 @@ def test_scikit_learns_param_validation(name):
     ("AdditiveRegularizationRegressor", dict(refit="yes")),        # was accepted
     ("AdditiveRegularizationRegressor", dict(random_state="x")),   # was train_test_split's
     ("AdditiveRegularizationClassifier", dict(criterion="auc")),
+    ("LSSVMRegressor", dict(scoring="neg_mse")),                   # a misspelt scorer
+    ("LSSVMClassifier", dict(multi_class="ova")),
+    ("RegularizedLSSVMRegressor", dict(cv=None, selection="kfold")),
+    ("RegularizedLSSVMRegressor", dict(accept_inaccurate="no")),    # was accepted
 ])
 def test_a_bad_parameter_is_the_packages_error_naming_it(name, params):
     rng = np.random.default_rng(0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from numbers import Real
 from typing import ClassVar, Any
 
 import numpy as np
@@ -33,6 +34,8 @@ from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
 from .lssvm_device import decision_device, fit_device, labels_device, uses_device
+from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
+                     StrOptions, validate_params)
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
            "sigma2_candidates"]
@@ -50,6 +53,18 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
 
     # fitted attribute read back after it is set (declared for the type checker)
     cv_results_: dict[str, Any] | None
+    #: scikit-learn's constraints (:mod:`lssvm_cvx.estimators.params`); rules between parameters
+    #: and γ's weights vector are checked where they are used
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **KERNEL_PARAMS, "gamma": ["array-like", Interval(Real, 0, None, closed="neither")],
+        "selection": [StrOptions(set(CRITERIA)), None], "loo": [StrOptions(set(ESTIMANDS))],
+        "scoring": SCORING, "gamma_grid": ["array-like", None],
+        "sigma2_grid": [StrOptions({"auto"}), "array-like", None],
+        "cv": [*FOLDS, StrOptions({"loo"})], "search": [StrOptions(set(SEARCHES))],
+        "random_state": ["random_state"], "approximation": [StrOptions(set(APPROXIMATIONS)), None],
+        "n_components": [POSITIVE_INT], "n_loo": [AT_LEAST_TWO],
+        "sigma2_subsample": [AT_LEAST_TWO, None], "progress": ["boolean"],
+    }
 
     def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool,
                groups: Any = None) -> list[np.ndarray] | None:
@@ -77,12 +92,9 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         regressor."""
         if self.scoring is None and classification:
             legacy = getattr(self, "selection_score", "mse")
-            if legacy == "mse":
+            if legacy == "mse":       # else "misclassification" / "error" (the constraints)
                 return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
-            if legacy in ("misclassification", "error"):
-                return Scoring("accuracy", "accuracy", True)
-            raise HyperparameterError(f"selection_score must be 'mse' or 'misclassification', "
-                                      f"got {legacy!r}")
+            return Scoring("accuracy", "accuracy", True)
         from ..losses import Squared
 
         return resolve_scoring(self.scoring, classifier=classification, loss=Squared())
@@ -93,19 +105,13 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                 ) -> tuple[float | np.ndarray, float, dict[str, Any] | None]:
         if self.selection is None:
             return self._gamma(), self.sigma2, None
-        if self.selection not in CRITERIA:
-            raise HyperparameterError(f"selection must be None or one of {CRITERIA}, got {self.selection!r}")
-        if self.loo not in ESTIMANDS:
-            raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {self.loo!r}")
         gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
         sigma2s, searched = sigma2_candidates(self, X)
         make: Callable[[float], Kernel] = self._make_kernel
         if not searched:
             sigma2s = np.array([self.sigma2])
             make = lambda _s2: self._make_kernel()  # noqa: E731 - the width as given
-        search = getattr(self, "search", "auto")
-        if search not in SEARCHES:
-            raise HyperparameterError(f"search must be one of {SEARCHES}, got {search!r}")
+        search = self.search
         scoring = self._scoring(classification) if self.selection != "gcv" else None
         screen = (searched and self.selection == "loo" and weights is None and sigma2s.size > 1
                   and scoring is not None and scoring.kind in ("mse", "accuracy")
@@ -146,9 +152,6 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
         """``approximation="nystroem" | "rff"``: the streamed fit of
         :mod:`lssvm_cvx.estimators.lssvm_approx` (NumPy or dask inputs); returns the classes
         of a classifier."""
-        if self.approximation not in APPROXIMATIONS:
-            raise HyperparameterError(f"approximation must be None or one of {APPROXIMATIONS}, "
-                                      f"got {self.approximation!r}")
         if self._precomputed:
             raise HyperparameterError("approximation needs a kernel on the inputs, not 'precomputed'")
         if self.selection not in (None, "loo"):
@@ -194,8 +197,6 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
             if sigma2s is not None and sigma2s.size > 1 and n_sub is not None and X.shape[0] > int(n_sub):
                 # width stage on a seeded subsample (the exact LOO of the approximate model there),
                 # then the γ path at the chosen width on every row
-                if int(n_sub) < 2:
-                    raise HyperparameterError(f"sigma2_subsample must be >= 2 or None, got {n_sub!r}")
                 rows = np.sort(np.random.default_rng(0).choice(X.shape[0], int(n_sub), replace=False))
                 if is_dask(X):
                     import dask
@@ -415,6 +416,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
             ) -> "LSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target);
         ``groups`` are the group labels of a group splitter in ``cv``."""
+        validate_params(self, self._parameter_constraints)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
             self._reset_fitted()
             return fit_device(self, X, y, sample_weight, groups)
@@ -483,6 +485,12 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     classes_: np.ndarray
     pairs_: list[tuple[int, int]] | None
 
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_LSSVMBase._parameter_constraints,
+        "multi_class": [StrOptions({"ovr", "ovo"})],
+        "selection_score": [StrOptions({"mse", "misclassification", "error"})],
+    }
+
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, gamma: float = 1.0, *,
                  degree: int = 3, t: float = 1.0, multi_class: str = "ovr",
                  selection: str | None = None, selection_score: str = "mse",
@@ -516,8 +524,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
             ) -> "LSSVMClassifier":
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes); ``groups``
         are the group labels of a group splitter in ``cv``."""
-        if self.multi_class not in ("ovr", "ovo"):
-            raise HyperparameterError(f"multi_class must be 'ovr' or 'ovo', got {self.multi_class!r}")
+        validate_params(self, self._parameter_constraints)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
             self._reset_fitted()
             return fit_device(self, X, y, sample_weight, groups, classification=True)

@@ -19,10 +19,11 @@ kernel's and the common numeric parameters' rules across estimators.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
 from numbers import Integral, Real
 from typing import Any
 
+from sklearn.metrics import get_scorer_names
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -33,8 +34,8 @@ from sklearn.utils._param_validation import (
 
 from ..exceptions import HyperparameterError
 
-__all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "POSITIVE", "NONNEGATIVE",
-           "POSITIVE_INT", "FRACTION", "FOLDS", "KERNEL_PARAMS"]
+__all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "POSITIVE",
+           "NONNEGATIVE", "POSITIVE_INT", "AT_LEAST_TWO", "FRACTION", "FOLDS", "SCORING", "KERNEL_PARAMS"]
 
 class ParameterConstraintError(HyperparameterError, InvalidParameterError):
     """A constructor parameter outside its ``_parameter_constraints`` (module docstring).
@@ -49,12 +50,17 @@ POSITIVE = Interval(Real, 0, None, closed="neither")
 NONNEGATIVE = Interval(Real, 0, None, closed="left")
 #: an integer >= 1
 POSITIVE_INT = Interval(Integral, 1, None, closed="left")
+#: an integer >= 2
+AT_LEAST_TWO = Interval(Integral, 2, None, closed="left")
 #: a share strictly between 0 and 1
 FRACTION = Interval(Real, 0, 1, closed="neither")
-#: a number of folds (>= 2), a scikit-learn splitter or an iterable of splits (not None:
-#: scikit-learn's ``"cv_object"`` also takes None, which these estimators give no meaning)
-FOLDS = [Interval(Integral, 2, None, closed="left"), HasMethods(["split", "get_n_splits"]),
-         Iterable]
+#: a number of folds (>= 2), a scikit-learn splitter or the splits themselves (a list, tuple or
+#: iterator of ``(train, test)`` pairs; not None: scikit-learn's ``"cv_object"`` also takes None,
+#: which these estimators give no meaning, and not any string)
+FOLDS = [AT_LEAST_TWO, HasMethods(["split", "get_n_splits"]), list, tuple, Iterator]
+#: ``scoring=``: None, ``"loss"`` (minus the mean held-out loss of the estimator's own loss), a
+#: scikit-learn scorer name or a callable ``scorer(estimator, X, y)``
+SCORING = [StrOptions({"loss", *get_scorer_names()}), callable, None]
 #: the kernel parameters of :class:`lssvm_cvx.estimators.base.KernelMixin` (``kernel``: a name,
 #: a :class:`~lssvm_cvx.kernels.Kernel` or any callable; its name is checked by the mixin)
 KERNEL_PARAMS: dict[str, list[Any]] = {

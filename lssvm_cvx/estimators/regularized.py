@@ -20,6 +20,7 @@ graduated non-convexity (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`).
 from __future__ import annotations
 
 import warnings
+from numbers import Integral
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -29,10 +30,13 @@ from sklearn.exceptions import ConvergenceWarning
 from ..exceptions import HyperparameterError, TermError
 from ..formulations.regularized import RegularizedLSSVM, check_terms, nonconvex_keys
 from ..kernels import Kernel
-from ..losses import make_loss
+from ..losses import Loss, make_loss
 from ..selection.gnc_terms import gnc_fit
+from ..selection.heldout import ESTIMANDS
 from .base import KernelMixin, check_fitted, checked_weights, encode_labels
+from .lssvm import SEARCHES
 from .lssvm_device import decision_device, labels_device, uses_device
+from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
 from .regularized_search import DEFAULT_WEIGHT_GRID, search
 from .scoring import best_of
@@ -56,6 +60,26 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
     """Parameters, search and fit shared by the regressor and the classifier."""
 
     _classification = False
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`); the terms, the
+    #: loss and the weight grid are checked by :func:`check_terms`, :func:`make_loss` and the
+    #: search
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **KERNEL_PARAMS,
+        "loss": [str, Loss, None],
+        "terms": [dict, None],
+        "selection": [StrOptions({s for s in SELECTIONS if s}), None],
+        "loo": [StrOptions(set(ESTIMANDS))],
+        "scoring": SCORING,
+        "weight_grid": [dict, None],
+        "sigma2_grid": [StrOptions({"auto"}), "array-like", None],
+        "cv": [*FOLDS, StrOptions({"loo"})],
+        "solver": [str, None],
+        "solver_options": [dict, None],
+        "accept_inaccurate": ["boolean"],
+        "n_jobs": [Integral, None],
+        "search": [StrOptions(set(SEARCHES))],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, *, degree: int = 3,
                  t: float = 1.0, loss: Any = None, terms: Any = None, selection: str | None = None,
@@ -128,8 +152,6 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
 
     def _fit_all(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, groups: Any = None,
                  labels: np.ndarray | None = None) -> None:
-        if self.selection not in SELECTIONS:
-            raise HyperparameterError(f"selection must be one of {SELECTIONS}, got {self.selection!r}")
         terms = check_terms(self.terms)
         loss = make_loss(self.loss)
         task = "classification" if self._classification else "regression"
@@ -191,8 +213,9 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
                                  K=form.context.K, gram_owned=True) for col in cols]
 
     def _fit_device(self, X: Any, y: Any, sample_weight: Any, groups: Any) -> bool:
-        """Fit on device arrays (:mod:`lssvm_cvx.estimators.regularized_device`) when ``X`` is
-        one; whether it was."""
+        """Check the parameters, then fit on device arrays
+        (:mod:`lssvm_cvx.estimators.regularized_device`) when ``X`` is one; whether it was."""
+        validate_params(self, self._parameter_constraints)
         if not uses_device(X):
             return False
         for attr in ("best_params_", "best_score_", "best_index_", "classes_", "pairs_"):

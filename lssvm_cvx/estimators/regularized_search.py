@@ -34,11 +34,11 @@ from ..exceptions import HyperparameterError, LssvmCvxWarning
 from ..formulations.regularized import nonconvex_keys
 from ..linalg.folds import cv_splits
 from ..losses import make_loss
-from ..selection.heldout import ESTIMANDS, heldout_predictions
+from ..selection.heldout import heldout_predictions
 from ..selection.regularized_screen import screen_landmarks, screen_path
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
-from .lssvm import SCREEN_MIN_ROWS, SEARCHES
+from .lssvm import SCREEN_MIN_ROWS
 from .scoring import best_of, cv_results, resolve_scoring
 
 __all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID"]
@@ -113,21 +113,16 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     tuple
         ``(sigma2, terms with the chosen weights, cv_results_)``.
     """
-    if est.loo not in ESTIMANDS:
-        raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {est.loo!r}")
-    if est.search not in SEARCHES:
-        raise HyperparameterError(f"search must be one of {SEARCHES}, got {est.search!r}")
     grid = weight_grid(est, terms)
     s2s, searched = sigma2_candidates(est, X)
     n = X.shape[0]
-    classifier = classification
     y_split = Y if Y.ndim == 1 else np.argmax(Y, axis=1)
     splits = cv_splits("loo" if est.selection == "loo" else est.cv, n, y=y_split, groups=groups,
-                       stratified=classifier, random_state=est.random_state, labeled=labeled)
+                       stratified=classification, random_state=est.random_state, labeled=labeled)
     if any(test.size == 0 for _, test in splits):
         raise HyperparameterError("cv yields a split with no labelled test point")
     loss = make_loss(est.loss)
-    scoring = resolve_scoring(est.scoring, classifier=classifier, loss=loss)
+    scoring = resolve_scoring(est.scoring, classifier=classification, loss=loss)
     path_key, *other_keys = list(grid)
     quadratic = loss.squared and all(t.is_quadratic for t, _ in terms.values())
     rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
