@@ -218,9 +218,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         validate_params(self, self._parameter_constraints)
         if not uses_device(X):
             return False
-        for attr in ("best_params_", "best_score_", "best_index_", "classes_", "pairs_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
+        for attr in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, attr)       # nothing of an earlier fit survives a failed one
         fit_regularized_device(self, X, y, sample_weight, groups,
                                classification=self._classification)
         return True
