@@ -35,15 +35,13 @@ STALE: frozenset[str] = frozenset({
     "auto_real",
     "componentwise_defaults",
     "componentwise_kernel_choice",
-    "componentwise_table1",
     "harness_verdicts",
     "l2svm_adult",
     "l2svm_raetsch",
     "l2svm_spam",
-    "l2svm_table3",
-    "pareto_alternatives",
     "pareto_kpcr",
     "pareto_table3",
+    "scaling",
     "selection_semantics",
 })
 
