@@ -179,11 +179,11 @@ def test_estimator_tikhonov_option(data):
 @pytest.mark.parametrize("kw, match", [
     (dict(method="fusion", solver="tikhonov"), "method='cv' only"),
     (dict(method="fast_cv", solver="tikhonov"), "method='cv' only"),
-    (dict(method="cv", solver="tikhonov", mu=0.0), "mu must be"),
-    (dict(method="cv", solver="tikhonov", mu="aic"), "mu must be"),
-    (dict(method="cv", solver="tikhonov", mu=True), "mu must be"),
-    (dict(method="cv", solver="tikhonov", mu=np.inf), "mu must be"),
-    (dict(method="cv", solver="ridge"), "solver must be"),
+    (dict(method="cv", solver="tikhonov", mu=0.0), "'mu' parameter"),
+    (dict(method="cv", solver="tikhonov", mu="aic"), "'mu' parameter"),
+    (dict(method="cv", solver="tikhonov", mu=True), "'mu' parameter|mu must be"),
+    (dict(method="cv", solver="tikhonov", mu=np.inf), "'mu' parameter"),
+    (dict(method="cv", solver="ridge"), "'solver' parameter"),
 ])
 def test_bad_options(data, kw, match):
     X, y = data

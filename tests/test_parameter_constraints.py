@@ -56,7 +56,8 @@ def test_scikit_learns_param_validation(name):
     ("AdditiveRegularizationRegressor", dict(refit="yes")),        # was accepted
     ("AdditiveRegularizationRegressor", dict(random_state="x")),   # was train_test_split's
     ("AdditiveRegularizationClassifier", dict(criterion="auc")),
-    ("LSSVMRegressor", dict(scoring="neg_mse")),                   # a misspelt scorer
+    ("LSSVMRegressor", dict(n_loo=1)),
+    ("AdditiveRegularizationRegressor", dict(mu=float("inf"), method="cv", solver="tikhonov")),
     ("LSSVMClassifier", dict(multi_class="ova")),
     ("RegularizedLSSVMRegressor", dict(cv=None, selection="kfold")),
     ("RegularizedLSSVMRegressor", dict(accept_inaccurate="no")),    # was accepted

@@ -297,9 +297,9 @@ def test_bad_selection_arguments_are_named():
     with pytest.raises(InputError, match="cv: split 0 has an empty test set|no labelled test"):
         RegularizedLSSVMRegressor(selection="kfold", cv=[(np.arange(10, 20), np.array([], int))]
                                   ).fit(X, y)
-    with pytest.raises(HyperparameterError, match="loo must be one of"):
+    with pytest.raises(HyperparameterError, match="'loo' parameter of RegularizedLSSVMRegressor"):
         RegularizedLSSVMRegressor(selection="loo", loo="exact").fit(X, y)
-    with pytest.raises(HyperparameterError, match="cv must be"):
+    with pytest.raises(HyperparameterError, match="'cv' parameter of RegularizedLSSVMRegressor"):
         RegularizedLSSVMRegressor(selection="kfold", cv="five").fit(X, y)
     with pytest.raises(HyperparameterError, match="sigma2_grid"):
         RegularizedLSSVMRegressor(kernel="linear", selection="loo", sigma2_grid="auto").fit(X, y)

@@ -19,11 +19,11 @@ kernel's and the common numeric parameters' rules across estimators.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from numbers import Integral, Real
 from typing import Any
 
-from sklearn.metrics import get_scorer_names
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -44,10 +44,10 @@ class ParameterConstraintError(HyperparameterError, InvalidParameterError):
     by every committed results file, and moving it there goes with their next regeneration."""
 
 
-#: a finite or infinite real > 0 (NaN fails every interval)
-POSITIVE = Interval(Real, 0, None, closed="neither")
-#: a real >= 0
-NONNEGATIVE = Interval(Real, 0, None, closed="left")
+#: a finite real > 0 (NaN and inf fail)
+POSITIVE = Interval(Real, 0, math.inf, closed="neither")
+#: a finite real >= 0
+NONNEGATIVE = Interval(Real, 0, math.inf, closed="left")
 #: an integer >= 1
 POSITIVE_INT = Interval(Integral, 1, None, closed="left")
 #: an integer >= 2
@@ -58,9 +58,10 @@ FRACTION = Interval(Real, 0, 1, closed="neither")
 #: iterator of ``(train, test)`` pairs; not None: scikit-learn's ``"cv_object"`` also takes None,
 #: which these estimators give no meaning, and not any string)
 FOLDS = [AT_LEAST_TWO, HasMethods(["split", "get_n_splits"]), list, tuple, Iterator]
-#: ``scoring=``: None, ``"loss"`` (minus the mean held-out loss of the estimator's own loss), a
-#: scikit-learn scorer name or a callable ``scorer(estimator, X, y)``
-SCORING = [StrOptions({"loss", *get_scorer_names()}), callable, None]
+#: ``scoring=``: None, ``"loss"``, a scikit-learn scorer name or a callable; the name itself is
+#: checked where it is resolved (:func:`lssvm_cvx.estimators.scoring.resolve_scoring`, whose
+#: message suggests the closest scorer name instead of listing all of them)
+SCORING = [str, callable, None]
 #: the kernel parameters of :class:`lssvm_cvx.estimators.base.KernelMixin` (``kernel``: a name,
 #: a :class:`~lssvm_cvx.kernels.Kernel` or any callable; its name is checked by the mixin)
 KERNEL_PARAMS: dict[str, list[Any]] = {
