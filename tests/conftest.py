@@ -42,3 +42,41 @@ def tol(solver):
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+# ------------------------------------------------------------------ array namespaces (issue 31)
+#: the array libraries the device tests run under, beside NumPy (``torch-cuda`` skips without a
+#: CUDA device, a library that is not installed skips its cases)
+DEVICE_NAMESPACES = ("array_api_strict", "torch-cpu", "torch-cuda")
+
+
+def _converter(ns: str):
+    if ns == "numpy":
+        return np.asarray
+    if ns == "array_api_strict":
+        return pytest.importorskip("array_api_strict").asarray
+    torch = pytest.importorskip("torch")
+    device = ns.removeprefix("torch-")
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device on this machine")
+    return lambda a: torch.asarray(a, device=device)
+
+
+def _as_numpy(a) -> np.ndarray:
+    if hasattr(a, "cpu"):
+        a = a.cpu()
+    return a if isinstance(a, np.ndarray) else np.from_dlpack(a)
+
+
+@pytest.fixture
+def to_namespace():
+    """``to_namespace(ns)``: a converter from NumPy arrays to namespace ``ns`` (``"numpy"`` or one
+    of :data:`DEVICE_NAMESPACES`); the test skips where that library or device is absent."""
+    return _converter
+
+
+@pytest.fixture
+def to_numpy():
+    """``to_numpy(a)``: any array (a tensor on any device, an ``array_api_strict`` array) as a
+    NumPy array."""
+    return _as_numpy

@@ -25,28 +25,6 @@ from lssvm_cvx.kernels import RBF
 from lssvm_cvx.model_selection import gamma_sweep, loo_residuals
 
 
-def _torch(device: str):
-    torch = pytest.importorskip("torch")
-    if device == "cuda" and not torch.cuda.is_available():
-        pytest.skip("no CUDA device on this machine")
-    return lambda a: torch.asarray(a, device=device)
-
-
-def _namespaces():
-    def strict(a):
-        xps = pytest.importorskip("array_api_strict")
-        return xps.asarray(a)
-
-    return {"numpy": lambda: (lambda a: a), "array_api_strict": lambda: strict,
-            "torch-cpu": lambda: _torch("cpu"), "torch-cuda": lambda: _torch("cuda")}
-
-
-def _to_numpy(a) -> np.ndarray:
-    if hasattr(a, "cpu"):
-        a = a.cpu()
-    return np.asarray(a, dtype=float)
-
-
 @pytest.fixture(scope="module")
 def data():
     rng = np.random.default_rng(0)
@@ -55,26 +33,26 @@ def data():
     return X, y
 
 
-@pytest.mark.parametrize("ns", list(_namespaces()))
-def test_the_device_path_equals_the_numpy_path(ns, data):
-    conv = _namespaces()[ns]()
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+def test_the_device_path_equals_the_numpy_path(ns, data, to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y = data
     Xd, yd = conv(X), conv(y)
     K = RBF(0.7)(X)
     Kd = rbf_gram(Xd, sigma2=0.7, block_rows=32)                  # three blocks, one partial
     assert type(Kd) is type(Xd)
     assert str(namespace_of(Kd)[1]) == str(namespace_of(Xd)[1])    # stays on the device
-    np.testing.assert_allclose(_to_numpy(Kd), K, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(to_numpy(Kd), K, rtol=0, atol=1e-12)
     sol = LSSVM(X, y, kernel=RBF(0.7), gamma=10.0).solve()
     alpha, b = lssvm_fit(Kd, yd, 10.0)
     assert type(alpha) is type(Xd)
-    np.testing.assert_allclose(_to_numpy(alpha), sol["alpha"], rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(alpha), sol["alpha"], rtol=0, atol=1e-10)
     assert abs(float(b) - sol.scalar("b")) < 1e-10
     r = lssvm_loo_residuals(Kd, yd, 10.0)
-    np.testing.assert_allclose(_to_numpy(r), loo_residuals(K, y, 10.0), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(r), loo_residuals(K, y, 10.0), rtol=0, atol=1e-10)
     gammas = np.logspace(-2, 3, 9)
     path = loo_gamma_path(Kd, yd, gammas)
-    np.testing.assert_allclose(_to_numpy(path), gamma_sweep(K, y, gammas, criterion="loo").scores,
+    np.testing.assert_allclose(to_numpy(path), gamma_sweep(K, y, gammas, criterion="loo").scores,
                                rtol=1e-10)
 
 
@@ -91,17 +69,18 @@ def test_loo_residuals_equal_brute_force_refits(data):
 
 @pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
 @pytest.mark.parametrize("block", [1, 7, 32, 80, 4096])
-def test_the_inverse_diagonal_by_column_blocks_equals_a_dense_inverse(ns, block, data):
+def test_the_inverse_diagonal_by_column_blocks_equals_a_dense_inverse(ns, block, data,
+                                                                      to_namespace, to_numpy):
     """``diag(H⁻¹)`` from the trailing-block solves against ``np.linalg.inv`` (blocks that divide
     N, that do not, of one column, and one block for all)."""
-    conv = _namespaces()[ns]()
+    conv = to_namespace(ns)
     X, _ = data
     H = RBF(0.7)(X) + np.eye(len(X)) / 3.0
     Ld = conv(np.linalg.cholesky(H))
     xp, device = namespace_of(Ld)
     got = inverse_diagonal(xp, device, Ld, block=block)
     assert type(got) is type(Ld)
-    np.testing.assert_allclose(_to_numpy(got), np.diag(np.linalg.inv(H)), rtol=1e-10)
+    np.testing.assert_allclose(to_numpy(got), np.diag(np.linalg.inv(H)), rtol=1e-10)
 
 
 def test_float32_is_accepted_and_close(data):
@@ -190,16 +169,16 @@ def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda
 
 # ------------------------------------------------------------------------------ the (γ, σ²) grid
 @pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
-def test_the_loo_grid_equals_the_numpy_path_by_either_method(ns, data):
+def test_the_loo_grid_equals_the_numpy_path_by_either_method(ns, data, to_namespace, to_numpy):
     """Every pair of the grid against ``gamma_sweep``'s exact LOO on the NumPy Gram."""
-    conv = _namespaces()[ns]()
+    conv = to_namespace(ns)
     X, y = data
     gammas, sigma2s = np.logspace(-1, 3, 5), (0.4, 1.5)
     ref = np.array([gamma_sweep(RBF(s2)(X), y, gammas, criterion="loo").scores for s2 in sigma2s])
     for method in ("cholesky", "eigh"):
         got = loo_grid(conv(X), conv(y), gammas, sigma2s, method=method, block_rows=50)
         assert type(got) is type(conv(X))
-        np.testing.assert_allclose(_to_numpy(got), ref, rtol=1e-9)
+        np.testing.assert_allclose(to_numpy(got), ref, rtol=1e-9)
     with pytest.raises(HyperparameterError, match="method"):
         loo_grid(X, y, gammas, sigma2s, method="lu")
 
@@ -224,19 +203,19 @@ def _nystroem_reference(X, y, Z, sigma2, gammas):
 
 
 @pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
-def test_nystroem_loo_path_equals_the_dense_hat_matrix(ns, data):
-    conv = _namespaces()[ns]()
+def test_nystroem_loo_path_equals_the_dense_hat_matrix(ns, data, to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y = data
     Z = X[::4]
     gammas = np.logspace(-2, 3, 7)
     path = nystroem_loo_path(conv(X), conv(y), conv(Z), sigma2=0.7, gammas=gammas, block_rows=23)
     ref, fits = _nystroem_reference(X, y, Z, 0.7, gammas)
-    np.testing.assert_allclose(_to_numpy(path.scores), ref, rtol=1e-10)
+    np.testing.assert_allclose(to_numpy(path.scores), ref, rtol=1e-10)
     j = int(np.argmin(ref))
     assert path.gamma == gammas[j] and path.rank == Z.shape[0]
     pred = path.predict(conv(X), conv(Z), sigma2=0.7, block_rows=30)
     assert type(pred) is type(conv(X))
-    np.testing.assert_allclose(_to_numpy(pred), fits[j], rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(pred), fits[j], rtol=0, atol=1e-10)
 
 
 def test_nystroem_loo_residual_equals_a_brute_force_refit(data):

@@ -12,28 +12,7 @@ import lssvm_cvx
 from lssvm_cvx import AutoLSSVMRegressor, LSSVMClassifier, LSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
 
-
-def _torch(device):
-    torch = pytest.importorskip("torch")
-    if device == "cuda" and not torch.cuda.is_available():
-        pytest.skip("no CUDA device on this machine")
-    return lambda a: torch.asarray(a, device=device)
-
-
-def _strict():
-    xps = pytest.importorskip("array_api_strict")
-    return xps.asarray
-
-
-CONVERTERS = {"torch-cpu": lambda: _torch("cpu"), "torch-cuda": lambda: _torch("cuda"),
-              "array_api_strict": _strict}
-
-
-def _np(a):
-    if hasattr(a, "cpu"):
-        a = a.cpu()
-    return np.asarray(a) if not hasattr(a, "__dlpack__") or isinstance(a, np.ndarray) \
-        else np.from_dlpack(a)
+DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +23,11 @@ def data():
     return X, y
 
 
-@pytest.mark.parametrize("ns", list(CONVERTERS))
+@pytest.mark.parametrize("ns", DEVICE_NS)
 @pytest.mark.parametrize("approximation", [None, "nystroem"])
-def test_the_regressor_on_a_device_equals_the_numpy_regressor(ns, approximation, data):
-    conv = CONVERTERS[ns]()
+def test_the_regressor_on_a_device_equals_the_numpy_regressor(ns, approximation, data,
+                                                              to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y = data
     kw = dict(selection="loo", sigma2_grid=[0.5, 2.0], gamma_grid=np.logspace(-1, 3, 5),
               search="grid", approximation=approximation, n_components=25, random_state=0)
@@ -59,12 +39,12 @@ def test_the_regressor_on_a_device_equals_the_numpy_regressor(ns, approximation,
     assert est.best_params_ == ref.best_params_
     np.testing.assert_allclose(est.cv_results_["mean_test_score"],
                                ref.cv_results_["mean_test_score"], rtol=1e-9)
-    np.testing.assert_allclose(_np(pred), ref.predict(X[:7]), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(pred), ref.predict(X[:7]), rtol=0, atol=1e-10)
 
 
-@pytest.mark.parametrize("ns", list(CONVERTERS))
-def test_the_binary_classifier_on_a_device_equals_the_numpy_classifier(ns, data):
-    conv = CONVERTERS[ns]()
+@pytest.mark.parametrize("ns", DEVICE_NS)
+def test_the_binary_classifier_on_a_device_equals_the_numpy_classifier(ns, data, to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y = data
     labels = (y > 0).astype(np.int64) * 3 + 2                       # classes 2 and 5
     kw = dict(selection="loo", sigma2_grid=[0.5, 2.0], search="grid")
@@ -73,8 +53,8 @@ def test_the_binary_classifier_on_a_device_equals_the_numpy_classifier(ns, data)
         got = est.predict(conv(X))
     ref = LSSVMClassifier(**kw).fit(X, labels)
     assert est.best_params_ == ref.best_params_
-    np.testing.assert_array_equal(_np(got), ref.predict(X))
-    np.testing.assert_allclose(_np(est.decision_function(conv(X))), ref.decision_function(X),
+    np.testing.assert_array_equal(to_numpy(got), ref.predict(X))
+    np.testing.assert_allclose(to_numpy(est.decision_function(conv(X))), ref.decision_function(X),
                                rtol=0, atol=1e-10)
 
 
@@ -105,7 +85,7 @@ def test_unsupported_options_on_a_device_are_one_line_errors(kw, match, data):
     assert "\n" not in str(e.value) and "X.cpu().numpy()" in str(e.value)
 
 
-def test_the_device_path_checks_the_widths_and_searches_only_when_asked_as_the_cpu_path(data):
+def test_the_device_path_checks_the_widths_and_searches_only_when_asked_as_the_cpu_path(data, to_numpy):
     """``sigma2_grid`` goes through the CPU path's checks; ``selection=None`` fits the given
     (γ, σ²) without scoring a grid (``cv_results_`` None on both paths)."""
     torch = pytest.importorskip("torch")
@@ -119,7 +99,7 @@ def test_the_device_path_checks_the_widths_and_searches_only_when_asked_as_the_c
     ref = LSSVMRegressor(gamma=10.0, sigma2=2.0).fit(X, y)
     assert est.cv_results_ is None and ref.cv_results_ is None
     assert (est.gamma_, est.sigma2_) == (ref.gamma_, ref.sigma2_)
-    np.testing.assert_allclose(_np(est.predict(t(X[:5]))), ref.predict(X[:5]), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(est.predict(t(X[:5]))), ref.predict(X[:5]), rtol=0, atol=1e-10)
 
 
 def test_weights_multiclass_and_shapes_on_a_device_are_one_line_errors(data):

@@ -20,28 +20,7 @@ from lssvm_cvx.linalg import cholesky as lchol
 from lssvm_cvx.linalg import quadratic as lquad
 from lssvm_cvx.terms import L1, GraphLaplacian, Ridge, RKHSNorm
 
-
-def _torch(device):
-    torch = pytest.importorskip("torch")
-    if device == "cuda" and not torch.cuda.is_available():
-        pytest.skip("no CUDA device on this machine")
-    return lambda a: torch.asarray(a, device=device)
-
-
-def _strict():
-    xps = pytest.importorskip("array_api_strict")
-    return lambda a: xps.asarray(a)
-
-
-CONVERTERS = {"numpy": lambda: np.asarray, "torch-cpu": lambda: _torch("cpu"),
-              "torch-cuda": lambda: _torch("cuda"), "array_api_strict": _strict}
-DEVICE_NS = [k for k in CONVERTERS if k != "numpy"]
-
-
-def _np(a):
-    if hasattr(a, "cpu"):
-        a = a.cpu()
-    return a if isinstance(a, np.ndarray) else np.from_dlpack(a)
+DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]
 
 
 def _problem(n=40, seed=0, w_rkhs=0.1):
@@ -62,9 +41,9 @@ def test_the_constants_are_the_numpy_paths():
     assert dq.REFINE_STEPS == lquad.REFINE_STEPS
 
 
-@pytest.mark.parametrize("ns", list(CONVERTERS))
-def test_the_augmented_fit_and_loo_equal_the_numpy_system(ns):
-    conv = CONVERTERS[ns]()
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+def test_the_augmented_fit_and_loo_equal_the_numpy_system(ns, to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y, K, P = _problem()
     s = np.random.default_rng(3).uniform(0.5, 2.0, len(y))
     ref = lquad.AugmentedSystem(K, s, P)
@@ -75,9 +54,9 @@ def test_the_augmented_fit_and_loo_equal_the_numpy_system(ns):
     assert type(a) is type(conv(y))                                 # stays in the namespace
     # the fitted values to 1e-10; α itself to the system's conditioning (reciprocal ≈ 5e-10:
     # LAPACK's and PyTorch's LU differ by 2e-9 in α)
-    np.testing.assert_allclose(K @ _np(a) + float(b), K @ a0 + b0, rtol=0, atol=1e-10)
-    np.testing.assert_allclose(_np(a), a0, rtol=0, atol=1e-7 * np.abs(a0).max())
-    np.testing.assert_allclose(_np(r), ref.loo(y), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(K @ to_numpy(a) + float(b), K @ a0 + b0, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(a), a0, rtol=0, atol=1e-7 * np.abs(a0).max())
+    np.testing.assert_allclose(to_numpy(r), ref.loo(y), rtol=1e-10, atol=1e-12)
 
 
 def test_the_loo_residuals_are_brute_force_refits():
@@ -105,18 +84,18 @@ def _pinv_loo(K, P, y):
     return Xs[n + 1:, 0] / np.diag(Xs[n + 1:, 1:])
 
 
-@pytest.mark.parametrize("ns", list(CONVERTERS))
-def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns):
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns, to_namespace, to_numpy):
     """A tiny RKHS weight beside a graph Laplacian: α is not identifiable (reciprocal condition
     ≈ 5e-14), the ridge is added and every column refined; the fitted values and the LOO error
     are the exact system's (its minimum-norm solution) to the problem's own accuracy."""
-    conv = CONVERTERS[ns]()
+    conv = to_namespace(ns)
     X, y, K, P = _problem(w_rkhs=1e-5)
     assert dq._LU(np, dq._system(np, None, K, np.ones(len(y)), P)).rcond() < dq.COND_WARN
     a, b = dq.augmented_fit(conv(K), conv(np.ones(len(y))), conv(P), conv(y))
     a0, b0 = lquad.AugmentedSystem(K, np.ones(len(y)), P).solve(y)
-    np.testing.assert_allclose(K @ _np(a) + float(b), K @ a0 + b0, atol=1e-7)
-    r = _np(dq.augmented_loo_residuals(conv(K), conv(np.ones(len(y))), conv(P), conv(y)))
+    np.testing.assert_allclose(K @ to_numpy(a) + float(b), K @ a0 + b0, atol=1e-7)
+    r = to_numpy(dq.augmented_loo_residuals(conv(K), conv(np.ones(len(y))), conv(P), conv(y)))
     ref = _pinv_loo(K, P, y)
     assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
 
@@ -171,8 +150,9 @@ def data():
 @pytest.mark.parametrize("ns", DEVICE_NS)
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("classify", [False, True])
-def test_the_estimators_on_a_device_equal_the_numpy_estimators(ns, case, classify, data):
-    conv = CONVERTERS[ns]()
+def test_the_estimators_on_a_device_equal_the_numpy_estimators(ns, case, classify, data,
+                                                               to_namespace, to_numpy):
+    conv = to_namespace(ns)
     X, y, labels = data
     C = RegularizedLSSVMClassifier if classify else RegularizedLSSVMRegressor
     kw = CASES[case]
@@ -189,9 +169,9 @@ def test_the_estimators_on_a_device_equal_the_numpy_estimators(ns, case, classif
     assert est.device_ is not None and est.sigma2_ == ref.sigma2_
     assert weights(est.terms_) == weights(ref.terms_)
     want = ref.decision_function(X[:9]) if classify else ref.predict(X[:9])
-    np.testing.assert_allclose(_np(dec), want, rtol=0, atol=1e-9 * max(1.0, np.abs(want).max()))
+    np.testing.assert_allclose(to_numpy(dec), want, rtol=0, atol=1e-9 * max(1.0, np.abs(want).max()))
     if classify:
-        np.testing.assert_array_equal(_np(lab), ref.predict(X[:9]))
+        np.testing.assert_array_equal(to_numpy(lab), ref.predict(X[:9]))
     if ref.cv_results_ is None:
         assert est.cv_results_ is None
         return
