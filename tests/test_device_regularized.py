@@ -100,6 +100,58 @@ def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns, to
     assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
 
 
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+def test_the_kfold_residuals_equal_the_numpy_system_and_brute_force_refits(ns, to_namespace,
+                                                                          to_numpy):
+    """``S_V^{-½} Z_VV⁻¹ μ_V`` per fold against ``AugmentedSystem.kfold`` and against refits
+    with the fold's loss weights set to zero (the basis and the terms keep its points)."""
+    conv = to_namespace(ns)
+    _, y, K, P = _problem()
+    n = len(y)
+    folds = np.array_split(np.random.default_rng(4).permutation(n), 5)
+    got = to_numpy(dq.augmented_kfold_residuals(conv(K), conv(np.ones(n)), conv(P), conv(y),
+                                                folds))
+    ref = lquad.AugmentedSystem(K, np.ones(n), P).kfold(y, folds)
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+    bf = np.empty(n)
+    for V in folds:
+        s = np.ones(n)
+        s[V] = 0.0
+        a, b = lquad.AugmentedSystem(K, s, P).solve(y)
+        bf[V] = y[V] - (K[V] @ a + b)
+    np.testing.assert_allclose(got, bf, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+@pytest.mark.parametrize("gamma", [1e5, 10.0])
+def test_the_lssvm_kfold_residuals_are_refits_on_the_training_folds(ns, gamma, to_namespace,
+                                                                    to_numpy):
+    """``C_VV⁻¹ α_V`` against LS-SVMs refitted on the other folds (the fold leaves the basis
+    too: for the RKHS norm alone the two estimands agree), also at γ = 1e5 where the RBF
+    Gram of 40 points is numerically singular."""
+    conv = to_namespace(ns)
+    X, y, K, _ = _problem()
+    n = len(y)
+    folds = np.array_split(np.random.default_rng(5).permutation(n), 4)
+    got = to_numpy(dq.lssvm_kfold_residuals(conv(K), conv(y), gamma, folds))
+    bf = np.empty(n)
+    for V in folds:
+        tr = np.setdiff1d(np.arange(n), V)
+        A = np.block([[np.zeros((1, 1)), np.ones((1, tr.size))],
+                      [np.ones((tr.size, 1)), K[np.ix_(tr, tr)] + np.eye(tr.size) / gamma]])
+        sol = np.linalg.solve(A, np.r_[0.0, y[tr]])
+        bf[V] = y[V] - (K[np.ix_(V, tr)] @ sol[1:] + sol[0])
+    np.testing.assert_allclose(got, bf, rtol=1e-7, atol=1e-9)
+    with pytest.raises(InputError, match="partition"):
+        dq.lssvm_kfold_residuals(K, y, gamma, folds[:2])
+
+
+def test_kfold_folds_must_partition_the_points():
+    _, y, K, P = _problem(n=10)
+    with pytest.raises(InputError, match="partition"):
+        dq.augmented_kfold_residuals(K, np.ones(10), P, y, [np.arange(5), np.arange(4, 10)])
+
+
 @pytest.mark.xfail(strict=True, reason="known: AugmentedSystem.loo takes the μμ block from the "
                    "ridged factors without refinement, so on an unidentifiable α its LOO error "
                    "is the ridged model's (2 % off here); the fix is in linalg, which the "
@@ -136,6 +188,10 @@ CASES = {
     "ridge-loo": dict(terms={"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
                       selection="loo", loo="loss",
                       weight_grid={"rkhs": [0.01, 0.1, 1.0], "ridge": [1e-3, 0.1]}),
+    # k-fold: the CPU search's (shuffled, for the classifier stratified) folds, split scores
+    "rkhs-kfold": dict(selection="kfold", cv=5, random_state=3, sigma2_grid=[0.5, 2.0]),
+    "graph-kfold": dict(terms=GRAPH, selection="kfold", cv=4, random_state=0, loo="loss",
+                        weight_grid={"rkhs": np.logspace(-1, 2, 4)}),
 }
 
 
@@ -217,7 +273,8 @@ def test_a_cpu_fit_after_a_device_fit_is_a_cpu_model(data):
     (dict(loss="absolute"), HyperparameterError, "loss must be squared"),
     (dict(terms={"rkhs": (RKHSNorm(), 1.0), "l1": (L1(), 0.1)}), HyperparameterError,
      "must be quadratic"),
-    (dict(selection="kfold"), HyperparameterError, "selection must be None or 'loo'"),
+    (dict(selection="kfold", cv=3, weight_grid={"rkhs": [1.0]}, terms=GRAPH),
+     HyperparameterError, "estimand is 'loss'"),
     (dict(terms=GRAPH, selection="loo"), HyperparameterError, "estimand is 'loss'"),
     (dict(selection="loo", scoring="r2"), HyperparameterError, "default scoring"),
     (dict(solver="CLARABEL"), HyperparameterError, "closed form"),

@@ -42,7 +42,7 @@ from .grids import sigma2_candidates
 from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["uses_device", "fit_device", "to_cpu",
+__all__ = ["uses_device", "fit_device", "device_targets", "to_cpu",
            "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
@@ -78,10 +78,11 @@ def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> 
         raise InputError(f"sample_weight and groups are not supported on a device{cpu}")
 
 
-def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None, *,
-               classification: bool = False) -> Any:
-    """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
-    _refuse(est, sample_weight, groups, classification)
+def device_targets(est: Any, X: Any, y: Any, classification: bool) -> tuple[Any, Any, Any]:
+    """The checked device inputs' namespace, device and fitted targets: ``y`` in ``X``'s float
+    dtype, or for a (binary) classifier the ±1 coding of its labels (``classes_[1]`` is +1),
+    which sets ``est.classes_`` and ``est.pairs_``.  Shapes and a multiclass ``y`` are one-line
+    errors (:class:`~lssvm_cvx.exceptions.InputError`)."""
     xp, device = namespace_of(X, y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
         raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
@@ -98,6 +99,14 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
     else:
         float_dtype(xp, y)
         Y = xp.astype(y, dtype)
+    return xp, device, Y
+
+
+def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None, *,
+               classification: bool = False) -> Any:
+    """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
+    _refuse(est, sample_weight, groups, classification)
+    xp, device, Y = device_targets(est, X, y, classification)
     gamma = float(check_gamma(est.gamma))
     if est.selection is None:          # γ and σ² as given: no search, as on the CPU path
         gammas, sigma2s = [gamma], [float(est.sigma2)]

@@ -12,12 +12,14 @@ enters the augmented system of :func:`~lssvm_cvx.device.quadratic.augmented_fit`
 alone is the LS-SVM: one Cholesky factor, :func:`~lssvm_cvx.device.lssvm_fit`).  The RKHS
 norm's matrix is the device Gram; **every other term's matrix is built by NumPy on the CPU from
 a copy of the inputs and moved to the device** (the terms are NumPy code).  ``selection=None``,
-or ``"loo"`` with the estimand ``loo="loss"`` (or the RKHS norm alone, where the two estimands
-coincide): every candidate of the CPU search's grid (``weight_grid``, ``sigma2_grid``, in the
-same order) scored by its exact leave-one-out residuals, with the CPU path's default scoring
-(``neg_mean_squared_error`` for the regressor, the accuracy of the LOO predictions for the
+``"loo"`` or ``"kfold"`` with the estimand ``loo="loss"`` (or the RKHS norm alone, where the two
+estimands coincide): every candidate of the CPU search's grid (``weight_grid``, ``sigma2_grid``,
+in the same order) scored by its exact held-out residuals (leave-one-out: ``μ_i / (√s_i Z_ii)``;
+k-fold: the CPU search's folds of ``cv`` and ``random_state``, stratified for the classifier,
+``S_V^{-½} Z_VV⁻¹ μ_V`` per fold), with the CPU path's default scoring
+(``neg_mean_squared_error`` for the regressor, the accuracy of the held-out predictions for the
 classifier), so ``cv_results_`` matches the CPU path's.  Anything else (another kernel or loss,
-a non-quadratic term, k-fold, the ``"refit"`` estimand with data-dependent terms, a scorer,
+a non-quadratic term, the ``"refit"`` estimand with data-dependent terms, a scorer,
 ``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` or :class:`~lssvm_cvx.exceptions.InputError`
 that names the CPU path.
@@ -30,17 +32,23 @@ from typing import Any
 
 import numpy as np
 
-from ..device import float_dtype, lssvm_fit, lssvm_loo_residuals, namespace_of, rbf_gram
-from ..device.quadratic import augmented_fit, augmented_loo_residuals
+from ..device import lssvm_fit, lssvm_loo_residuals, namespace_of, rbf_gram
+from ..device.quadratic import (
+    augmented_fit,
+    augmented_kfold_residuals,
+    augmented_loo_residuals,
+    lssvm_kfold_residuals,
+)
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
 from ..kernels import RBF
+from ..linalg.folds import cv_splits
 from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
-from .lssvm_device import to_cpu
+from .lssvm_device import device_targets, to_cpu
 from .regularized_search import weight_grid
-from .scoring import best_of, cv_results
+from .scoring import best_of, cv_results, resolve_scoring
 
 __all__ = ["fit_regularized_device"]
 
@@ -57,14 +65,14 @@ def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
     if rough:
         raise HyperparameterError(f"on a device every term must be quadratic; {rough} are "
                                   f"not{_CPU}")
-    if est.selection not in (None, "loo"):
-        raise HyperparameterError(f"on a device selection must be None or 'loo', got "
+    if est.selection not in (None, "loo", "kfold"):
+        raise HyperparameterError(f"on a device selection must be None, 'loo' or 'kfold', got "
                                   f"{est.selection!r}{_CPU}")
     rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
-    if est.selection == "loo" and est.loo != "loss" and not rkhs_only:
-        raise HyperparameterError(f"on a device the leave-one-out estimand is 'loss' (the basis "
-                                  f"and the terms keep the point); loo={est.loo!r} with terms "
-                                  f"other than the RKHS norm refits{_CPU}")
+    if est.selection is not None and est.loo != "loss" and not rkhs_only:
+        raise HyperparameterError(f"on a device the held-out estimand is 'loss' (the basis "
+                                  f"and the terms keep the held-out points); loo={est.loo!r} "
+                                  f"with terms other than the RKHS norm refits{_CPU}")
     if est.scoring is not None:
         raise HyperparameterError(f"on a device the search uses the default scoring "
                                   f"(scoring=None), got {est.scoring!r}{_CPU}")
@@ -119,6 +127,13 @@ class _Problem:
             return lssvm_loo_residuals(self.K, self.Y, 1.0 / _positive_sum(c))
         return augmented_loo_residuals(self.K, self._ones(), P, self.Y)
 
+    def kfold(self, weights: dict[str, float], folds: list[np.ndarray]) -> Any:
+        """Held-out residuals of the folds."""
+        c, P = self._P(weights)
+        if P is None:
+            return lssvm_kfold_residuals(self.K, self.Y, 1.0 / _positive_sum(c), folds)
+        return augmented_kfold_residuals(self.K, self._ones(), P, self.Y, folds)
+
 
 def _positive_sum(c: float | None) -> float:
     if c is None or not c > 0:
@@ -131,30 +146,23 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
     """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
     terms = check_terms(est.terms)
     _refuse(est, terms, sample_weight, groups)
-    xp, device = namespace_of(X, y)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
-        raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
-                         f"{tuple(X.shape)} and {tuple(y.shape)}")
-    dtype = float_dtype(xp, X)
-    if classification:
-        classes = xp.unique_values(y)
-        if int(classes.shape[0]) != 2:
-            raise InputError(f"on a device the classifier is binary, got {int(classes.shape[0])} "
-                             "classes (convert to NumPy for multiclass)")
-        Y = xp.where(y == classes[1], xp.asarray(1.0, dtype=dtype, device=device),
-                     xp.asarray(-1.0, dtype=dtype, device=device))
-        est.classes_, est.pairs_ = classes, None
-    else:
-        float_dtype(xp, y)
-        Y = xp.astype(y, dtype)
+    xp, device, Y = device_targets(est, X, y, classification)
     Xcpu = to_cpu(X)
     ycpu = to_cpu(Y)
     s2s, searched = sigma2_candidates(est, Xcpu)
     weights = {k: float(w) for k, (_, w) in terms.items()}
     sigma2, results = float(s2s[0]), None
-    if est.selection == "loo":
+    if est.selection is not None:
         grid = weight_grid(est, terms)
         path_key, *other_keys = list(grid)
+        n = int(X.shape[0])
+        if est.selection == "kfold":
+            # the CPU search's folds (stratified on the ±1 targets for the classifier) and its
+            # default scorer, split by split
+            folds = [te for _, te in cv_splits(est.cv, n, y=ycpu, stratified=classification,
+                                               random_state=est.random_state)]
+            scoring = resolve_scoring(None, classifier=classification, loss=make_loss(est.loss))
+            classes = np.array([-1.0, 1.0]) if classification else None   # on the ±1 targets
         params, rows = [], []
         for s2 in s2s:                       # the CPU search's order of candidates
             prob = _Problem(X, Xcpu, ycpu, Y, float(s2), terms)
@@ -162,10 +170,16 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                 for wk in grid[path_key]:
                     cand = {**weights, **dict(zip(other_keys, map(float, combo))),
                             path_key: float(wk)}
-                    r = to_cpu(prob.loo(cand))
-                    # the CPU path's default scorers on the LOO splits, one point per split
-                    rows.append((((ycpu - r) > 0) == (ycpu > 0)).astype(float) if classification
-                                else -(r * r))
+                    if est.selection == "loo":
+                        r = to_cpu(prob.loo(cand))
+                        # the CPU path's default scorers on the LOO splits, one point per split
+                        rows.append((((ycpu - r) > 0) == (ycpu > 0)).astype(float)
+                                    if classification else -(r * r))
+                    else:
+                        r = to_cpu(prob.kfold(cand, folds))
+                        rows.append([scoring.split_score(ycpu[te], ycpu[te] - r[te],
+                                                         classes=classes, targets=ycpu[te])
+                                     for te in folds])
                     p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
                     p[f"terms__{path_key}"] = float(wk)
                     if searched:
@@ -173,7 +187,7 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                     params.append(p)
         results = cv_results(params, np.array(rows), estimand=est.loo,
                              scoring="accuracy" if classification else "neg_mean_squared_error",
-                             n_splits=int(X.shape[0]), search="grid", device=str(device))
+                             n_splits=len(rows[0]), search="grid", device=str(device))
         est.best_index_, best, est.best_score_ = best_of(results)
         est.best_params_ = best
         sigma2 = float(best.get("sigma2", s2s[0]))
