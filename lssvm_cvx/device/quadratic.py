@@ -147,9 +147,9 @@ def _system(xp: Any, device: Any, K: Any, s: Any, P: Any) -> Any:
 def _solve(xp: Any, device: Any, K: Any, s: Any, P: Any, y: Any, *, unit_mu: bool) -> Any:
     """The solution of the augmented system for ``y`` (first column) and, with ``unit_mu``, the
     ``N`` columns of the μμ block of the inverse (from the same factors; with the ridge, refined
-    together with the solution, which :meth:`lssvm_cvx.linalg.quadratic.AugmentedSystem.loo`
-    does not do: there its LOO residuals are those of the ridged model, 2 % off the exact
-    system's on an ill-conditioned GraphLaplacian case in ``tests/test_device_quadratic.py``)."""
+    together with the solution, as :meth:`lssvm_cvx.linalg.quadratic.AugmentedSystem.Z` does:
+    from the ridged factors alone the LOO residuals are the ridged model's, 2 % off the exact
+    system's on an ill-conditioned GraphLaplacian case in ``tests/test_device_regularized.py``)."""
     n = int(K.shape[0])
     A = _system(xp, device, K, s, P)
     rhs = xp.concat([xp.zeros((n + 1,), dtype=K.dtype, device=device), xp.sqrt(s) * y])[:, None]
