@@ -58,6 +58,30 @@ def test_the_binary_classifier_on_a_device_equals_the_numpy_classifier(ns, data,
                                rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("ns", DEVICE_NS)
+@pytest.mark.parametrize("classify", [False, True])
+def test_the_kfold_search_on_a_device_equals_the_numpy_estimator(ns, classify, data,
+                                                                to_namespace, to_numpy):
+    """The CPU path's folds (shuffled; stratified for the classifier) and split scores: the
+    same ``cv_results_`` scores (to 1e-9), ``best_params_`` and predictions."""
+    conv = to_namespace(ns)
+    X, y = data
+    C = LSSVMClassifier if classify else LSSVMRegressor
+    yy = (y > 0).astype(np.int64) * 3 + 2 if classify else y
+    kw = dict(selection="kfold", cv=5, random_state=2, sigma2_grid=[0.5, 2.0],
+              gamma_grid=np.logspace(-1, 5, 7), search="grid")
+    with lssvm_cvx.array_api_dispatch():
+        est = C(**kw).fit(conv(X), conv(yy))
+        got = est.decision_function(conv(X[:9])) if classify else est.predict(conv(X[:9]))
+    ref = C(**kw).fit(X, yy)
+    assert est.best_params_ == ref.best_params_
+    assert est.cv_results_["params"] == ref.cv_results_["params"]
+    for k in ["mean_test_score"] + [f"split{i}_test_score" for i in range(5)]:
+        np.testing.assert_allclose(est.cv_results_[k], ref.cv_results_[k], rtol=1e-9, atol=1e-12)
+    want = ref.decision_function(X[:9]) if classify else ref.predict(X[:9])
+    np.testing.assert_allclose(to_numpy(got), want, rtol=0, atol=1e-9)
+
+
 def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
     torch = pytest.importorskip("torch")
     X, y = data
@@ -73,9 +97,10 @@ def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
 
 @pytest.mark.parametrize("kw, match", [
     (dict(kernel="linear"), "kernel must be 'rbf'"),
-    (dict(selection="kfold"), "selection must be None or 'loo'"),
+    (dict(selection="gcv"), "selection must be None, 'loo' or 'kfold'"),
+    (dict(selection="kfold", approximation="nystroem"), "not k-fold"),
     (dict(approximation="rff"), "approximation must be None or 'nystroem'"),
-    (dict(scoring="r2"), "mean squared LOO residual only"),
+    (dict(scoring="r2"), "mean squared held-out residual only"),
 ])
 def test_unsupported_options_on_a_device_are_one_line_errors(kw, match, data):
     torch = pytest.importorskip("torch")

@@ -38,6 +38,7 @@ from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, 
                      StrOptions, validate_params)
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
+           "selection_scoring",
            "sigma2_candidates"]
 
 #: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
@@ -46,6 +47,20 @@ DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
 SCREEN_MIN_ROWS = 1500
 #: the search strategies of ``selection="loo"``
 SEARCHES = ("auto", "grid", "screen")
+
+
+def selection_scoring(est: Any, classification: bool) -> Scoring:
+    """The scoring of an LS-SVM estimator's search (on the CPU and the device): ``est.scoring``
+    resolved; None: the legacy ``selection_score`` of the classifier (``"mse"`` on the ±1
+    targets, or ``"misclassification"``: accuracy), ``-MSE`` for the regressor."""
+    if est.scoring is None and classification:
+        legacy = getattr(est, "selection_score", "mse")
+        if legacy == "mse":       # else "misclassification" / "error" (the constraints)
+            return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
+        return Scoring("accuracy", "accuracy", True)
+    from ..losses import Squared
+
+    return resolve_scoring(est.scoring, classifier=classification, loss=Squared())
 
 
 class _LSSVMBase(KernelMixin, BaseEstimator):
@@ -86,19 +101,6 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
                 "for other splitters use RegularizedLSSVMRegressor/Classifier")
         return folds
 
-    def _scoring(self, classification: bool) -> Scoring:
-        """``scoring`` resolved; None: the legacy ``selection_score`` of the classifier
-        (``"mse"`` on the ±1 targets, or ``"misclassification"``: accuracy), ``-MSE`` for the
-        regressor."""
-        if self.scoring is None and classification:
-            legacy = getattr(self, "selection_score", "mse")
-            if legacy == "mse":       # else "misclassification" / "error" (the constraints)
-                return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
-            return Scoring("accuracy", "accuracy", True)
-        from ..losses import Squared
-
-        return resolve_scoring(self.scoring, classifier=classification, loss=Squared())
-
     def _select(self, X: np.ndarray, Y: np.ndarray, folds: list[np.ndarray] | None,
                 weights: np.ndarray | None, score: str, labels: np.ndarray | None = None,
                 classification: bool = False
@@ -112,7 +114,7 @@ class _LSSVMBase(KernelMixin, BaseEstimator):
             sigma2s = np.array([self.sigma2])
             make = lambda _s2: self._make_kernel()  # noqa: E731 - the width as given
         search = self.search
-        scoring = self._scoring(classification) if self.selection != "gcv" else None
+        scoring = selection_scoring(self, classification) if self.selection != "gcv" else None
         screen = (searched and self.selection == "loo" and weights is None and sigma2s.size > 1
                   and scoring is not None and scoring.kind in ("mse", "accuracy")
                   and (search == "screen" or (search == "auto" and X.shape[0] > SCREEN_MIN_ROWS)))

@@ -10,12 +10,15 @@ scikit-learn's ``array_api_dispatch`` is on (``sklearn.set_config(array_api_disp
 which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU tensor without a
 switch is converted to NumPy as before.
 
-What it covers: the RBF kernel; ``selection=None`` or ``"loo"`` (exact LOO on every pair of the
+What it covers: the RBF kernel; ``selection=None``, ``"loo"`` (exact LOO on every pair of the
 grid: :func:`~lssvm_cvx.device.loo_grid`, or :func:`~lssvm_cvx.device.nystroem_loo_path` with
-``approximation="nystroem"``); the default scoring (mean squared LOO residual, on the ±1 targets
-for the classifier).  Anything else (another kernel, k-fold, GCV, ``sample_weight``, a scorer,
-multiclass) is a one-line :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the
-CPU path.  ``search`` is ignored: the device scores the whole grid exactly.
+``approximation="nystroem"``) or ``"kfold"`` (the exact model, the CPU path's folds of ``cv`` and
+``random_state``, ``C_VV⁻¹ α_V`` per fold from one Cholesky per pair:
+:func:`~lssvm_cvx.device.quadratic.lssvm_kfold_residuals`, split scores as the CPU path's); the
+default scoring (mean squared held-out residual, on the ±1 targets for the classifier).
+Anything else (another kernel, GCV, ``sample_weight``, a scorer, multiclass) is a one-line
+:class:`~lssvm_cvx.exceptions.HyperparameterError` that names the CPU path.  ``search`` is
+ignored: the device scores the whole grid exactly.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ from ..device import (
     on_accelerator,
     rbf_gram,
 )
+from ..device.quadratic import lssvm_kfold_residuals
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
+from ..linalg.folds import cv_splits
 from .base import check_gamma
 from .grids import sigma2_candidates
-from .scoring import best_of
+from .scoring import best_of, cv_results
 from .search_results import search_results
 
 __all__ = ["uses_device", "fit_device", "device_targets", "to_cpu",
@@ -64,15 +69,18 @@ def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> 
            "which has it")
     if not (isinstance(est.kernel, str) and est.kernel.lower() == "rbf"):
         raise HyperparameterError(f"on a device the kernel must be 'rbf', got {est.kernel!r}{cpu}")
-    if est.selection not in (None, "loo"):
-        raise HyperparameterError(f"on a device selection must be None or 'loo', got "
+    if est.selection not in (None, "loo", "kfold"):
+        raise HyperparameterError(f"on a device selection must be None, 'loo' or 'kfold', got "
                                   f"{est.selection!r}{cpu}")
     if est.approximation not in (None, "nystroem"):
         raise HyperparameterError(f"on a device approximation must be None or 'nystroem', got "
                                   f"{est.approximation!r}{cpu}")
+    if est.approximation is not None and est.selection == "kfold":
+        raise HyperparameterError(f"on a device the Nyström model is selected by exact LOO "
+                                  f"(selection='loo'), not k-fold{cpu}")
     if getattr(est, "scoring", None) is not None or \
             (classification and getattr(est, "selection_score", "mse") != "mse"):
-        raise HyperparameterError(f"on a device the search scores the mean squared LOO residual "
+        raise HyperparameterError(f"on a device the search scores the mean squared held-out residual "
                                   f"only (scoring=None, selection_score='mse'){cpu}")
     if sample_weight is not None or groups is not None:
         raise InputError(f"sample_weight and groups are not supported on a device{cpu}")
@@ -134,16 +142,20 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         est.cv_results_ = None
         i = j = 0
     else:
-        if paths:
+        if est.selection == "kfold":
+            est.cv_results_ = _kfold_results(est, X, Y, gammas, sigma2s, classification,
+                                             str(device))
+        elif paths:
             scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
         else:
             method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
                       else "eigh")
             scores = np.asarray(to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)),
                                 dtype=float)
-        params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
-        est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
-                                         criterion="mean squared exact LOO residual")
+        if est.selection == "loo":
+            params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
+            est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
+                                             criterion="mean squared exact LOO residual")
         est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
         i, j = divmod(int(est.best_index_), len(gammas))
     est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
@@ -160,6 +172,32 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
     est.device_ = str(device)
     est.n_features_in_ = int(X.shape[1])
     return est
+
+
+def _kfold_results(est: Any, X: Any, Y: Any, gammas: list[float], sigma2s: list[float],
+                   classification: bool, device: str) -> dict[str, Any]:
+    """``cv_results_`` of the exact k-fold search on the device: the CPU path's folds of
+    ``cv`` and ``random_state`` (stratified on the ±1 targets for the classifier), the held-out
+    residuals ``C_VV⁻¹ α_V`` of every (σ², γ) (:func:`~lssvm_cvx.device.quadratic.
+    lssvm_kfold_residuals`), scored split by split with the CPU path's scoring."""
+    from .lssvm import selection_scoring
+
+    Ycpu = to_cpu(Y)
+    n = int(Ycpu.shape[0])
+    folds = [te for _, te in cv_splits(est.cv, n, y=Ycpu, stratified=classification,
+                                       random_state=est.random_state) if te.size]
+    scoring = selection_scoring(est, classification)
+    classes = np.array([-1.0, 1.0]) if classification else None      # on the ±1 targets
+    params, rows = [], []
+    for s2 in sigma2s:
+        K = rbf_gram(X, sigma2=s2)
+        for g in gammas:
+            r = to_cpu(lssvm_kfold_residuals(K, Y, g, folds))
+            rows.append([scoring.split_score(Ycpu[te], Ycpu[te] - r[te], classes=classes,
+                                             targets=Ycpu[te]) for te in folds])
+            params.append({"sigma2": s2, "gamma": g})
+    return cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
+                      n_splits=len(folds), search="grid", device=device)
 
 
 def to_cpu(a: Any) -> np.ndarray:
