@@ -24,7 +24,7 @@ ESTIMATORS = sorted(n for n in lssvm_cvx.__all__
 #: estimators whose parameters are still checked by hand only (the ratchet: remove a name when
 #: its estimator declares ``_parameter_constraints``; never add one)
 PENDING = frozenset({
-    "AutoLSSVMClassifier", "AutoLSSVMRegressor", "ComponentwiseLSSVMClassifier",
+    "ComponentwiseLSSVMClassifier",
     "ComponentwiseLSSVMRegressor", "L2SVMClassifier",
 })
 
@@ -61,6 +61,10 @@ def test_scikit_learns_param_validation(name):
     ("LSSVMClassifier", dict(multi_class="ova")),
     ("RegularizedLSSVMRegressor", dict(cv=None, selection="kfold")),
     ("RegularizedLSSVMRegressor", dict(accept_inaccurate="no")),    # was accepted
+    ("AutoLSSVMRegressor", dict(progress="yes")),                  # was accepted
+    ("AutoLSSVMRegressor", dict(mu=-1.0)),
+    ("AutoLSSVMClassifier", dict(gamma=0.0)),                      # the deprecated spelling too
+    ("AutoLSSVMClassifier", dict(n_loo=2.5)),
 ])
 def test_a_bad_parameter_is_the_packages_error_naming_it(name, params):
     rng = np.random.default_rng(0)

@@ -45,6 +45,8 @@ from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
+from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
+                     validate_params)
 from .search_results import search_results
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -52,17 +54,8 @@ __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 _APPROX = ("auto", "exact", "nystroem", "rff")
 
 
-def _opt_positive(value: Any, name: str, *, allow_zero: bool = False) -> float | None:
-    if value is None:
-        return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be None or a number, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise HyperparameterError(
-            f"{name} must be None (tuned) or a finite number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
-    return v
+def _float_or_none(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _order_stat(A: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
@@ -78,6 +71,18 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     _search_options: dict[str, Any] = {}
     #: set by ``fit``: jackknife influence of the exact regression fit, else None
     jackknife_Q_: np.ndarray | None
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`); a grid's values
+    #: are checked where it is read (:func:`lssvm_cvx.selection.auto.auto_search`)
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "kernel_gamma": [POSITIVE, None], "mu": [NONNEGATIVE, None], "nu": [POSITIVE, None],
+        "margin": [StrOptions(set(MARGINS))], "approximation": [StrOptions(set(_APPROX))],
+        "n_components": [POSITIVE_INT], "max_exact": [AT_LEAST_TWO],
+        "kernel_gamma_grid": ["array-like", None], "mu_grid": ["array-like", None],
+        "nu_grid": ["array-like", None], "criterion": [StrOptions(set(CRITERIA)), None],
+        "n_subsample": [AT_LEAST_TWO], "random_state": ["random_state"],
+        "gamma": [DEPRECATED, POSITIVE, None], "gamma_grid": [DEPRECATED, "array-like", None],
+        "n_loo": [AT_LEAST_TWO], "progress": ["boolean"],
+    }
 
     def __init__(self, kernel_gamma: float | None = None, mu: float | None = None,
                  nu: float | None = None, *, margin: str = "rkhs", approximation: str = "auto",
@@ -125,23 +130,14 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         return validate_predict_data(self, X)
 
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
-        if self.margin not in MARGINS:
-            raise HyperparameterError(f"margin must be one of {MARGINS}, got {self.margin!r}")
-        if self.approximation not in _APPROX:
-            raise HyperparameterError(f"approximation must be one of {_APPROX}, got {self.approximation!r}")
-        for name, low in (("n_components", 1), ("max_exact", 2), ("n_subsample", 2), ("n_loo", 2)):
-            v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
-                raise HyperparameterError(f"{name} must be an integer >= {low}, got {v!r}")
-        crit = self._criterion()
-        if crit not in CRITERIA:
-            raise HyperparameterError(f"criterion must be None or one of {CRITERIA}, got {self.criterion!r}")
+        """The basis kind for ``n`` rows and the fixed (γ, μ, ν) (None: tuned), after the
+        constraints (``fit`` checks them first; this also serves direct callers)."""
+        validate_params(self, self._parameter_constraints)
         kind = self.approximation
         if kind == "auto":
             kind = "exact" if n <= self.max_exact else "nystroem"
         width = self._renamed("gamma", "kernel_gamma")
-        return (kind, _opt_positive(width, "kernel_gamma"), _opt_positive(self.mu, "mu", allow_zero=True),
-                _opt_positive(self.nu, "nu"))
+        return kind, _float_or_none(width), _float_or_none(self.mu), _float_or_none(self.nu)
 
     def _renamed(self, old: str, new: str) -> Any:
         """The value of ``new``, or of its deprecated spelling ``old`` with a FutureWarning
@@ -380,6 +376,7 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         weighted exact LOO: observation i leaves the fit term; a weight of 0 drops the row);
         the exact basis only, and :meth:`predict_interval` is then unavailable (jackknife+
         assumes exchangeable, unweighted observations)."""
+        validate_params(self, self._parameter_constraints)
         self.sample_weighted_ = sample_weight is not None
         try:
             if sample_weight is not None:
@@ -517,6 +514,7 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         """Fit on labels ``y`` (any hashable labels, at least two classes); ``sample_weight``
         weights the fit term through the whole search (the exact basis only; see
         :meth:`AutoLSSVMRegressor.fit`)."""
+        validate_params(self, self._parameter_constraints)
         if is_dask(X) or is_dask(y):
             raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
                              "supported by AutoLSSVMRegressor")

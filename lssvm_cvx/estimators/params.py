@@ -26,6 +26,7 @@ from typing import Any
 
 from sklearn.utils._param_validation import (
     HasMethods,
+    Hidden,
     Interval,
     InvalidParameterError,
     StrOptions,
@@ -34,7 +35,8 @@ from sklearn.utils._param_validation import (
 
 from ..exceptions import HyperparameterError
 
-__all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "POSITIVE",
+__all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "Hidden",
+           "DEPRECATED", "POSITIVE",
            "NONNEGATIVE", "POSITIVE_INT", "AT_LEAST_TWO", "FRACTION", "FOLDS", "SCORING", "KERNEL_PARAMS"]
 
 class ParameterConstraintError(HyperparameterError, InvalidParameterError):
@@ -44,6 +46,8 @@ class ParameterConstraintError(HyperparameterError, InvalidParameterError):
     by every committed results file, and moving it there goes with their next regeneration."""
 
 
+#: the default of a deprecated spelling (accepted, left out of the error messages)
+DEPRECATED = Hidden(StrOptions({"deprecated"}))
 #: a finite real > 0 (NaN and inf fail)
 POSITIVE = Interval(Real, 0, math.inf, closed="neither")
 #: a finite real >= 0
