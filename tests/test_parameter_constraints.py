@@ -23,10 +23,7 @@ ESTIMATORS = sorted(n for n in lssvm_cvx.__all__
                     and issubclass(getattr(lssvm_cvx, n), BaseEstimator))
 #: estimators whose parameters are still checked by hand only (the ratchet: remove a name when
 #: its estimator declares ``_parameter_constraints``; never add one)
-PENDING = frozenset({
-    "ComponentwiseLSSVMClassifier",
-    "ComponentwiseLSSVMRegressor", "L2SVMClassifier",
-})
+PENDING = frozenset({"L2SVMClassifier"})
 
 
 def _declares(name: str) -> bool:

@@ -28,6 +28,7 @@ eq. (20), (25), (30) and (38) for classification are the regression problems on 
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import ClassVar, Any
 
 import warnings
@@ -35,18 +36,10 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
 
-from ..exceptions import HyperparameterError, InputError, SolverError
-from ..checks import check_positive
-from ..formulations.componentwise import (ComponentwiseLSSVM, ComponentwiseLSSVMClassification,
-                                          column_groups, component_columns_gram, as_componentwise,
+from ..exceptions import HyperparameterError, InputError
+from ..formulations.componentwise import (column_groups, component_columns_gram, as_componentwise,
                                           check_component_inputs, component_kernels)
-from ..formulations.componentwise_eta import ComponentwiseEta
-from ..selection.eta_als import eta_fusion
-from ..formulations.componentwise_gnc import ComponentwiseSTP, kernel_dof_weights
-from ..selection.gnc import gnc, prune_overlaps
-from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import RBF, Componentwise, Kernel, make_kernel
 from ..linalg.folds import make_folds
 from ..selection.componentwise_cv import (RULES, cv_path, default_lam_grid, default_sigma2_grid,
@@ -55,8 +48,12 @@ from ..selection.kernel_choice import choose_kernels
 from ..selection.lssvm import select_gamma_sigma2
 from ..linalg.bordered import lssvm_system
 from ..linalg.threads import small_system_blas
+from ..selection.gnc import STARTS
 from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
+from .componentwise_fits import FITS, FitSettings
+from .componentwise_fits import GNC_DEFAULTS  # noqa: F401 (the benchmarks read it here)
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .params import (FRACTION, KERNEL_PARAMS, POSITIVE, Interval, StrOptions, validate_params)
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
 
@@ -65,8 +62,6 @@ PENALTIES = (None, "l1", "stp", "fusion_areg", "fusion_eta")
 KERNEL_CHOICES = ("cv", None)
 #: γ grid of the (γ, σ²) search (exact k-fold CV of the componentwise LS-SVM)
 GAMMA_GRID = np.logspace(-2, 4, 13)
-#: GNC settings of the STP fit: the last stage runs to relative stationarity 1e-6
-GNC_DEFAULTS = {"max_inner": 30, "max_final": 5000, "tol_stationarity": 1e-6}
 
 
 def _seed(random_state: Any) -> int | None:
@@ -78,6 +73,32 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
 
     prune_log_: list[dict[str, Any]]  # set by fit (STP): the overlap pruning steps
     kernel_choice_: dict[str, Any] | None  # set by fit: the kernel choice by paired CV
+
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`): ``kernel`` also
+    #: takes a list of kernels (one component per input and kernel); ``cv`` is a number of folds
+    #: or the test index sets of a partition (:func:`lssvm_cvx.linalg.folds.make_folds`)
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **KERNEL_PARAMS,
+        "kernel": [str, callable, list, tuple],
+        "sigma2": [POSITIVE, None],
+        "gamma": [POSITIVE, None],
+        "penalty": [StrOptions({p for p in PENALTIES if p is not None}), None],
+        "xi": [POSITIVE, None],
+        "lam": [POSITIVE, None],
+        "a": [POSITIVE],
+        "cv": [Interval(Integral, 2, None, closed="left"), list, tuple],
+        "cv_rule": [StrOptions(set(RULES))],
+        "cv_grid": ["array-like", None],
+        "validation_fraction": [FRACTION],
+        "solver": [str],
+        "rank_tol": [POSITIVE],
+        "selection_tol": [POSITIVE],
+        "gnc_start": [StrOptions(set(STARTS))],
+        "gnc_options": [dict, None],
+        "random_state": ["random_state"],
+        "start_weights": [StrOptions({"kernel_dof", "equal"}), "array-like", None],
+        "kernel_choice": [StrOptions({c for c in KERNEL_CHOICES if c is not None}), None],
+    }
 
     # the regressor and the classifier take the same parameters (documented on each class)
     def __init__(self, kernel: Any = "rbf", sigma2: float | None = None,
@@ -143,23 +164,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         return as_componentwise(self._make_kernel(s2))
 
     def _check_params(self) -> None:
-        if self.penalty not in PENALTIES:
-            raise HyperparameterError(f"penalty must be one of {PENALTIES}, got {self.penalty!r}")
-        for name in ("sigma2", "gamma", "xi", "lam"):
-            if getattr(self, name) is not None:
-                check_positive(getattr(self, name), name)
-        check_positive(self.a, "a")
-        if self.cv_rule not in RULES:
-            raise HyperparameterError(f"cv_rule must be one of {RULES}, got {self.cv_rule!r}")
-        if self.penalty in ("fusion_areg", "fusion_eta"):
-            vf = self.validation_fraction
-            if not isinstance(vf, (float, int)) or not 0 < vf < 1:
-                raise HyperparameterError(f"validation_fraction must be in (0, 1), got {vf!r}")
-        check_positive(self.rank_tol, "rank_tol")
-        check_positive(self.selection_tol, "selection_tol")
-        if self.kernel_choice not in KERNEL_CHOICES:
-            raise HyperparameterError(f"kernel_choice must be one of {KERNEL_CHOICES}, "
-                                      f"got {self.kernel_choice!r}")
+        validate_params(self, self._parameter_constraints)
 
     # --- hyperparameters by 10-fold CV (§5) ---------------------------------------------------
     def _has_rbf(self) -> bool:
@@ -222,31 +227,6 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
                 float(np.mean([e.get("n_selected", np.nan) for e in ex])) for ex in path.extras]
         self.reg_ = float(value)
 
-    def _start_weights(self, basis: Any, cw: Componentwise, n_features: int) -> Any:
-        """``w_d`` of the GNC start (:func:`~lssvm_cvx.formulations.componentwise_gnc.kernel_dof_weights`)."""
-        cwt = self.start_weights
-        if cwt is None or (isinstance(cwt, str) and cwt == "equal"):
-            return None
-        if isinstance(cwt, str):
-            if cwt != "kernel_dof":
-                raise HyperparameterError("start_weights must be 'kernel_dof', 'equal', None "
-                                          f"or an array, got {cwt!r}")
-            return kernel_dof_weights(basis, [lab[1] for lab in cw.labels(n_features)],
-                                      self.rank_tol)
-        w = np.asarray(cwt, dtype=np.float64).reshape(-1)
-        if w.shape != (basis.P,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
-            raise HyperparameterError(f"start_weights must be {basis.P} finite positive numbers")
-        return w
-
-    def _split(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Training / validation indices for the fusion penalties (§4)."""
-        n_val = int(round(self.validation_fraction * n))
-        if n_val < 1 or n - n_val < 2:
-            raise InputError(f"{n} samples are too few to hold out a validation set "
-                             f"(validation_fraction={self.validation_fraction})")
-        perm = check_random_state(self.random_state).permutation(n)
-        return np.sort(perm[n_val:]), np.sort(perm[:n_val])
-
     # --- fitting (regression machinery on targets Y) ------------------------------------------
     def _fit_targets(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
         # small dense systems run faster single-threaded on a loaded machine
@@ -254,92 +234,36 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             self._fit_impl(X, Y, classification=classification)
 
     def _fit_impl(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
-        self._check_params()
         for attr in ("sigma2_", "gamma_"):
             self.__dict__.pop(attr, None)
         min_c = 1 if self.penalty is None else 2
         X = check_component_inputs(X, self._componentwise_kernel(), min_components=min_c)
         self._select_hyperparameters(X, Y)
         cw = self._componentwise_kernel(self.sigma2_)
-        self.converged_ = True
-        self.n_iter_ = 0
         comps = component_kernels(cw, X.shape[1])
         # candidate kernels that share an input (several kernels per column)
         groups = [g for g in column_groups(comps).values() if len(g) > 1]
-        P = len(comps)
         self.kernel_ = cw
         self.component_labels_ = cw.labels(X.shape[1])
-        self.history_ = None
-        Yfit = Y
-        if self.penalty is None:
-            if classification:
-                fc = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=self.gamma_)
-                sol = fc.closed_form()
-                coef = sol["alpha"] * fc._targets()
-            else:
-                sol = ComponentwiseLSSVM(X, Y, kernel=cw, gamma=self.gamma_).closed_form()
-                coef = sol["alpha"]
-            A = np.repeat(coef[:, None], P, axis=1)
-            b = sol.scalar("b")
-            Xfit = X
-            selected = np.arange(P)
-        elif self.penalty in ("l1", "stp"):
-            f: ComponentwiseL1 | ComponentwiseSTP
-            if self.penalty == "l1":
-                f = ComponentwiseL1(X, Y, kernel=cw, xi=self.reg_, rank_tol=self.rank_tol)
-                sol = _solve_qp(f, self.solver)
-            else:
-                if self.reg_ is None:  # (set by _select_hyperparameters for the STP penalty)
-                    raise HyperparameterError("the STP penalty needs lam")
-                f = stp = ComponentwiseSTP(X, Y, kernel=cw, lam=self.reg_, a=self.a, rank_tol=self.rank_tol)
-                stp.start_weights = self._start_weights(stp.basis, cw, X.shape[1])
-                self.start_weights_ = stp._ws()
-                opts = {**GNC_DEFAULTS, **(self.gnc_options or {})}
-                res = gnc(stp, start=self.gnc_start, **opts)
-                self.prune_log_ = []
-                if groups:
-                    res, self.prune_log_ = prune_overlaps(
-                        stp, res, groups, max_final=opts["max_final"],
-                        tol_stationarity=opts["tol_stationarity"])
-                sol = res.solution
-                self.history_ = res.history
-                self.converged_, self.n_iter_ = bool(res.converged), len(res.history)
-                if not res.converged:
-                    warnings.warn(f"GNC stopped after {len(res.history)} steps at relative "
-                                  f"stationarity {res.stationarity:.2e} > "
-                                  f"{opts['tol_stationarity']:.0e} (raise gnc_options"
-                                  "['max_final'])", ConvergenceWarning, stacklevel=4)
-            A, b, Xfit = f.basis.coef(sol["z"]), sol.scalar("b"), X
-            yh = sol["yhat"]
-            selected = selected_components(yh, self.selection_tol, scale=_scale(Y))
-        else:
-            tr, va = self._split(X.shape[0])
-            Xfit, Yfit = X[tr], Y[tr]
-            check_component_inputs(Xfit, cw, min_components=2)
-            if self.penalty == "fusion_areg":
-                fus = ComponentwiseFusion(Xfit, Y[tr], X[va], kernel=cw, xi=self.reg_,
-                                          rank_tol=self.rank_tol)
-                sol = _solve_qp(fus, self.solver)
-                A, b = fus.basis.coef(sol["z"]), sol.scalar("b")
-                selected = selected_components(sol["yhat"], self.selection_tol, scale=_scale(Y[tr]))
-            else:
-                eres = eta_fusion(Xfit, Y[tr], X[va], Y[va], kernel=cw, eta0=self.gamma_)
-                A = np.outer(eres.solution["alpha"], eres.eta)
-                b = eres.solution.scalar("b")
-                self.eta_ = eres.eta
-                self.history_ = eres.history
-                feta = ComponentwiseEta(Xfit, Y[tr], kernel=cw, eta=eres.eta)
-                out = feta.component_outputs(eres.solution["alpha"])
-                selected = selected_components(out, self.selection_tol, scale=_scale(Y[tr]))
-            self.validation_indices_ = va
+        settings = FitSettings(
+            gamma=self.gamma_, reg=self.reg_, a=self.a, solver=self.solver,
+            rank_tol=self.rank_tol, selection_tol=self.selection_tol, gnc_start=self.gnc_start,
+            gnc_options=self.gnc_options, start_weights=self.start_weights,
+            validation_fraction=self.validation_fraction, random_state=self.random_state,
+            groups=groups, classification=classification)
+        fit = FITS[self.penalty](X, Y, cw, settings)
+        self.converged_, self.n_iter_, self.history_ = fit.converged, fit.n_iter, fit.history
+        for name, value in fit.attrs.items():
+            setattr(self, name, value)
+        A, b, selected = fit.coef, fit.intercept, fit.selected
         self.kernel_choice_ = None
         if self.penalty is not None and self.kernel_choice == "cv" and groups:
-            A, b, selected = self._choose_kernels(Xfit, Yfit, comps, selected)
-        self.X_fit_ = Xfit
+            A, b, selected = self._choose_kernels(fit.X_fit, fit.Y_fit, comps, selected)
+        self.X_fit_ = fit.X_fit
         self.component_coef_ = A
         self.intercept_ = float(b)
         self.selected_components_ = np.asarray(selected, dtype=int)
-        self.n_components_ = P
+        self.n_components_ = len(comps)
 
     def _choose_kernels(self, X: np.ndarray, Y: np.ndarray, comps: list, selected: Any
                         ) -> tuple[np.ndarray, float, np.ndarray]:
@@ -469,29 +393,6 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         return fig
 
 
-def _solve_qp(f: Any, solver: str):
-    """Solve a QP formulation with ``solver`` and, if it fails, with the other installed
-    default solvers (an estimator should not fail where another backend succeeds); the error
-    of the requested solver is raised when all fail."""
-    from ..solvers import DEFAULT_SOLVERS, available_solvers
-
-    first_error = None
-    names = [solver] + [s for s in DEFAULT_SOLVERS if s != str(solver).upper() and s in available_solvers()]
-    for name in names:
-        try:
-            return f.solve(name, accept_inaccurate=True)
-        except SolverError as exc:
-            first_error = first_error or exc
-            f._built = None
-    if first_error is None:  # (unreachable: the requested solver is always tried)
-        raise SolverError("no solver was tried", solver=str(solver))
-    raise first_error
-
-
-def _scale(y: np.ndarray) -> float:
-    return float(np.linalg.norm(y - y.mean()))
-
-
 class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
     __doc__ = ("""Componentwise LS-SVM regression with optional structure detection (componentwise
     LS-SVM chapter, eq. 3-9, 20-22, 25, 30, 38).
@@ -517,6 +418,7 @@ class ComponentwiseLSSVMRegressor(RegressorMixin, _ComponentwiseBase):
 
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y``."""
+        self._check_params()
         X, y = self._validate_fit(X, y, y_numeric=True)
         self._fit_targets(X, y)
         return self
@@ -543,6 +445,7 @@ class ComponentwiseLSSVMClassifier(BinaryClassifierMixin, ClassifierMixin, _Comp
 
     def fit(self, X: Any, y: Any) -> "ComponentwiseLSSVMClassifier":
         """Fit on ``X`` and two-class labels ``y``."""
+        self._check_params()
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y, binary=True, model="the componentwise classifier (eq. 14-17)")
         self._fit_targets(X, Y, classification=True)
