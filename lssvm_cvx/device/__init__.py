@@ -1,6 +1,7 @@
 """The closed form on any array namespace and device (issue 31): the LS-SVM's fit, exact
 leave-one-out residuals, LOO γ path and (γ, σ²) grid (:mod:`.lssvm`), the streamed Nyström fit
-with its exact LOO over γ (:mod:`.nystroem`), on NumPy, PyTorch (CPU or CUDA), CuPy or
+and the random-Fourier-feature fit with their exact LOO over γ (:mod:`.nystroem`,
+:mod:`.rff`), on NumPy, PyTorch (CPU or CUDA), CuPy or
 ``array-api-strict`` arrays with results on the inputs' device, and the namespace, device,
 dtype and memory checks behind them (:mod:`.arrays`).  Needs ``array-api-compat``."""
 
@@ -25,9 +26,10 @@ from .lssvm import (
     rbf_gram,
 )
 from .nystroem import NystroemPath, nystroem_loo_path
+from .rff import FourierFeatures, RFFPath, rff_loo_path
 
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
            "namespace_of", "float_dtype", "positive",
            "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
            "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal", "NystroemPath",
-           "nystroem_loo_path"]
+           "nystroem_loo_path", "FourierFeatures", "RFFPath", "rff_loo_path"]

@@ -11,8 +11,10 @@ which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU 
 switch is converted to NumPy as before.
 
 What it covers: the RBF kernel; ``selection=None``, ``"loo"`` (exact LOO on every pair of the
-grid: :func:`~lssvm_cvx.device.loo_grid`, or :func:`~lssvm_cvx.device.nystroem_loo_path` with
-``approximation="nystroem"``) or ``"kfold"`` (the exact model, the CPU path's folds of ``cv`` and
+grid: :func:`~lssvm_cvx.device.loo_grid`; :func:`~lssvm_cvx.device.nystroem_loo_path` with
+``approximation="nystroem"``; :func:`~lssvm_cvx.device.rff_loo_path` with
+``approximation="rff"``, the CPU path's random features moved to the device) or ``"kfold"``
+(the exact model, the CPU path's folds of ``cv`` and
 ``random_state``, ``C_VV⁻¹ α_V`` per fold from one Cholesky per pair:
 :func:`~lssvm_cvx.device.quadratic.lssvm_kfold_residuals`, split scores as the CPU path's); the
 default scoring (mean squared held-out residual, on the ±1 targets for the classifier).
@@ -39,15 +41,18 @@ from ..device import (
     rbf_gram,
 )
 from ..device.quadratic import lssvm_kfold_residuals
+from ..device.rff import FourierFeatures, RFFPath, rff_loo_path
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
+from ..kernels.features import RandomFourierMap
 from ..linalg.folds import cv_splits
 from .base import check_gamma
 from .grids import sigma2_candidates
 from .scoring import best_of, cv_results
 from .search_results import search_results
 
-__all__ = ["uses_device", "fit_device", "device_targets", "to_cpu",
+__all__ = ["uses_device", "fit_device", "device_targets", "device_folds", "device_split_scores",
+           "to_cpu",
            "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
@@ -72,11 +77,11 @@ def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> 
     if est.selection not in (None, "loo", "kfold"):
         raise HyperparameterError(f"on a device selection must be None, 'loo' or 'kfold', got "
                                   f"{est.selection!r}{cpu}")
-    if est.approximation not in (None, "nystroem"):
-        raise HyperparameterError(f"on a device approximation must be None or 'nystroem', got "
-                                  f"{est.approximation!r}{cpu}")
+    if est.approximation not in (None, "nystroem", "rff"):
+        raise HyperparameterError(f"on a device approximation must be None, 'nystroem' or "
+                                  f"'rff', got {est.approximation!r}{cpu}")
     if est.approximation is not None and est.selection == "kfold":
-        raise HyperparameterError(f"on a device the Nyström model is selected by exact LOO "
+        raise HyperparameterError(f"on a device the approximate model is selected by exact LOO "
                                   f"(selection='loo'), not k-fold{cpu}")
     if getattr(est, "scoring", None) is not None or \
             (classification and getattr(est, "selection_score", "mse") != "mse"):
@@ -138,6 +143,12 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
         centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
         paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas) for s2 in sigma2s]
+    elif est.approximation == "rff":
+        m = min(int(est.n_components), int(X.shape[0]))      # as the CPU path
+        # the CPU path's draws (RandomFourierMap with the same random_state) for every width
+        maps = [FourierFeatures.like(RandomFourierMap(s2, int(X.shape[1]), m, est.random_state), X)
+                for s2 in sigma2s]
+        paths = [rff_loo_path(X, Y, fm, gammas=gammas) for fm in maps]
     if est.selection is None:
         est.cv_results_ = None
         i = j = 0
@@ -160,41 +171,61 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         i, j = divmod(int(est.best_index_), len(gammas))
     est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
     est.kernel_ = RBF(est.sigma2_)
+    est.approximation_ = None
     if est.approximation == "nystroem":
         path = paths[i]
         est.X_fit_, est.dual_coef_ = centres, path.coef
         est.intercept_ = path.intercept
+    elif est.approximation == "rff":      # the CPU path's attributes: φ(x)ᵀ coef_ + intercept_
+        path = paths[i]
+        est.approximation_, est.feature_map_ = "rff", maps[i]
+        est.n_components_ = maps[i].n_features
+        est.coef_, est.intercept_ = path.coef, path.intercept
+        est.X_fit_ = est.dual_coef_ = None
     else:
         est.X_fit_ = X
         est.dual_coef_, est.intercept_ = lssvm_fit(rbf_gram(X, sigma2=est.sigma2_), Y, est.gamma_)
     est.support_ = None
-    est.approximation_ = None
     est.device_ = str(device)
     est.n_features_in_ = int(X.shape[1])
     return est
 
 
+def device_folds(est: Any, ycpu: np.ndarray, classification: bool) -> list[np.ndarray]:
+    """The test sets of the CPU search's splits of ``est.cv`` and ``est.random_state``
+    (stratified on the ±1 targets for a classifier), for the device searches' k-fold."""
+    return [te for _, te in cv_splits(est.cv, int(ycpu.shape[0]), y=ycpu,
+                                      stratified=classification,
+                                      random_state=est.random_state) if te.size]
+
+
+def device_split_scores(scoring: Any, ycpu: np.ndarray, r: np.ndarray,
+                        folds: list[np.ndarray], classification: bool) -> list[float]:
+    """One candidate's split scores from its held-out residuals ``r`` (copied to the CPU), as
+    the CPU searches score them: the held-out predictions ``y - r`` of each fold by
+    ``scoring`` (a classifier's on the ±1 targets)."""
+    classes = np.array([-1.0, 1.0]) if classification else None
+    return [scoring.split_score(ycpu[te], ycpu[te] - r[te], classes=classes, targets=ycpu[te])
+            for te in folds]
+
+
 def _kfold_results(est: Any, X: Any, Y: Any, gammas: list[float], sigma2s: list[float],
                    classification: bool, device: str) -> dict[str, Any]:
-    """``cv_results_`` of the exact k-fold search on the device: the CPU path's folds of
-    ``cv`` and ``random_state`` (stratified on the ±1 targets for the classifier), the held-out
-    residuals ``C_VV⁻¹ α_V`` of every (σ², γ) (:func:`~lssvm_cvx.device.quadratic.
-    lssvm_kfold_residuals`), scored split by split with the CPU path's scoring."""
+    """``cv_results_`` of the exact k-fold search on the device: the CPU path's folds
+    (:func:`device_folds`), the held-out residuals ``C_VV⁻¹ α_V`` of every (σ², γ)
+    (:func:`~lssvm_cvx.device.quadratic.lssvm_kfold_residuals`), scored split by split with
+    the CPU path's scoring (:func:`device_split_scores`)."""
     from .lssvm import selection_scoring
 
     Ycpu = to_cpu(Y)
-    n = int(Ycpu.shape[0])
-    folds = [te for _, te in cv_splits(est.cv, n, y=Ycpu, stratified=classification,
-                                       random_state=est.random_state) if te.size]
+    folds = device_folds(est, Ycpu, classification)
     scoring = selection_scoring(est, classification)
-    classes = np.array([-1.0, 1.0]) if classification else None      # on the ±1 targets
     params, rows = [], []
     for s2 in sigma2s:
         K = rbf_gram(X, sigma2=s2)
         for g in gammas:
             r = to_cpu(lssvm_kfold_residuals(K, Y, g, folds))
-            rows.append([scoring.split_score(Ycpu[te], Ycpu[te] - r[te], classes=classes,
-                                             targets=Ycpu[te]) for te in folds])
+            rows.append(device_split_scores(scoring, Ycpu, r, folds, classification))
             params.append({"sigma2": s2, "gamma": g})
     return cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
                       n_splits=len(folds), search="grid", device=device)
@@ -213,10 +244,15 @@ def to_cpu(a: Any) -> np.ndarray:
 
 
 def decision_device(est: Any, X: Any) -> Any:
-    """``f(x) = k(x, X_fit) α + b`` for the rows of ``X`` on the fitted model's device."""
-    xp, device = namespace_of(X, est.dual_coef_)
+    """``f(x) = k(x, X_fit) α + b`` (``φ(x)ᵀθ + b`` for random Fourier features) for the rows
+    of ``X`` on the fitted model's device."""
+    rff = getattr(est, "approximation_", None) == "rff"
+    namespace_of(X, est.coef_ if rff else est.dual_coef_)
     if X.ndim != 2 or int(X.shape[1]) != est.n_features_in_:
         raise InputError(f"X must be (n, {est.n_features_in_}), got shape {tuple(X.shape)}")
+    if rff:
+        return RFFPath([est.gamma_], None, est.gamma_, est.coef_, est.intercept_).predict(
+            X, est.feature_map_)
     return rbf_gram(X, est.X_fit_, sigma2=est.sigma2_) @ est.dual_coef_ + est.intercept_
 
 

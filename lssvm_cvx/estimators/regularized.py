@@ -233,11 +233,8 @@ class _RegularizedBase(KernelMixin, BaseEstimator):
         return K @ self.dual_coef_ + self.intercept_
 
 
-class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
-    """Kernel regression with any loss and weighted terms on the expansion coefficients.
-
-    Parameters
-    ----------
+#: the parameters both estimators document, before and after ``loss`` (whose text differs)
+_DOC_KERNEL = """
     kernel : {"rbf", "linear", "poly", "precomputed"} or Kernel or callable, default="rbf"
         The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
     sigma2 : float, default=1.0
@@ -246,8 +243,8 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         Degree of the polynomial kernel ``(x'z + t)^degree``.
     t : float, default=1.0
         Offset of the polynomial kernel.
-    loss : Loss or str, default=None
-        :mod:`lssvm_cvx.losses` object or name; ``None`` is the squared loss.
+"""
+_DOC_SEARCH = """
     terms : dict of str to (Term, float), default=None
         ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
         ``γ = 1``.
@@ -302,7 +299,16 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     random_state : int, default=None
         Fold shuffling and the screen's landmarks.
 
-    Attributes
+"""
+
+
+class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
+    __doc__ = ("""Kernel regression with any loss and weighted terms on the expansion coefficients.
+
+    Parameters
+    ----------""" + _DOC_KERNEL + """    loss : Loss or str, default=None
+        :mod:`lssvm_cvx.losses` object or name; ``None`` is the squared loss."""
+        + _DOC_SEARCH + """    Attributes
     ----------
     dual_coef_ : ndarray of shape (n_support,)
         α, so that ``f(x) = Σ_i dual_coef_i k(x_i, x) + intercept_``.
@@ -327,7 +333,7 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
     >>> from lssvm_cvx.terms import RKHSNorm, GraphLaplacian
     >>> est = RegularizedLSSVMRegressor(sigma2=0.5, terms={
     ...     "rkhs": (RKHSNorm(), 0.1), "graph": (GraphLaplacian(n_neighbors=5), 0.01)})
-    """
+    """)
 
     #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
     #: model this estimator fits; their pages on the site link back here
@@ -377,80 +383,17 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
 
 
 class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
-    """Kernel classifier with any loss and weighted terms (labels coded ±1; one-vs-rest for
+    __doc__ = ("""Kernel classifier with any loss and weighted terms (labels coded ±1; one-vs-rest for
     more than two classes, sharing one factorisation when the problem is quadratic).
 
     With the default squared loss and terms this is the LS-SVM classifier (AReg paper eq. 57)
     with ``γ = 1``.
 
     Parameters
-    ----------
-    kernel : {"rbf", "linear", "poly", "precomputed"} or Kernel or callable, default="rbf"
-        The kernel (``sigma2`` is the RBF width σ² of ``exp(-||x - z||²/σ²)``).
-    sigma2 : float, default=1.0
-        RBF width (used as given unless ``sigma2_grid`` asks for a search).
-    degree : int, default=3
-        Degree of the polynomial kernel ``(x'z + t)^degree``.
-    t : float, default=1.0
-        Offset of the polynomial kernel.
-    loss : Loss or str, default=None
+    ----------""" + _DOC_KERNEL + """    loss : Loss or str, default=None
         :mod:`lssvm_cvx.losses` object or name; ``None`` is the squared loss; also a
-        classification loss (``"squared_hinge"``: the ℓ2-SVM, ``"hinge"``).
-    terms : dict of str to (Term, float), default=None
-        ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
-        ``γ = 1``.
-    selection : {None, "loo", "kfold"}, default=None
-        Search ``weight_grid`` (× ``sigma2_grid`` when given) by held-out error: leave-one-out,
-        or the splits of ``cv``.  ``None``: fit with the weights and width as given.
-    loo : {"refit", "loss"}, default="refit"
-        The estimand of the held-out error.  ``"refit"``: a held-out point leaves the loss,
-        the kernel basis and every term (a kNN graph is rebuilt without it) — what
-        ``GridSearchCV(est, cv=LeaveOneOut())`` (or ``cv=`` the same splitter) computes, to
-        round-off.  ``"loss"``: it leaves the loss only; basis and terms keep every point (the
-        classical closed-form LOO).  The two coincide for the RKHS norm alone.  Exact closed
-        forms where the algebra allows (squared loss, quadratic terms; for ``"refit"``, terms
-        that do not depend on the data, ``Term.depends_on_data``), refits otherwise
-        (:mod:`lssvm_cvx.selection.heldout`).
-    scoring : None, "loss", str or callable, default=None
-        What the search maximises, per split then averaged as ``GridSearchCV`` does: None is
-        ``neg_mean_squared_error`` for the squared loss and ``"loss"`` (minus the mean
-        held-out loss, e.g. the pinball loss at its τ) for any other loss; any scikit-learn
-        scorer name or callable ``scorer(estimator, X, y)``
-        (:mod:`lssvm_cvx.estimators.scoring`).
-    weight_grid : dict of str to array-like, default=None
-        Weights per term key to search (default: the first term over ``10^-5 … 10^3``).
-    sigma2_grid : None, "auto" or array-like, default=None
-        RBF widths to search.  ``None``: ``sigma2`` is used as given (an explicit width is
-        never replaced); ``"auto"``: 9 values around the median squared distance.
-    cv : int, splitter or iterable, default=5
-        For ``selection="kfold"``: a number of folds (shuffled with ``random_state``), any
-        scikit-learn splitter (``KFold``, ``GroupKFold`` with ``fit(..., groups=)``,
-        ``ShuffleSplit``, ...) or an iterable of ``(train, test)`` index pairs.
-    solver : str, default=None
-        ``None``: closed form when the loss is squared and every term quadratic, else CLARABEL;
-        or a cvxpy solver name.
-    solver_options : dict or None, default=None
-        Options passed to that solver (fit and refits).
-    accept_inaccurate : bool, default=False
-        Accept a final fit that stops ``optimal_inaccurate`` without a certificate (else
-        :class:`~lssvm_cvx.exceptions.SolverError`).  During a search an inaccurate refit is
-        scored either way, with a warning, and marked in ``cv_results_["status"]``; a failed
-        one scores NaN and ranks last, with the reason in ``cv_results_["reason"]``.
-    n_jobs : int or None, default=None
-        Parallel refits of a search (joblib).
-    search : {"auto", "grid", "screen"}, default="auto"
-        How ``selection="loo"`` covers an RBF grid when the loss is squared, every term
-        quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone):
-        ``"grid"`` (the exact path for every σ² and weight combination), ``"screen"`` (a
-        subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
-        around the screened optimum of the best candidate and of the runner-up when its
-        screened criterion is within 5 % of the best,
-        :mod:`lssvm_cvx.selection.regularized_screen`; only candidates scored exactly have a
-        ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
-    random_state : int, default=None
-        Fold shuffling and the screen's landmarks.
-
-    Attributes
+        classification loss (``"squared_hinge"``: the ℓ2-SVM, ``"hinge"``)."""
+        + _DOC_SEARCH + """    Attributes
     ----------
     classes_ : ndarray
         Labels; for two classes ``classes_[1]`` is the +1 class.
@@ -458,7 +401,7 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
         As in the regressor (one column per class for more than two classes; by default
         ``mean_test_score`` is the held-out accuracy: ``scoring=None`` scores a classifier by
         accuracy whatever its loss, ``scoring="loss"`` by its loss).
-    """
+    """)
 
     #: the registered formulations (:data:`lssvm_cvx.formulations.FORMULATIONS`) of the
     #: model this estimator fits; their pages on the site link back here

@@ -42,11 +42,10 @@ from ..device.quadratic import (
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
 from ..kernels import RBF
-from ..linalg.folds import cv_splits
 from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
-from .lssvm_device import device_targets, to_cpu
+from .lssvm_device import device_folds, device_split_scores, device_targets, to_cpu
 from .regularized_search import weight_grid
 from .scoring import best_of, cv_results, resolve_scoring
 
@@ -155,14 +154,9 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
     if est.selection is not None:
         grid = weight_grid(est, terms)
         path_key, *other_keys = list(grid)
-        n = int(X.shape[0])
-        if est.selection == "kfold":
-            # the CPU search's folds (stratified on the ±1 targets for the classifier) and its
-            # default scorer, split by split
-            folds = [te for _, te in cv_splits(est.cv, n, y=ycpu, stratified=classification,
-                                               random_state=est.random_state)]
+        if est.selection == "kfold":     # the CPU search's folds and default scorer
+            folds = device_folds(est, ycpu, classification)
             scoring = resolve_scoring(None, classifier=classification, loss=make_loss(est.loss))
-            classes = np.array([-1.0, 1.0]) if classification else None   # on the ±1 targets
         params, rows = [], []
         for s2 in s2s:                       # the CPU search's order of candidates
             prob = _Problem(X, Xcpu, ycpu, Y, float(s2), terms)
@@ -177,9 +171,8 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                                     if classification else -(r * r))
                     else:
                         r = to_cpu(prob.kfold(cand, folds))
-                        rows.append([scoring.split_score(ycpu[te], ycpu[te] - r[te],
-                                                         classes=classes, targets=ycpu[te])
-                                     for te in folds])
+                        rows.append(device_split_scores(scoring, ycpu, r, folds,
+                                                        classification))
                     p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
                     p[f"terms__{path_key}"] = float(wk)
                     if searched:
