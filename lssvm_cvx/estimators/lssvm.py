@@ -33,7 +33,7 @@ from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
-from .lssvm_device import decision_device, fit_device, labels_device, uses_device
+from .lssvm_device import DeviceModelMixin, decision_device, fit_device, labels_device, uses_device
 from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
                      StrOptions, validate_params)
 
@@ -63,7 +63,7 @@ def selection_scoring(est: Any, classification: bool) -> Scoring:
     return resolve_scoring(est.scoring, classifier=classification, loss=Squared())
 
 
-class _LSSVMBase(KernelMixin, BaseEstimator):
+class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
     """Fit/select/predict shared by the regressor and the classifier."""
 
     # fitted attribute read back after it is set (declared for the type checker)

@@ -46,14 +46,13 @@ from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
 from ..linalg.folds import cv_splits
-from .base import check_gamma
+from .base import check_fitted, check_gamma
 from .grids import sigma2_candidates
 from .scoring import best_of, cv_results
 from .search_results import search_results
 
-__all__ = ["uses_device", "fit_device", "device_targets", "device_folds", "device_split_scores",
-           "to_cpu",
-           "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
+__all__ = ["DeviceModelMixin", "uses_device", "fit_device", "device_targets", "device_folds",
+           "device_split_scores", "to_cpu", "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
 
 #: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
 #: above (on an H100 at N = 20 000 one ``eigh`` cost 24 Cholesky + triangular inverses:
@@ -241,6 +240,45 @@ def to_cpu(a: Any) -> np.ndarray:
     if aac.is_cupy_array(a):
         return a.get()
     return np.from_dlpack(a)
+
+
+class DeviceModelMixin:
+    """``to_numpy()`` for the estimators that fit on device arrays."""
+
+    device_: str | None  # set by fit: the device of a device fit, else None
+    feature_map_: Any    # set by an approximate fit: its feature map
+
+    def to_numpy(self) -> Any:
+        """A copy of the fitted estimator with every fitted array as a NumPy array.
+
+        A model fitted on device arrays (``device_`` set) predicts device arrays on its device;
+        the copy predicts NumPy inputs on the CPU, as a model fitted on NumPy does, and saves
+        with :func:`lssvm_cvx.io.save` (the approximate models excepted, as on the CPU).  A
+        model fitted on NumPy comes back as a plain copy.
+
+        Returns
+        -------
+        estimator
+            The copy (``device_`` None); the estimator itself is unchanged.
+        """
+        import copy
+
+        import array_api_compat as aac
+
+        check_fitted(self, "intercept_")
+        out = copy.deepcopy(self) if getattr(self, "device_", None) is None else copy.copy(self)
+        if getattr(self, "device_", None) is None:
+            return out
+        for key, value in vars(self).items():
+            if key.endswith("_") and not key.startswith("_") and aac.is_array_api_obj(value) \
+                    and not isinstance(value, np.ndarray):
+                a = to_cpu(value)
+                setattr(out, key, float(a) if a.ndim == 0 else a)
+        fmap = getattr(self, "feature_map_", None)
+        if isinstance(fmap, FourierFeatures):
+            out.feature_map_ = FourierFeatures(to_cpu(fmap.W), to_cpu(fmap.offset), fmap.scale)
+        out.device_ = None
+        return out
 
 
 def decision_device(est: Any, X: Any) -> Any:

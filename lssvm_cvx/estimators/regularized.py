@@ -35,7 +35,7 @@ from ..selection.gnc_terms import gnc_fit
 from ..selection.heldout import ESTIMANDS
 from .base import KernelMixin, check_fitted, checked_weights, encode_labels
 from .lssvm import SEARCHES
-from .lssvm_device import decision_device, labels_device, uses_device
+from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses_device
 from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
 from .regularized_search import DEFAULT_WEIGHT_GRID, search
@@ -56,7 +56,7 @@ def _loss_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.nda
     return checked_weights(sample_weight, n)
 
 
-class _RegularizedBase(KernelMixin, BaseEstimator):
+class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
     """Parameters, search and fit shared by the regressor and the classifier."""
 
     _classification = False
