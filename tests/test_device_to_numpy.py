@@ -55,6 +55,7 @@ def test_the_numpy_copy_predicts_saves_and_loads_as_the_device_model(ns, case, d
     lssvm_cvx.io.save(copy, path)
     np.testing.assert_allclose(lssvm_cvx.io.load(path).predict(X[:11]), got, rtol=0, atol=0)
     assert est.device_ is not None                        # the device model is unchanged
+    assert est.cv_results_ is None or copy.cv_results_ is not est.cv_results_   # not shared
     assert type(est.predict(conv(X[:2]))) is type(conv(X[:2]))
 
 

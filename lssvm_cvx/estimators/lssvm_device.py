@@ -266,17 +266,18 @@ class DeviceModelMixin:
         import array_api_compat as aac
 
         check_fitted(self, "intercept_")
-        out = copy.deepcopy(self) if getattr(self, "device_", None) is None else copy.copy(self)
         if getattr(self, "device_", None) is None:
-            return out
-        for key, value in vars(self).items():
-            if key.endswith("_") and not key.startswith("_") and aac.is_array_api_obj(value) \
-                    and not isinstance(value, np.ndarray):
+            return copy.deepcopy(self)
+        out = copy.copy(self)
+        for key, value in vars(self).items():      # device arrays copied over, the rest deep
+            if aac.is_array_api_obj(value) and not isinstance(value, np.ndarray):
                 a = to_cpu(value)
-                setattr(out, key, float(a) if a.ndim == 0 else a)
-        fmap = getattr(self, "feature_map_", None)
-        if isinstance(fmap, FourierFeatures):
-            out.feature_map_ = FourierFeatures(to_cpu(fmap.W), to_cpu(fmap.offset), fmap.scale)
+                value = float(a) if a.ndim == 0 else a
+            elif isinstance(value, FourierFeatures):
+                value = FourierFeatures(to_cpu(value.W), to_cpu(value.offset), value.scale)
+            else:
+                value = copy.deepcopy(value)
+            vars(out)[key] = value
         out.device_ = None
         return out
 
