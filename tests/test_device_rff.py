@@ -85,3 +85,20 @@ def test_bad_input_is_a_one_line_error(data):
     with lssvm_cvx.array_api_dispatch(), pytest.raises(HyperparameterError, match="not k-fold"):
         LSSVMRegressor(approximation="rff", selection="kfold").fit(torch.asarray(X),
                                                                    torch.asarray(y))
+
+
+@pytest.mark.parametrize("approximation", ["nystroem", "rff"])
+def test_float32_approximate_models_predict_in_float32(approximation, data):
+    """The approximate paths keep the inputs' dtype: their coefficients were float64 for
+    float32 inputs, and the Nyström model's predict failed in PyTorch (a float32 Gram times a
+    float64 vector) before the two paths shared :func:`lssvm_cvx.device.streamed.two_pass_loo`."""
+    torch = pytest.importorskip("torch")
+    X, y = data
+    X32, y32 = torch.asarray(X, dtype=torch.float32), torch.asarray(y, dtype=torch.float32)
+    kw = dict(approximation=approximation, n_components=30, random_state=0, selection="loo")
+    with lssvm_cvx.array_api_dispatch():
+        est = LSSVMRegressor(**kw).fit(X32, y32)
+        pred = est.predict(X32[:9])
+    ref = LSSVMRegressor(**kw).fit(X, y)
+    assert pred.dtype == torch.float32
+    np.testing.assert_allclose(pred.numpy(), ref.predict(X[:9]), rtol=0, atol=1e-3)
