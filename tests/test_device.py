@@ -83,6 +83,17 @@ def test_the_inverse_diagonal_by_column_blocks_equals_a_dense_inverse(ns, block,
     np.testing.assert_allclose(to_numpy(got), np.diag(np.linalg.inv(H)), rtol=1e-10)
 
 
+@pytest.mark.parametrize("block", [0, -3, 2.5, True, "64"])
+def test_a_bad_block_of_the_inverse_diagonal_is_a_one_line_error(block, data):
+    """``block=0`` was a ``range`` error deep inside and a negative block a silent empty
+    diagonal; now both (and non-integers) are the project's error."""
+    X, _ = data
+    L = np.linalg.cholesky(RBF(0.7)(X) + np.eye(len(X)))
+    xp, device = namespace_of(L)
+    with pytest.raises(HyperparameterError, match="block must be an integer >= 1"):
+        inverse_diagonal(xp, device, L, block=block)
+
+
 def test_float32_is_accepted_and_close(data):
     torch = pytest.importorskip("torch")
     X, y = data

@@ -26,15 +26,16 @@ benchmark (``lssvm-cvx bench --only device``) times, and the tests compare them 
 
 from __future__ import annotations
 
-from typing import Any
+from numbers import Integral
+from typing import Any, NamedTuple
 
 from array_api_compat import device as device_of
 
 from ..exceptions import HyperparameterError, InputError, NumericalError
 from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
 
-__all__ = ["rbf_gram", "lssvm_fit", "lssvm_loo_residuals", "loo_gamma_path", "loo_grid",
-           "inverse_diagonal"]
+__all__ = ["rbf_gram", "lssvm_fit", "lssvm_factor", "LSSVMFactor", "lssvm_loo_residuals",
+           "loo_gamma_path", "loo_grid", "inverse_diagonal"]
 
 
 def _matrix(xp: Any, K: Any, y: Any) -> int:
@@ -118,6 +119,57 @@ def _solve_both(xp: Any, L: Any, y: Any) -> tuple[Any, Any]:
     return Z[:, 0], Z[:, 1]
 
 
+class LSSVMFactor(NamedTuple):
+    """The LS-SVM's fit with its factor (:func:`lssvm_factor`), arrays on the inputs' device.
+
+    Attributes
+    ----------
+    L : array of shape (n, n)
+        Cholesky factor of ``H = K + I/γ``.
+    alpha : array of shape (n,)
+    b : 0-d array
+    h : array of shape (n,)
+        ``H⁻¹1``.
+    s : 0-d array
+        ``1ᵀH⁻¹1``.
+    """
+
+    L: Any
+    alpha: Any
+    b: Any
+    h: Any
+    s: Any
+
+
+def _factor_solve(xp: Any, K: Any, y: Any, gamma: float) -> LSSVMFactor:
+    L = _factor(xp, K, gamma)
+    hy, h1 = _solve_both(xp, L, y)
+    alpha, b, s = _bordered(xp, hy, h1)
+    return LSSVMFactor(L, alpha, b, h1, s)
+
+
+def lssvm_factor(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) -> LSSVMFactor:
+    """The LS-SVM's ``(α, b)`` for the Gram matrix ``K`` and targets ``y`` (AReg eq. 2) with the
+    pieces its held-out residuals reuse: one Cholesky factor of ``H = K + I/γ``, the two
+    triangular solves of ``H⁻¹[y 1]``, then ``b = 1ᵀH⁻¹y / 1ᵀH⁻¹1``, ``α = H⁻¹y - b H⁻¹1``.
+
+    Parameters
+    ----------
+    K : array of shape (n, n)
+    y : array of shape (n,)
+    gamma : float
+    matrices : float, default=3.0
+        N × N arrays of ``K``'s dtype that must fit in the device's memory (``I``, ``H`` and
+        ``L``; a caller that forms more, such as ``L⁻¹``, asks for them here).
+
+    Returns
+    -------
+    LSSVMFactor
+    """
+    xp, _, _ = _checked(K, y, matrices)
+    return _factor_solve(xp, K, y, positive(gamma))
+
+
 def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
     """The LS-SVM's ``(α, b)`` for the Gram matrix ``K`` and targets ``y`` (AReg eq. 2): one
     Cholesky factor of ``K + I/γ`` and two triangular solves, on the inputs' device.
@@ -127,10 +179,8 @@ def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
     alpha : array of shape (n,)
     b : 0-d array
     """
-    xp, _, _ = _checked(K, y, 3.0)                     # I, K + I/γ and its factor
-    hy, h1 = _solve_both(xp, _factor(xp, K, positive(gamma)), y)
-    alpha, b, _ = _bordered(xp, hy, h1)
-    return alpha, b
+    f = lssvm_factor(K, y, gamma)                      # I, K + I/γ and its factor
+    return f.alpha, f.b
 
 
 def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
@@ -142,11 +192,8 @@ def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
 
 def _loo_cholesky(xp: Any, device: Any, K: Any, y: Any, gamma: float) -> Any:
     """``α_i / C_ii`` for one γ (inputs already checked): one factor, ``L⁻¹`` for ``diag H⁻¹``."""
-    L = _factor(xp, K, gamma)
-    hy, h1 = _solve_both(xp, L, y)
-    alpha, _, s = _bordered(xp, hy, h1)
-    cdiag = inverse_diagonal(xp, device, L) - h1 * h1 / s
-    return alpha / cdiag
+    f = _factor_solve(xp, K, y, gamma)
+    return f.alpha / (inverse_diagonal(xp, device, f.L) - f.h * f.h / f.s)
 
 
 def inverse_diagonal(xp: Any, device: Any, L: Any, *, block: int = 1024) -> Any:
@@ -177,6 +224,8 @@ def inverse_diagonal(xp: Any, device: Any, L: Any, *, block: int = 1024) -> Any:
     -------
     array of shape (n,)
     """
+    if isinstance(block, bool) or not isinstance(block, Integral) or block < 1:
+        raise HyperparameterError(f"block must be an integer >= 1, got {block!r}")
     n = int(L.shape[0])
     r = int(block)
     edges = [(s0, min(s0 + r, n)) for s0 in range(0, n, r)]

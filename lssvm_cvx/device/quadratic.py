@@ -44,7 +44,8 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import InputError, NumericalError
-from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
+from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
+from .lssvm import lssvm_factor
 
 __all__ = ["augmented_fit", "augmented_loo_residuals", "augmented_kfold_residuals",
            "lssvm_kfold_residuals", "RESIDUAL_TOL", "COND_WARN", "JITTER", "REFINE_STEPS"]
@@ -298,28 +299,15 @@ def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
     array of shape (n,)
     """
     xp, device = namespace_of(K, y)
-    float_dtype(xp, K, y)
+    f = lssvm_factor(K, y, gamma, matrices=4.0)                # I, H, L and L⁻¹
     n = int(K.shape[0])
-    if K.ndim != 2 or tuple(K.shape) != (n, n) or tuple(y.shape) != (n,):
-        raise InputError(f"K must be square and y a vector of its order, got shapes "
-                         f"{tuple(K.shape)} and {tuple(y.shape)}")
-    check_memory(n, 8 if K.dtype == xp.float64 else 4, 4.0, xp, device)   # H, L, I, L⁻¹
     idx, back = _fold_indices(folds, n)
-    eye = xp.eye(n, dtype=K.dtype, device=device)
-    L = xp.linalg.cholesky(K + eye / positive(gamma))
-    if not bool(xp.all(xp.isfinite(L))):
-        raise NumericalError(f"K + I/γ (γ = {gamma:g}) is not positive definite in {K.dtype}")
-    Li = solve_triangular(xp, L, eye)                          # L⁻¹; H⁻¹ = L⁻ᵀL⁻¹
-    rhs = xp.stack([y, xp.ones_like(y)], axis=1)
-    Hr = xp.matrix_transpose(Li) @ (Li @ rhs)
-    h = Hr[:, 1]
-    ssum = xp.sum(h)
-    alpha = Hr[:, 0] - (xp.sum(Hr[:, 0]) / ssum) * h
+    Li = solve_triangular(xp, f.L, xp.eye(n, dtype=K.dtype, device=device))   # H⁻¹ = L⁻ᵀL⁻¹
     parts = []
     for v in idx:
         V = xp.asarray(v, device=device)
         W = xp.take(Li, V, axis=1)
-        hV = xp.take(h, V)
-        C = xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / ssum
-        parts.append(xp.linalg.solve(C, xp.take(alpha, V)[:, None])[:, 0])
+        hV = xp.take(f.h, V)
+        C = xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / f.s
+        parts.append(xp.linalg.solve(C, xp.take(f.alpha, V)[:, None])[:, 0])
     return xp.take(xp.concat(parts), xp.asarray(back, device=device))
