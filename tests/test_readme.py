@@ -201,10 +201,10 @@ def test_the_first_command_time_stated_is_the_measured_one():
     assert abs(int(m.group(1)) - doc["elapsed_s"]) <= max(5.0, 0.1 * doc["elapsed_s"])
 
 
-def test_gpu_section_runs_and_its_numbers_are_the_committed_run():
+def test_gpu_section_runs_and_its_numbers_are_the_committed_run(tmp_path, monkeypatch):
     """The guide's 'On a GPU': the code runs (on the CPU here: PyTorch-CPU through the dispatch
-    switch) and matches the NumPy estimator; the two ratios it quotes are the device results
-    file's."""
+    switch) and matches the NumPy estimator, its NumPy copy saves and loads; the ratios it
+    quotes are the device results file's."""
     import json
 
     import numpy as np
@@ -215,8 +215,12 @@ def test_gpu_section_runs_and_its_numbers_are_the_committed_run():
     section = re.search(r"\nOn a GPU\n-+\n(.*?)\n[^\n]+\n-{4,}\n", text, re.S).group(1)
     code = _rst_python_blocks(section)[0]
     ns: dict = {"__name__": "__guide__"}
+    monkeypatch.chdir(tmp_path)
     exec(compile(code, "guide-gpu", "exec"), ns)
     est, X, y = ns["est"], ns["X"], ns["y"]
+    loaded = ns["lssvm_cvx"].io.load(tmp_path / "model.lssvm")
+    np.testing.assert_allclose(loaded.predict(X[:5].cpu().numpy()), ns["f"].cpu().numpy(),
+                               rtol=0, atol=1e-10)
     ref = ns["LSSVMRegressor"](selection="loo", sigma2_grid=[0.3, 1.0, 3.0]).fit(
         X.cpu().numpy(), y.cpu().numpy())
     assert est.best_params_ == ref.best_params_
