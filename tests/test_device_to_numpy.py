@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import lssvm_cvx
-from lssvm_cvx import (LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier,
-                       RegularizedLSSVMRegressor)
+from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
 from lssvm_cvx.exceptions import InputError, NotFittedError
 
 DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]
