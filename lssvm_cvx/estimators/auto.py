@@ -42,12 +42,14 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
+from .auto_device import (AutoDeviceMixin, auto_cv_results, auto_decision_device, auto_interval_device,
+                          fit_auto_device)
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
 from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
                      validate_params)
-from .search_results import search_results
+from .lssvm_device import uses_device
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -152,6 +154,13 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
                       FutureWarning, stacklevel=4)
         return old_value
 
+    def _search_settings(self) -> dict[str, Any]:
+        """:func:`~lssvm_cvx.selection.auto.auto_search`'s grids, criterion, subsample, seed."""
+        seed = int(self.random_state) if isinstance(self.random_state, (int, np.integer)) else 0
+        return dict(gamma_grid=self._renamed("gamma_grid", "kernel_gamma_grid"),
+                    mu_grid=self.mu_grid, nu_grid=self.nu_grid, criterion=self._criterion(),
+                    n_subsample=self.n_subsample, random_state=seed, **self._search_options)
+
     def _criterion(self) -> str:
         return self.criterion if self.criterion is not None else (
             "mse" if self._task == "regression" else "hinge2")
@@ -163,6 +172,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         positive sample weights of the fit term (the exact basis only)."""
         n = X.shape[0]
         kind, gamma, mu, nu = self._check_params(n)
+        self.__dict__.pop("device_", None)  # a CPU fit (a device fit sets it)
         dask_in = is_dask(X)
         if w is not None and (dask_in or kind != "exact"):
             raise InputError(f"sample_weight needs the exact basis (at most max_exact={self.max_exact} "
@@ -228,11 +238,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
 
         with small_system_blas(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
-                              gamma_grid=self._renamed("gamma_grid", "kernel_gamma_grid"),
-                              mu_grid=self.mu_grid,
-                              nu_grid=self.nu_grid, criterion=self._criterion(),
-                              n_subsample=self.n_subsample, random_state=seed,
-                              **self._search_options)
+                              **self._search_settings())
             pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
             basis = pr.basis
             with warnings.catch_warnings():
@@ -252,7 +258,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
         self.loo_score_ = res.score
         self.search_ = res.to_dict()
-        self.cv_results_ = _cv_results(self.search_["history"], res.criterion)
+        self.cv_results_ = auto_cv_results(self.search_["history"], res.criterion)
         self.coef_ = fit.theta
         self.intercept_ = fit.b
         self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
@@ -271,7 +277,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
         self.loo_score_ = float(np.mean(self.loo_std_ ** 2))
         self.search_ = {"history": []}
-        self.cv_results_ = _cv_results([], None)
+        self.cv_results_ = auto_cv_results([], None)
         self.coef_ = np.zeros((0, Y2.shape[1]))
         self.intercept_ = Y2.mean(axis=0)
         self.jackknife_Q_ = None
@@ -288,13 +294,15 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     def _raw_decision(self, X: Any) -> np.ndarray:
         """``Φ(x)θ + b`` in standardised target units, shape (n, T)."""
         check_fitted(self, "coef_")
+        if getattr(self, "device_", None) is not None:  # fitted on a device (auto_device)
+            return auto_decision_device(self, X)
         X = self._validate_predict(X)
         with small_system_blas(self.n_basis_):
             Phi = self._design(X)
             return Phi @ self.coef_ + self.intercept_
 
 
-class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
+class AutoLSSVMRegressor(AutoDeviceMixin, RegressorMixin, _AutoBase):
     """Auto LS-SVM regression (Sorber 2017, eq. 8-9, §1.3), tuned by exact leave-one-out.
 
     Parameters
@@ -379,6 +387,10 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         validate_params(self, self._parameter_constraints)
         self.sample_weighted_ = sample_weight is not None
         try:
+            if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
+                kind, gamma, mu, nu = self._check_params(int(X.shape[0]))
+                return fit_auto_device(self, X, y, sample_weight, kind=kind,
+                                       fixed=(gamma, mu, nu), search=self._search_settings())
             if sample_weight is not None:
                 if is_dask(X) or is_dask(y):
                     raise InputError("sample_weight is not supported with dask inputs (the "
@@ -448,6 +460,8 @@ class AutoLSSVMRegressor(RegressorMixin, _AutoBase):
         if getattr(self, "sample_weighted_", False):
             raise InputError("predict_interval assumes exchangeable, unweighted observations "
                              "(jackknife+); this model was fitted with sample_weight")
+        if getattr(self, "device_", None) is not None:  # fitted on a device (auto_device)
+            return auto_interval_device(self, X, cov)
         X = self._validate_predict(X)
         r = np.asarray(self.loo_std_[:, 0])  # computes a lazy (dask) residual vector here
         n = r.shape[0]
@@ -583,12 +597,3 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
         return log_softmax(self.temperature_ * Z, axis=1)
 
-
-def _cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
-    """The search history as ``cv_results_`` (see :mod:`._search`)."""
-    params = [{"kernel_gamma": float(h["gamma"]), "mu": float(h["mu"]), "nu": float(h["nu"])}
-              for h in history]
-    return search_results(params, [float(h["score"]) for h in history],
-                          stage=np.asarray([str(h["stage"]) for h in history]),
-                          n_rows=np.asarray([int(h["rows"]) for h in history], dtype=np.int64),
-                          criterion=criterion)

@@ -1,0 +1,290 @@
+"""``AutoLSSVMRegressor`` on device arrays (issue 31, item 2): standardisation, the exact basis
+of eq. (8), the (γ, μ, ν) leave-one-out search, the fit, ``predict`` and ``predict_interval``
+run in the inputs' array namespace and on their device
+(:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`); the fitted model stays there.
+
+Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
+(arrays of an array-API library other than NumPy off the CPU, or any of them with
+``lssvm_cvx.array_api_dispatch()`` or scikit-learn's ``array_api_dispatch`` on).
+
+What it covers: the exact (dual) basis, i.e. ``approximation="exact"``, or ``"auto"`` up to
+``max_exact`` rows (raise ``max_exact`` to fit more rows exactly on a GPU: the basis is
+N × N); both margins; every criterion; the search of
+:func:`lssvm_cvx.selection.auto.auto_search` unchanged (the same grids, the same width-stage
+subsample, the same decisions), so the model equals the CPU fit on the same data to rounding
+(``tests/test_device_auto.py``: 1e-10 under PyTorch-CPU and ``array-api-strict``).  What the
+CPU computes from a few rows is computed there from a copy: the affine dimension ``c`` of the
+standardised inputs (at most 4000 rows, as on the CPU).  The Nyström and random-feature bases
+and ``sample_weight`` are one-line errors that name the CPU path; ``AutoLSSVMClassifier`` is a
+CPU estimator (a device array off the CPU is the one-line error of every CPU estimator).
+
+Precision: the computation is float64 whatever the inputs' dtype (float32 inputs are
+promoted; the fitted arrays are float64).  The search ranks (μ, ν) by LOO scores read off
+generalised eigendecompositions of matrices whose condition numbers reach 1e7 and more: a
+float32 search selected a different (γ, μ, ν) from the float64 one (and the CPU's) on the first
+small data set we tried, during development (not a committed measurement), so float32 is not
+offered here; ``tests/test_device_auto.py`` checks that float32 inputs give the float64 model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+
+from ..device import namespace_of
+from ..device.penalized import DevicePenalizedLS, sq_dists
+from ..exceptions import HyperparameterError, InputError
+from ..selection.auto import auto_search
+from ..terms.gradient_basis import MARGIN_JITTER
+from ..terms.gradient_norm import affine_dim
+from .base import check_fitted
+from .lssvm_device import device_targets, to_cpu
+from .search_results import search_results
+
+__all__ = ["fit_auto_device", "auto_decision_device", "auto_interval_device", "auto_to_numpy",
+           "auto_cv_results", "AutoDeviceMixin"]
+
+_CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, which "
+        "has it")
+
+
+def _basis(xp: Any, Xs: Any, gamma: float, p: int, c: int, margin: str) -> tuple[Any, Any, Any]:
+    """The exact basis of eq. (8) on the device (the twin of
+    :func:`lssvm_cvx.terms.gradient_basis.exact_basis`): ``Φ = exp(-S)``, the normalised
+    gradient Gram ``exp(-S/2)(1 - S/c)`` and the margin matrix, ``S = (γ/p)||x_i - x_j||²``."""
+    S = sq_dists(Xs) * (gamma / p)
+    K = xp.exp(-S)
+    G = xp.exp(-0.5 * S) * (1.0 - S / c)
+    R = None
+    if margin == "rkhs":
+        R = K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=namespace_of(K)[1])
+    return K, G, R
+
+
+def _refuse(est: Any, kind: str, n: int, sample_weight: Any) -> None:
+    if sample_weight is not None:
+        raise InputError(f"sample_weight is not supported on a device{_CPU}")
+    if kind == "exact":
+        return
+    if est.approximation == "auto":
+        raise HyperparameterError(
+            f"on a device the Auto LS-SVM uses the exact basis, which approximation='auto' "
+            f"takes up to max_exact={est.max_exact} rows: raise max_exact to fit {n} rows "
+            f"exactly (the basis is N × N), or use the CPU path's {kind} basis{_CPU}")
+    raise HyperparameterError(f"on a device the Auto LS-SVM uses the exact basis "
+                              f"(approximation='exact' or 'auto'), got approximation="
+                              f"{est.approximation!r}{_CPU}")
+
+
+def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
+                    fixed: tuple[float | None, float | None, float | None],
+                    search: dict[str, Any]) -> Any:
+    """Fit the Auto LS-SVM regressor ``est`` on device arrays ``X``, ``y`` (module docstring);
+    returns ``est``.
+
+    Parameters
+    ----------
+    est : AutoLSSVMRegressor
+    X, y : arrays of one array-API namespace and device, shapes (n, d) and (n,)
+    sample_weight : None
+        Anything else is refused.
+    kind : str
+        The basis the estimator chose for n rows (``"exact"``, else refused).
+    fixed : tuple
+        The given (γ, μ, ν), None where searched.
+    search : dict
+        The other keyword arguments of :func:`~lssvm_cvx.selection.auto.auto_search` (grids,
+        criterion, subsample, seed, options).
+
+    Returns
+    -------
+    AutoLSSVMRegressor
+        ``est``, fitted, with its arrays on the inputs' device (``device_``).
+    """
+    _refuse(est, kind, int(X.shape[0]), sample_weight)
+    xp, device, Y = device_targets(est, X, y, False)
+    X, Y = xp.astype(X, xp.float64), xp.astype(Y, xp.float64)
+    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
+        raise InputError("X and y must be finite (NaN or inf found)")
+    n = int(X.shape[0])
+    gamma, mu, nu = fixed
+    est.n_features_in_ = int(X.shape[1])
+    est.sample_weighted_ = False
+    est.device_ = str(device)
+    est.y_mean_ = float(xp.mean(Y))
+    sd = float(xp.std(Y))
+    est.y_scale_ = sd if sd > 0 else 1.0
+    Ys = (Y - est.y_mean_) / est.y_scale_
+    est.x_mean_ = xp.mean(X, axis=0)
+    scale = xp.std(X, axis=0)
+    est.x_scale_ = xp.where(scale > 0, scale, xp.ones_like(scale))
+    Xs = (X - est.x_mean_) / est.x_scale_
+    # n_informative_columns and affine_dim of the CPU path, from the device's column ranges and
+    # (at most 4000 seeded rows, as there) a copy of the standardised inputs
+    span = to_cpu(xp.max(Xs, axis=0) - xp.min(Xs, axis=0))
+    top = np.maximum(to_cpu(xp.max(xp.abs(Xs), axis=0)), 1.0)
+    est.p_ = max(int(np.sum(span > 1e-12 * top)), 1)
+    rows = (np.random.default_rng(0).choice(n, 4000, replace=False) if n > 4000
+            else np.arange(n))
+    est.c_ = affine_dim(to_cpu(xp.take(Xs, xp.asarray(rows, device=device), axis=0)))
+    est.approximation_ = kind
+    est.loo_rows_ = None
+    if span.max() == 0.0:                 # all inputs identical: the constant model
+        _constant(est, xp, Ys)
+        return est
+
+    def make_problem(g: float, idx: np.ndarray | None) -> DevicePenalizedLS:
+        Xr, Yr = Xs, Ys
+        if idx is not None:
+            take = xp.asarray(idx, device=device)
+            Xr, Yr = xp.take(Xs, take, axis=0), xp.take(Ys, take, axis=0)
+        K, G, R = _basis(xp, Xr, g, est.p_, est.c_, est.margin)
+        pr = DevicePenalizedLS(K, Yr, G, R)
+        pr.basis = Xr
+        return pr
+
+    res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
+    pr = cast(DevicePenalizedLS, res.problem if res.problem is not None
+              else make_problem(res.gamma, None))
+    fit = pr.fit(res.mu, res.nu)
+    est.rcond_ = fit.rcond
+    est.jackknife_Q_ = fit.jackknife_influence()
+    est.basis_kind_ = "exact"
+    est.basis_params_ = {"centres": Xs, "gamma": float(res.gamma), "p": est.p_, "c": est.c_}
+    est.phi_mean_ = pr.phi_mean
+    est.kernel_gamma_, est.mu_, est.nu_ = res.gamma, res.mu, res.nu
+    est.gamma_ = est.kernel_gamma_
+    est.mu_paper_, est.nu_paper_ = pr.paper_weights(res.mu, res.nu)
+    est.loo_score_ = res.score
+    est.search_ = res.to_dict()
+    est.cv_results_ = auto_cv_results(est.search_["history"], res.criterion)
+    est.coef_, est.intercept_ = fit.theta, fit.b
+    est.loo_std_ = fit.loo
+    est.loo_residuals_ = fit.loo[:, 0] * est.y_scale_
+    est.n_basis_ = pr.m
+    return est
+
+
+def _constant(est: Any, xp: Any, Ys: Any) -> None:
+    """The constant model of an input without variation (the CPU path's), on the device."""
+    n = int(Ys.shape[0])
+    Y2 = Ys[:, None]
+    est.basis_kind_, est.basis_params_ = "constant", {}
+    est.kernel_gamma_ = est.gamma_ = est.mu_ = est.nu_ = float("nan")
+    est.mu_paper_ = est.nu_paper_ = float("nan")
+    est.loo_std_ = (Y2 - xp.mean(Y2, axis=0)) * (n / (n - 1))
+    est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
+    est.loo_score_ = float(xp.mean(est.loo_std_ ** 2))
+    est.search_ = {"history": []}
+    est.cv_results_ = auto_cv_results([], None)
+    est.coef_ = xp.zeros((0, 1), dtype=Ys.dtype, device=namespace_of(Ys)[1])
+    est.phi_mean_ = xp.zeros((0,), dtype=Ys.dtype, device=namespace_of(Ys)[1])
+    est.intercept_ = xp.mean(Y2, axis=0)
+    est.jackknife_Q_ = None
+    est.rcond_, est.n_basis_ = 1.0, 0
+
+
+def _design(est: Any, X: Any) -> tuple[Any, Any]:
+    """The namespace and the design ``Φ(x)`` of new device inputs (checked against the fit)."""
+    xp, _ = namespace_of(X, est.intercept_)
+    if X.ndim != 2 or int(X.shape[1]) != est.n_features_in_:
+        raise InputError(f"X must be (n, {est.n_features_in_}), got shape {tuple(X.shape)}")
+    Xs = (xp.astype(X, est.intercept_.dtype) - est.x_mean_) / est.x_scale_
+    if est.basis_kind_ == "constant":
+        return xp, xp.zeros((int(X.shape[0]), 0), dtype=Xs.dtype, device=namespace_of(X)[1])
+    par = est.basis_params_
+    return xp, xp.exp(-sq_dists(Xs, par["centres"]) * (par["gamma"] / par["p"]))
+
+
+def auto_decision_device(est: Any, X: Any) -> Any:
+    """``Φ(x)θ + b`` in standardised target units, shape (n, 1), on the model's device."""
+    _, Phi = _design(est, X)
+    return Phi @ est.coef_ + est.intercept_
+
+
+def auto_interval_device(est: Any, X: Any, coverage: float) -> Any:
+    """The jackknife+ interval of :meth:`AutoLSSVMRegressor.predict_interval` on the device
+    (order statistics by sorting; ``coverage`` already checked), shape (n, 2)."""
+    xp, Phi = _design(est, X)
+    f = (Phi @ est.coef_ + est.intercept_)[:, 0]
+    r = est.loo_std_[:, 0]
+    n = int(r.shape[0])
+    alpha = 1.0 - coverage
+    k_hi = int(np.ceil((1 - alpha) * (n + 1)))
+    k_lo = int(np.floor(alpha * (n + 1)))
+    R = xp.abs(r)
+    inf = float("inf")
+    if est.jackknife_Q_ is None:
+        q = xp.sort(R)[k_hi - 1] if k_hi <= n else inf
+        lo, hi = f - q, f + q
+    else:
+        step = max(1, 2_000_000 // max(n, 1))
+        los, his = [], []
+        for s in range(0, int(f.shape[0]), step):
+            e = min(s + step, int(f.shape[0]))
+            D = (Phi[s:e, ...] - est.phi_mean_) @ est.jackknife_Q_
+            F = f[s:e, None] - r[None, :] / n - D
+            his.append(xp.sort(F + R, axis=1)[:, k_hi - 1] if k_hi <= n
+                       else xp.full((e - s,), inf, dtype=F.dtype, device=namespace_of(F)[1]))
+            los.append(xp.sort(F - R, axis=1)[:, k_lo - 1] if k_lo >= 1
+                       else xp.full((e - s,), -inf, dtype=F.dtype, device=namespace_of(F)[1]))
+        lo, hi = xp.concat(los), xp.concat(his)
+    return xp.stack([lo, hi], axis=1) * est.y_scale_ + est.y_mean_
+
+
+def auto_to_numpy(est: Any) -> Any:
+    """A copy of a device-fitted Auto LS-SVM with every fitted array (the basis centres too) as
+    a NumPy array (``device_`` None): it predicts, gives intervals and saves as a CPU fit."""
+    import copy
+
+    import array_api_compat as aac
+
+    def conv(value: Any) -> Any:
+        if aac.is_array_api_obj(value) and not isinstance(value, np.ndarray):
+            return to_cpu(value)
+        if isinstance(value, dict):
+            return {k: conv(v) for k, v in value.items()}
+        return copy.deepcopy(value)
+
+    out = copy.copy(est)
+    for key, value in vars(est).items():
+        vars(out)[key] = conv(value)
+    out.device_ = None
+    return out
+
+
+def auto_cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
+    """The search history of :func:`~lssvm_cvx.selection.auto.auto_search` as
+    ``cv_results_`` (:func:`~lssvm_cvx.estimators.search_results.search_results`), for the
+    CPU and the device fits alike."""
+    params = [{"kernel_gamma": float(h["gamma"]), "mu": float(h["mu"]), "nu": float(h["nu"])}
+              for h in history]
+    return search_results(params, [float(h["score"]) for h in history],
+                          stage=np.asarray([str(h["stage"]) for h in history]),
+                          n_rows=np.asarray([int(h["rows"]) for h in history], dtype=np.int64),
+                          criterion=criterion)
+
+
+class AutoDeviceMixin:
+    """``to_numpy()`` for the Auto LS-SVM regressor, which fits on device arrays."""
+
+    def to_numpy(self) -> Any:
+        """A copy of the fitted estimator with every fitted array as a NumPy array.
+
+        A model fitted on device arrays (``device_`` set) predicts device arrays on its
+        device; the copy predicts NumPy inputs on the CPU and saves with
+        :func:`lssvm_cvx.io.save`, as a model fitted on NumPy does.  A model fitted on NumPy
+        comes back as a plain copy.
+
+        Returns
+        -------
+        estimator
+            The copy; the estimator itself is unchanged.
+        """
+        import copy
+
+        check_fitted(self, "coef_")
+        if getattr(self, "device_", None) is None:
+            return copy.deepcopy(self)
+        return auto_to_numpy(self)

@@ -1,0 +1,172 @@
+"""The Auto LS-SVM on a device (issue 31, item 2): the device twin of the penalised
+least-squares engine (:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`) against the NumPy
+engine and against brute-force refits, and ``AutoLSSVMRegressor`` on device arrays against the
+same estimator on NumPy (selection, coefficients, LOO residuals, predictions, intervals), under
+``array-api-strict`` and PyTorch on the CPU (CUDA skips without a device)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lssvm_cvx
+from lssvm_cvx import AutoLSSVMRegressor
+from lssvm_cvx.device.penalized import DevicePenalizedLS
+from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
+from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
+from lssvm_cvx.terms.gradient_basis import exact_basis
+
+DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    X = rng.uniform(-2, 2, (60, 3))
+    y = np.sinc(X[:, 0]) + 0.3 * X[:, 1] + 0.1 * rng.standard_normal(60)
+    return X, y
+
+
+def _basis(X: np.ndarray, margin: str):
+    Xs = (X - X.mean(axis=0)) / X.std(axis=0)
+    return exact_basis(Xs, 2.0, p=X.shape[1], c=X.shape[1], margin=margin)
+
+
+@pytest.mark.parametrize("margin", ["alpha", "rkhs"])
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+def test_the_device_engine_equals_the_numpy_engine(ns, margin, data, to_namespace, to_numpy):
+    conv = to_namespace(ns)
+    X, y = data
+    B = _basis(X, margin)
+    Y = np.column_stack([y, np.cos(X[:, 2])])               # two targets share the paths
+    cpu = PenalizedLS(B.Phi, Y, B.G, B.R)
+    dev = DevicePenalizedLS(conv(B.Phi), conv(Y), conv(B.G), None if B.R is None else conv(B.R),
+                            block_rows=25)                  # several row blocks
+    mus, nus = np.r_[0.0, np.logspace(-3, 3, 7)], np.logspace(-3, 3, 7)
+    for criterion in ("mse", "mae"):
+        np.testing.assert_allclose(dev.mu_path(mus, 0.1, criterion).scores,
+                                   cpu.mu_path(mus, 0.1, criterion).scores, rtol=1e-8)
+        np.testing.assert_allclose(dev.nu_path(nus, 0.5, criterion).scores,
+                                   cpu.nu_path(nus, 0.5, criterion).scores, rtol=1e-8)
+    fc, fd = cpu.fit(0.5, 0.1), dev.fit(0.5, 0.1)
+    scale = np.abs(fc.theta).max()
+    np.testing.assert_allclose(to_numpy(fd.theta), fc.theta, rtol=0, atol=1e-9 * scale)
+    np.testing.assert_allclose(to_numpy(fd.b), fc.b, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(to_numpy(fd.loo), fc.loo, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(fd.leverage), fc.leverage, rtol=0, atol=1e-10)
+    Q = fc.jackknife_influence()
+    np.testing.assert_allclose(to_numpy(fd.jackknife_influence()), Q, rtol=0,
+                               atol=1e-9 * np.abs(Q).max())
+    assert dev.paper_weights(0.5, 0.1) == pytest.approx(cpu.paper_weights(0.5, 0.1), rel=1e-12)
+    # the exact 1-norm reciprocal condition number, at most LAPACK's estimate (its upper bound)
+    A = cpu.matrix(0.5, 0.1)
+    exact = 1.0 / (np.abs(A).sum(axis=0).max() * np.abs(np.linalg.inv(A)).sum(axis=0).max())
+    assert fd.rcond == pytest.approx(exact, rel=1e-6) and fd.rcond <= fc.chol.rcond * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("ns", ["numpy", "torch-cpu"])
+def test_the_device_loo_residuals_equal_brute_force_refits(ns, data, to_namespace, to_numpy):
+    conv = to_namespace(ns)
+    X, y = data
+    B = _basis(X, "rkhs")
+    dev = DevicePenalizedLS(conv(B.Phi), conv(y), conv(B.G), conv(B.R))
+    np.testing.assert_allclose(to_numpy(dev.loo_residuals(0.3, 0.2)),
+                               brute_force_loo(B.Phi, y, B.G, 0.3, 0.2, B.R), rtol=0, atol=1e-8)
+
+
+def test_the_device_engine_reports_a_singular_path_as_the_cpu_does(data, to_namespace):
+    """A ν path whose margin matrix is not positive definite scores ``inf`` on both engines."""
+    conv = to_namespace("torch-cpu")
+    X, y = data
+    B = _basis(X, "alpha")
+    R = -np.eye(B.m)
+    cpu, dev = PenalizedLS(B.Phi, y, B.G, np.eye(B.m)), DevicePenalizedLS(
+        conv(B.Phi), conv(y), conv(B.G), conv(np.eye(B.m)))
+    dev.R = conv(R)
+    cpu.R = R
+    assert np.isinf(dev.nu_path([0.1, 1.0], 0.5).scores).all()
+    assert np.isinf(cpu.nu_path([0.1, 1.0], 0.5).scores).all()
+
+
+@pytest.mark.parametrize("ns", DEVICE_NS)
+def test_the_auto_regressor_on_a_device_equals_the_numpy_fit(ns, data, to_namespace, to_numpy,
+                                                             tmp_path):
+    conv = to_namespace(ns)
+    X, y = data
+    rng = np.random.default_rng(1)
+    X_new = rng.uniform(-2, 2, (25, 3))
+    # n_subsample < N: the width stage runs on the seeded subsample, as on the CPU
+    params = dict(n_subsample=40, mu_grid=np.r_[0.0, np.logspace(-3, 3, 13)])
+    cpu = AutoLSSVMRegressor(**params).fit(X, y)
+    with lssvm_cvx.array_api_dispatch():
+        dev = AutoLSSVMRegressor(**params).fit(conv(X), conv(y))
+        pred = dev.predict(conv(X_new))
+        iv = dev.predict_interval(conv(X_new), coverage=0.8)
+    assert dev.device_ is not None and type(pred) is type(conv(X_new))
+    assert (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_, cpu.mu_, cpu.nu_)
+    assert (dev.p_, dev.c_, dev.n_basis_) == (cpu.p_, cpu.c_, cpu.n_basis_)
+    assert dev.loo_score_ == pytest.approx(cpu.loo_score_, rel=1e-9)
+    assert [h["stage"] for h in dev.search_["history"]] == \
+        [h["stage"] for h in cpu.search_["history"]]
+    np.testing.assert_allclose(dev.cv_results_["mean_test_score"],
+                               cpu.cv_results_["mean_test_score"], rtol=1e-8)
+    np.testing.assert_allclose(to_numpy(dev.loo_residuals_), cpu.loo_residuals_, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(pred), cpu.predict(X_new), atol=1e-10)
+    np.testing.assert_allclose(to_numpy(iv), cpu.predict_interval(X_new, coverage=0.8),
+                               atol=1e-10)
+    host = dev.to_numpy()                                    # NumPy copy: predicts and saves
+    assert host.device_ is None and isinstance(host.basis_params_["centres"], np.ndarray)
+    np.testing.assert_allclose(host.predict(X_new), cpu.predict(X_new), atol=1e-10)
+    host.save(str(tmp_path / "auto.npz"))
+    np.testing.assert_allclose(lssvm_cvx.load(str(tmp_path / "auto.npz")).predict(X_new),
+                               cpu.predict(X_new), atol=1e-10)
+    cpu_again = dev.fit(X, y)                                # a NumPy refit leaves the device
+    assert getattr(cpu_again, "device_", None) is None
+    np.testing.assert_allclose(cpu_again.predict(X_new), cpu.predict(X_new), atol=1e-12)
+
+
+def test_float32_inputs_are_fitted_in_float64(data, to_namespace, to_numpy):
+    torch = pytest.importorskip("torch")
+    conv = to_namespace("torch-cpu")
+    X, y = data
+    with lssvm_cvx.array_api_dispatch():
+        d64 = AutoLSSVMRegressor().fit(conv(X), conv(y))
+        d32 = AutoLSSVMRegressor().fit(conv(X).to(torch.float32), conv(y).to(torch.float32))
+    assert d32.coef_.dtype == torch.float64
+    X32, y32 = X.astype(np.float32).astype(np.float64), y.astype(np.float32).astype(np.float64)
+    cpu = AutoLSSVMRegressor().fit(X32, y32)                 # the same rounded inputs on NumPy
+    assert (d32.kernel_gamma_, d32.mu_, d32.nu_) == (cpu.kernel_gamma_, cpu.mu_, cpu.nu_)
+    np.testing.assert_allclose(to_numpy(d32.loo_residuals_), cpu.loo_residuals_, atol=1e-10)
+    assert d64.device_ == d32.device_
+
+
+def test_constant_inputs_give_the_constant_model_on_a_device(to_namespace, to_numpy):
+    conv = to_namespace("torch-cpu")
+    X, y = np.ones((12, 2)), np.arange(12.0)
+    cpu = AutoLSSVMRegressor().fit(X, y)
+    with lssvm_cvx.array_api_dispatch():
+        dev = AutoLSSVMRegressor().fit(conv(X), conv(y))
+        pred = dev.predict(conv(X[:3]))
+    np.testing.assert_allclose(to_numpy(pred), cpu.predict(X[:3]))
+    np.testing.assert_allclose(to_numpy(dev.loo_residuals_), cpu.loo_residuals_)
+    assert dev.loo_score_ == pytest.approx(cpu.loo_score_)
+
+
+def test_what_the_device_does_not_cover_is_a_one_line_error(data, to_namespace):
+    conv = to_namespace("torch-cpu")
+    X, y = data
+    Xd, yd = conv(X), conv(y)
+    with lssvm_cvx.array_api_dispatch():
+        with pytest.raises(HyperparameterError, match="approximation='nystroem'"):
+            AutoLSSVMRegressor(approximation="nystroem").fit(Xd, yd)
+        with pytest.raises(HyperparameterError, match="raise max_exact"):
+            AutoLSSVMRegressor(max_exact=20).fit(Xd, yd)
+        with pytest.raises(InputError, match="sample_weight"):
+            AutoLSSVMRegressor().fit(Xd, yd, sample_weight=np.ones(len(y)))
+        with pytest.raises(InputTypeError, match="one library"):
+            AutoLSSVMRegressor().fit(Xd, y)
+        with pytest.raises(InputError, match="finite"):
+            AutoLSSVMRegressor().fit(conv(np.where(X > 1.9, np.nan, X)), yd)
+        model = AutoLSSVMRegressor(kernel_gamma=1.0, mu=0.1, nu=0.1).fit(Xd, yd)
+        with pytest.raises(InputError, match=r"X must be \(n, 3\)"):
+            model.predict(conv(X[:, :2]))
