@@ -173,6 +173,9 @@ def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda
     assert max(v for k, v in agree.items() if k != "N") < 1e-9
     nys = bench.measure_nystroem(d, 3000, 40, 1024)
     assert nys["rank"] <= 40 and nys["path / bare pass"] > 0
+    auto = bench.measure_auto(d, 160, 120, eigh_s=0.01)
+    assert auto["same (γ, μ, ν)"] and auto["predictions: max relative difference"] < 1e-8
+    assert auto["decompositions of the search"] > 0 and auto["fit / (decompositions × bare eigh)"] > 0
     if not torch.cuda.is_available():
         res = bench.run(Context(quick=True, out=tmp_path))
         assert not res.checks and "no CUDA device" in res.notes
