@@ -217,3 +217,19 @@ def test_old_gamma_spelling_warns_and_means_kernel_gamma():
     assert old.gamma_ == old.kernel_gamma_ == 3.0
     with pytest.raises(HyperparameterError, match="kernel_gamma only"):
         AutoLSSVMRegressor(kernel_gamma=3.0, gamma=2.0).fit(ds.X, ds.y)
+
+
+def test_nystroem_below_max_exact_with_a_loo_subsample_fits():
+    """``approximation="nystroem"`` on fewer than ``max_exact`` rows with ``n_loo`` below N: the
+    LOO residuals are on a subsample, so there is no jackknife+ influence (the fit used to fail
+    asking for it) and ``predict_interval`` is the jackknife interval ``f(x) ± q(|r|)``."""
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-3, 3, (200, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(200)
+    model = AutoLSSVMRegressor(approximation="nystroem", n_components=30, n_loo=120).fit(X, y)
+    assert model.jackknife_Q_ is None and model.loo_rows_.size == 120
+    lo, hi = model.predict_interval(X[:5], coverage=0.8).T
+    f = model.predict(X[:5])
+    np.testing.assert_allclose(hi - f, f - lo)
+    k = int(np.ceil(0.8 * 121))
+    np.testing.assert_allclose(hi - f, np.sort(np.abs(model.loo_residuals_))[k - 1])

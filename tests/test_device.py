@@ -176,6 +176,8 @@ def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda
     auto = bench.measure_auto(d, 160, 120, eigh_s=0.01)
     assert auto["same (γ, μ, ν)"] and auto["predictions: max relative difference"] < 1e-8
     assert auto["decompositions of the search"] > 0 and auto["fit / (decompositions × bare eigh)"] > 0
+    auto_nys = bench.measure_auto_nystroem(d, 1500, 1200)
+    assert auto_nys["same (γ, μ, ν)"] and auto_nys["predictions: max relative difference"] < 1e-8
     if not torch.cuda.is_available():
         res = bench.run(Context(quick=True, out=tmp_path))
         assert not res.checks and "no CUDA device" in res.notes

@@ -125,6 +125,35 @@ def test_the_auto_regressor_on_a_device_equals_the_numpy_fit(ns, data, to_namesp
     np.testing.assert_allclose(cpu_again.predict(X_new), cpu.predict(X_new), atol=1e-12)
 
 
+@pytest.mark.parametrize("params", [
+    dict(approximation="nystroem", n_components=40),                 # every row: jackknife+
+    dict(approximation="nystroem", n_components=40, n_loo=150, n_subsample=120),
+    dict(max_exact=100, n_components=40, n_loo=150, margin="alpha")])  # "auto" above max_exact
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])
+def test_the_nystroem_auto_regressor_on_a_device_equals_the_numpy_fit(ns, params, to_namespace,
+                                                                     to_numpy):
+    """The streamed Nyström basis (centres, width-stage subsample, LOO rows) as on the CPU."""
+    conv = to_namespace(ns)
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-3, 3, (300, 3))
+    y = np.sinc(X[:, 0]) + 0.1 * X[:, 1] + 0.1 * rng.standard_normal(300)
+    cpu = AutoLSSVMRegressor(**params).fit(X, y)
+    with lssvm_cvx.array_api_dispatch():
+        dev = AutoLSSVMRegressor(**params).fit(conv(X), conv(y))
+        pred, iv = dev.predict(conv(X[:40])), dev.predict_interval(conv(X[:40]))
+    assert dev.approximation_ == cpu.approximation_ == "nystroem"
+    assert (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_, cpu.mu_, cpu.nu_)
+    assert (cpu.jackknife_Q_ is None) == (dev.jackknife_Q_ is None)
+    assert (cpu.loo_rows_ is None and dev.loo_rows_ is None) or \
+        np.array_equal(cpu.loo_rows_, dev.loo_rows_)
+    np.testing.assert_allclose(to_numpy(dev.basis_params_["centres"]),
+                               cpu.basis_params_["centres"], atol=1e-14)
+    np.testing.assert_allclose(to_numpy(dev.loo_residuals_), cpu.loo_residuals_, atol=1e-10)
+    np.testing.assert_allclose(to_numpy(pred), cpu.predict(X[:40]), atol=1e-10)
+    np.testing.assert_allclose(to_numpy(iv), cpu.predict_interval(X[:40]), atol=1e-10)
+    assert dev.rcond_ <= cpu.rcond_ * (1 + 1e-9)       # exact, at most LAPACK's estimate
+
+
 def test_float32_inputs_are_fitted_in_float64(data, to_namespace, to_numpy):
     torch = pytest.importorskip("torch")
     conv = to_namespace("torch-cpu")
@@ -157,10 +186,8 @@ def test_what_the_device_does_not_cover_is_a_one_line_error(data, to_namespace):
     X, y = data
     Xd, yd = conv(X), conv(y)
     with lssvm_cvx.array_api_dispatch():
-        with pytest.raises(HyperparameterError, match="approximation='nystroem'"):
-            AutoLSSVMRegressor(approximation="nystroem").fit(Xd, yd)
-        with pytest.raises(HyperparameterError, match="raise max_exact"):
-            AutoLSSVMRegressor(max_exact=20).fit(Xd, yd)
+        with pytest.raises(HyperparameterError, match="approximation='rff'"):
+            AutoLSSVMRegressor(approximation="rff").fit(Xd, yd)
         with pytest.raises(InputError, match="sample_weight"):
             AutoLSSVMRegressor().fit(Xd, yd, sample_weight=np.ones(len(y)))
         with pytest.raises(InputTypeError, match="one library"):

@@ -28,6 +28,7 @@ method with :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` to 1e-10 under NumP
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,8 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 
-__all__ = ["sq_dists", "DevicePenalizedLS", "DevicePath", "DeviceFit", "device_loo_score"]
+__all__ = ["sq_dists", "DevicePenalizedLS", "DeviceStreamedPenalizedLS", "DevicePath", "DeviceFit",
+           "device_loo_score", "xp_take_rows"]
 
 
 def sq_dists(X: Any, Z: Any = None, *, block_rows: int = 4096) -> Any:
@@ -137,31 +139,45 @@ class DevicePenalizedLS:
     """
 
     def __init__(self, Phi: Any, Y: Any, G: Any, R: Any = None, *, block_rows: int = 8192):
-        arrays = (Phi, Y, G) if R is None else (Phi, Y, G, R)
+        self._setup(Phi, Y, G, R, block_rows)
+        if Phi.ndim != 2 or Phi.shape[0] != self.N:
+            raise InputError(f"Phi must be (N, m) with the N = {self.N} rows of Y, got "
+                             f"{tuple(Phi.shape)}")
+        xp = self.xp
+        self.phi_mean = xp.mean(Phi, axis=0)
+        self.y_mean = xp.mean(self.Y, axis=0)
+        self.Yc = self.Y - self.y_mean
+        self.Phic = Phi - self.phi_mean
+        self.loo_rows: np.ndarray | None = None             # every row
+        C = xp.matrix_transpose(self.Phic) @ self.Phic / self.W
+        self._finish(C, xp.matrix_transpose(self.Phic) @ self.Yc / self.W,
+                     float(xp.sum(self.Phic * self.Phic)) / self.W)
+
+    def _setup(self, X: Any, Y: Any, G: Any, R: Any, block_rows: int) -> None:
+        """Namespace, dtype, shapes and the penalty matrices (both constructors)."""
+        arrays = (X, Y, G) if R is None else (X, Y, G, R)
         xp, self.device = namespace_of(*arrays)
         self.xp = xp
         self.dtype = float_dtype(xp, *arrays)
-        if Phi.ndim != 2 or Y.ndim not in (1, 2) or Y.shape[0] != Phi.shape[0]:
-            raise InputError(f"Phi must be (N, m) and Y (N,) or (N, T) with the same N, got "
-                             f"{tuple(Phi.shape)} and {tuple(Y.shape)}")
+        if Y.ndim not in (1, 2):
+            raise InputError(f"Y must be (N,) or (N, T), got shape {tuple(Y.shape)}")
         self.single = Y.ndim == 1
         self.Y = Y[:, None] if self.single else Y
-        self.N, self.m = int(Phi.shape[0]), int(Phi.shape[1])
+        self.N, self.m = int(self.Y.shape[0]), int(G.shape[0])
         if G.shape != (self.m, self.m) or (R is not None and R.shape != (self.m, self.m)):
-            raise InputError(f"G and R must be ({self.m}, {self.m})")
+            raise InputError(f"G and R must be square of one order, got {tuple(G.shape)}")
         self.block_rows = int(block_rows)
         self.basis: Any = None
         self.w = None                    # unweighted (the CPU twin's attribute)
         self.W = float(self.N)
         self.G = 0.5 * (G + xp.matrix_transpose(G))
         self.R = None if R is None else 0.5 * (R + xp.matrix_transpose(R))
-        self.phi_mean = xp.mean(Phi, axis=0)
-        self.y_mean = xp.mean(self.Y, axis=0)
-        self.Yc = self.Y - self.y_mean
-        self.Phic = Phi - self.phi_mean
-        C = xp.matrix_transpose(self.Phic) @ self.Phic / self.W
+
+    def _finish(self, C: Any, rhs: Any, trC: float) -> None:
+        """``C``, ``Φ_c'y_c/N`` and the normalisers ``ρ_G``, ``ρ_R`` (both constructors)."""
+        xp = self.xp
         self.C = 0.5 * (C + xp.matrix_transpose(C))
-        trC = float(xp.sum(self.Phic * self.Phic)) / self.W
+        self.rhs = rhs
         trG = _trace(xp, self.G)
         trR = float(self.m) if self.R is None else _trace(xp, self.R)
         if not trG > 0:
@@ -171,7 +187,17 @@ class DevicePenalizedLS:
         if not trC > 0:
             raise InputError("the design has no variation (all inputs identical?)")
         self.rho_g, self.rho_i = trC / trG / self.W, trC / trR / self.W
-        self.rhs = xp.matrix_transpose(self.Phic) @ self.Yc / self.W
+
+    def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any]]:
+        """``(Φ_c, Y, Y_c)`` of the LOO rows, block by block."""
+        for s in range(0, self.N, self.block_rows):
+            e = min(s + self.block_rows, self.N)
+            yield self.Phic[s:e, ...], self.Y[s:e, ...], self.Yc[s:e, ...]
+
+    @property
+    def n_loo(self) -> int:
+        """Rows on which the LOO residuals are evaluated."""
+        return self.N if self.loo_rows is None else int(self.loo_rows.size)
 
     def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones."""
@@ -205,18 +231,17 @@ class DevicePenalizedLS:
         xp = self.xp
         q = xp.matrix_transpose(V) @ self.rhs                          # (m, T)
         T = int(self.Y.shape[1])
-        parts = []
-        for s in range(0, self.N, self.block_rows):
-            e = min(s + self.block_rows, self.N)
-            P = self.Phic[s:e, ...] @ V
+        total: Any = None
+        for B, Yb, Ycb in self._loo_blocks():
+            if int(B.shape[0]) == 0:
+                continue
+            P = B @ V
             h = 1.0 / self.W + ((P * P) @ Wt) / self.W                   # (rows, V)
-            R = xp.stack([(self.Yc[s:e, t:t + 1] - P @ (q[:, t:t + 1] * Wt)) / (1.0 - h)
+            R = xp.stack([(Ycb[:, t:t + 1] - P @ (q[:, t:t + 1] * Wt)) / (1.0 - h)
                           for t in range(T)], axis=1)                 # (rows, T, V)
-            parts.append(device_loo_score(xp, R, self.Y[s:e, ...], criterion) * (e - s))
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
-        return _to_numpy(total / self.N).astype(np.float64)
+            part = device_loo_score(xp, R, Yb, criterion) * int(B.shape[0])
+            total = part if total is None else total + part
+        return _to_numpy(total / self.n_loo).astype(np.float64)
 
     def _grid(self, values: Any) -> tuple[np.ndarray, Any]:
         grid = np.asarray(values, dtype=np.float64).reshape(-1)
@@ -263,26 +288,94 @@ class DevicePenalizedLS:
         del Linv
         theta = solve_triangular(xp, L, solve_triangular(xp, L, self.rhs), trans=True)
         b = self.y_mean - self.phi_mean @ theta
-        Z = solve_triangular(xp, L, xp.matrix_transpose(self.Phic))       # (m, N)
-        h = (1.0 + xp.sum(Z * Z, axis=0)) / self.W
-        loo = (self.Yc - self.Phic @ theta) / (1.0 - h[:, None])
-        return DeviceFit(theta, b, loo, h, L, float(mu), float(nu), rcond, self)
+        loos, hs = [], []
+        for B, _, Ycb in self._loo_blocks():
+            Z = solve_triangular(xp, L, xp.matrix_transpose(B))             # (m, rows)
+            h = (1.0 + xp.sum(Z * Z, axis=0)) / self.W
+            loos.append((Ycb - B @ theta) / (1.0 - h[:, None]))
+            hs.append(h)
+        return DeviceFit(theta, b, xp.concat(loos), xp.concat(hs), L, float(mu), float(nu),
+                         rcond, self)
 
     def fit_score(self, fit: DeviceFit, criterion: str) -> float:
         """The LOO criterion of a fit."""
-        return float(device_loo_score(self.xp, fit.loo[:, :, None], self.Y, criterion)[0])
+        Y = xp_take_rows(self.xp, self.Y, self.loo_rows)
+        return float(device_loo_score(self.xp, fit.loo[:, :, None], Y, criterion)[0])
 
     def loo_residuals(self, mu: float, nu: float) -> Any:
-        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given)."""
+        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given; the LOO rows)."""
         R = self.fit(mu, nu).loo
         return R[:, 0] if self.single else R
+
+
+def xp_take_rows(xp: Any, A: Any, rows: np.ndarray | None) -> Any:
+    """The rows ``rows`` (NumPy indices; None: all) of the device array ``A``."""
+    if rows is None:
+        return A
+    return xp.take(A, xp.asarray(rows, device=namespace_of(A)[1]), axis=0)
+
+
+class DeviceStreamedPenalizedLS(DevicePenalizedLS):
+    """Problem (N1) with the design ``features(X_block)`` formed block by block on the device
+    (never ``N × m`` at once): the twin of
+    :class:`lssvm_cvx.linalg.streaming.StreamingPenalizedLS` on an in-memory source.  One pass
+    accumulates ``S = Σ(φ-s)(φ-s)'``, ``a = Σ(φ-s)``, ``c = Σ(φ-s)y'``, ``e = Σy`` (``s`` the
+    provisional mean ``shift``), whence ``C = (S - aa'/N)/N`` and ``Φ_c'y_c/N = (c - ae'/N)/N``;
+    the LOO residuals of the paths and of the fit are evaluated on ``loo_rows`` only.
+
+    Parameters
+    ----------
+    X : array of shape (N, d)
+        The inputs the features are computed from.
+    Y : array of shape (N, T)
+        Targets.
+    features : callable
+        ``features(X_block) -> Φ_block`` (rows × m) on the device.
+    G, R :
+        As in :class:`DevicePenalizedLS`.
+    loo_rows : numpy.ndarray
+        Sorted row indices of the LOO residuals.
+    shift : array of shape (m,)
+        Provisional feature mean (a good one keeps the sums accurate).
+    block_rows : int, default=8192
+    """
+
+    def __init__(self, X: Any, Y: Any, features: Callable[[Any], Any], G: Any, R: Any,
+                 loo_rows: np.ndarray, shift: Any, *, block_rows: int = 8192):
+        self._setup(X, Y, G, R, block_rows)
+        xp = self.xp
+        self.X, self.features = X, features
+        self.rows = np.asarray(loo_rows, dtype=np.int64)
+        self.loo_rows = self.rows
+        S = xp.zeros((self.m, self.m), dtype=self.dtype, device=self.device)
+        a = xp.zeros((self.m,), dtype=self.dtype, device=self.device)
+        c = xp.zeros((self.m, int(self.Y.shape[1])), dtype=self.dtype, device=self.device)
+        for s in range(0, self.N, self.block_rows):
+            B = features(X[s:min(s + self.block_rows, self.N), ...]) - shift
+            Yb = self.Y[s:min(s + self.block_rows, self.N), ...]
+            S = S + xp.matrix_transpose(B) @ B
+            a = a + xp.sum(B, axis=0)
+            c = c + xp.matrix_transpose(B) @ Yb
+        e = xp.sum(self.Y, axis=0)
+        n = self.W
+        self.phi_mean = shift + a / n
+        self.y_mean = e / n
+        C = (S - a[:, None] * a[None, :] / n) / n
+        self._finish(C, (c - a[:, None] * e[None, :] / n) / n, float(_trace(xp, C)))
+
+    def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any]]:
+        for s in range(0, self.rows.size, self.block_rows):
+            rows = self.rows[s:s + self.block_rows]
+            Xb, Yb = (xp_take_rows(self.xp, A, rows) for A in (self.X, self.Y))
+            yield self.features(Xb) - self.phi_mean, Yb, Yb - self.y_mean
 
 
 @dataclass
 class DeviceFit:
     """A solved instance of (N1) on the device (the twin of
-    :class:`lssvm_cvx.linalg.penalized.Fit`): coefficients, bias, exact LOO residuals,
-    leverages, the Cholesky factor ``L`` of ``A`` and ``rcond`` (module docstring)."""
+    :class:`lssvm_cvx.linalg.penalized.Fit`): coefficients, bias, exact LOO residuals and
+    leverages (on the problem's LOO rows), the Cholesky factor ``L`` of ``A`` and ``rcond``
+    (module docstring)."""
 
     theta: Any
     b: Any
@@ -299,9 +392,11 @@ class DeviceFit:
 
     def jackknife_influence(self) -> Any:
         """``Q = A⁻¹ Φ_c' diag(r)/N`` (m × N, first target): the LOO model at a new point is
-        ``f^{(-i)}(x) = f(x) - r_i/N - (φ_c(x)'Q)_i``."""
+        ``f^{(-i)}(x) = f(x) - r_i/N - (φ_c(x)'Q)_i`` (every row must be a LOO row)."""
         pr = self.problem
+        if pr.n_loo != pr.N:
+            raise InputError("the jackknife influence needs the LOO residuals of every row")
         xp = pr.xp
-        X = solve_triangular(xp, self.L, solve_triangular(xp, self.L,
-                                                          xp.matrix_transpose(pr.Phic)), trans=True)
-        return X * (self.loo[:, 0] / pr.W)[None, :]
+        parts = [solve_triangular(xp, self.L, solve_triangular(xp, self.L, xp.matrix_transpose(B)),
+                                  trans=True) for B, _, _ in pr._loo_blocks()]
+        return xp.concat(parts, axis=1) * (self.loo[:, 0] / pr.W)[None, :]

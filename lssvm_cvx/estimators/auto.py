@@ -246,10 +246,10 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
                 warnings.simplefilter("ignore", ConditioningWarning)
                 fit = pr.fit(res.mu, res.nu)
             self.rcond_ = fit.chol.rcond
-            if self._task == "regression" and n <= self.max_exact and not dask_in and w is None:
-                self.jackknife_Q_ = fit.jackknife_influence()
-            else:
-                self.jackknife_Q_ = None
+            every_row = getattr(pr, "loo_rows", np.empty(n)).size == n  # LOO of every row
+            self.jackknife_Q_ = (fit.jackknife_influence() if self._task == "regression" and
+                                 n <= self.max_exact and not dask_in and w is None and every_row
+                                 else None)
         self.basis_kind_ = basis.kind
         self.basis_params_ = dict(basis.params)
         self.phi_mean_ = pr.phi_mean

@@ -1,21 +1,24 @@
 """``AutoLSSVMRegressor`` on device arrays (issue 31, item 2): standardisation, the exact basis
-of eq. (8), the (γ, μ, ν) leave-one-out search, the fit, ``predict`` and ``predict_interval``
-run in the inputs' array namespace and on their device
+of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out search, the fit, ``predict`` and
+``predict_interval`` run in the inputs' array namespace and on their device
 (:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`); the fitted model stays there.
 
 Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
 (arrays of an array-API library other than NumPy off the CPU, or any of them with
 ``lssvm_cvx.array_api_dispatch()`` or scikit-learn's ``array_api_dispatch`` on).
 
-What it covers: the exact (dual) basis, i.e. ``approximation="exact"``, or ``"auto"`` up to
-``max_exact`` rows (raise ``max_exact`` to fit more rows exactly on a GPU: the basis is
-N × N); both margins; every criterion; the search of
+What it covers: the exact (dual) basis (``approximation="exact"``, or ``"auto"`` up to
+``max_exact`` rows: raise ``max_exact`` to fit more rows exactly on a GPU, the basis is N × N)
+and the Nyström basis (``"nystroem"``, or ``"auto"`` above ``max_exact``: the CPU path's
+centres, the design formed block by block on the device and never held whole,
+:class:`~lssvm_cvx.device.penalized.DeviceStreamedPenalizedLS`, with the LOO criterion and
+residuals on the CPU path's ``n_loo`` rows); both margins; every criterion; the search of
 :func:`lssvm_cvx.selection.auto.auto_search` unchanged (the same grids, the same width-stage
 subsample, the same decisions), so the model equals the CPU fit on the same data to rounding
 (``tests/test_device_auto.py``: 1e-10 under PyTorch-CPU and ``array-api-strict``).  What the
 CPU computes from a few rows is computed there from a copy: the affine dimension ``c`` of the
-standardised inputs (at most 4000 rows, as on the CPU).  The Nyström and random-feature bases
-and ``sample_weight`` are one-line errors that name the CPU path; ``AutoLSSVMClassifier`` is a
+standardised inputs (at most 4000 rows, as on the CPU).  The random-feature basis and
+``sample_weight`` are one-line errors that name the CPU path; ``AutoLSSVMClassifier`` is a
 CPU estimator (a device array off the CPU is the one-line error of every CPU estimator).
 
 Precision: the computation is float64 whatever the inputs' dtype (float32 inputs are
@@ -33,8 +36,15 @@ from typing import Any, cast
 import numpy as np
 
 from ..device import namespace_of
-from ..device.penalized import DevicePenalizedLS, sq_dists
+from ..device.penalized import (
+    DevicePenalizedLS,
+    DeviceStreamedPenalizedLS,
+    sq_dists,
+    xp_take_rows,
+)
 from ..exceptions import HyperparameterError, InputError
+from ..linalg.penalized import CHUNK_ELEMS
+from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import MARGIN_JITTER
 from ..terms.gradient_norm import affine_dim
@@ -49,32 +59,28 @@ _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CP
         "has it")
 
 
-def _basis(xp: Any, Xs: Any, gamma: float, p: int, c: int, margin: str) -> tuple[Any, Any, Any]:
-    """The exact basis of eq. (8) on the device (the twin of
-    :func:`lssvm_cvx.terms.gradient_basis.exact_basis`): ``Φ = exp(-S)``, the normalised
-    gradient Gram ``exp(-S/2)(1 - S/c)`` and the margin matrix, ``S = (γ/p)||x_i - x_j||²``."""
-    S = sq_dists(Xs) * (gamma / p)
+def _kernels(xp: Any, X: Any, Z: Any, gamma: float, p: int, c: int, margin: str
+             ) -> tuple[Any, Any, Any]:
+    """The design ``Φ = K(X, Z)`` of the eq. (44) kernel on the device, the normalised gradient
+    Gram of the centres ``G̃(Z, Z) = exp(-S/2)(1 - S/c)`` and the margin matrix ``K(Z, Z) +
+    1e-6 I`` (None for ``"alpha"``), ``S = (γ/p)||z_i - z_j||²``: the twins of
+    :func:`lssvm_cvx.terms.gradient_basis.exact_basis` (``Z`` is ``X``) and
+    :func:`~lssvm_cvx.terms.gradient_basis.nystroem_basis`."""
+    S = sq_dists(Z) * (gamma / p)
     K = xp.exp(-S)
     G = xp.exp(-0.5 * S) * (1.0 - S / c)
     R = None
     if margin == "rkhs":
         R = K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=namespace_of(K)[1])
-    return K, G, R
+    return (K if X is Z else xp.exp(-sq_dists(X, Z) * (gamma / p))), G, R
 
 
-def _refuse(est: Any, kind: str, n: int, sample_weight: Any) -> None:
+def _refuse(est: Any, kind: str, sample_weight: Any) -> None:
     if sample_weight is not None:
         raise InputError(f"sample_weight is not supported on a device{_CPU}")
-    if kind == "exact":
-        return
-    if est.approximation == "auto":
-        raise HyperparameterError(
-            f"on a device the Auto LS-SVM uses the exact basis, which approximation='auto' "
-            f"takes up to max_exact={est.max_exact} rows: raise max_exact to fit {n} rows "
-            f"exactly (the basis is N × N), or use the CPU path's {kind} basis{_CPU}")
-    raise HyperparameterError(f"on a device the Auto LS-SVM uses the exact basis "
-                              f"(approximation='exact' or 'auto'), got approximation="
-                              f"{est.approximation!r}{_CPU}")
+    if kind not in ("exact", "nystroem"):
+        raise HyperparameterError(f"on a device the Auto LS-SVM uses the exact or the Nyström "
+                                  f"basis, got approximation={est.approximation!r}{_CPU}")
 
 
 def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
@@ -90,7 +96,8 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     sample_weight : None
         Anything else is refused.
     kind : str
-        The basis the estimator chose for n rows (``"exact"``, else refused).
+        The basis the estimator chose for n rows (``"exact"`` or ``"nystroem"``; ``"rff"`` is
+        refused).
     fixed : tuple
         The given (γ, μ, ν), None where searched.
     search : dict
@@ -102,7 +109,7 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     AutoLSSVMRegressor
         ``est``, fitted, with its arrays on the inputs' device (``device_``).
     """
-    _refuse(est, kind, int(X.shape[0]), sample_weight)
+    _refuse(est, kind, sample_weight)
     xp, device, Y = device_targets(est, X, y, False)
     X, Y = xp.astype(X, xp.float64), xp.astype(Y, xp.float64)
     if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
@@ -134,24 +141,40 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         _constant(est, xp, Ys)
         return est
 
-    def make_problem(g: float, idx: np.ndarray | None) -> DevicePenalizedLS:
-        Xr, Yr = Xs, Ys
-        if idx is not None:
-            take = xp.asarray(idx, device=device)
-            Xr, Yr = xp.take(Xs, take, axis=0), xp.take(Ys, take, axis=0)
-        K, G, R = _basis(xp, Xr, g, est.p_, est.c_, est.margin)
-        pr = DevicePenalizedLS(K, Yr, G, R)
-        pr.basis = Xr
-        return pr
+    seed = int(search.get("random_state", 0))
+    Z = Xs
+    if kind == "nystroem":              # the CPU path's centres: a seeded permutation's first m
+        from sklearn.utils import check_random_state
+
+        idx = check_random_state(est.random_state).permutation(n)[:min(int(est.n_components), n)]
+        Z = xp_take_rows(xp, Xs, idx)
+
+    def make_problem(g: float, rows: np.ndarray | None) -> DevicePenalizedLS:
+        if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
+            _, G, R = _kernels(xp, Z, Z, g, est.p_, est.c_, est.margin)
+
+            def features(Xb: Any) -> Any:
+                return xp.exp(-sq_dists(Xb, Z) * (g / est.p_))
+
+            pr: DevicePenalizedLS = DeviceStreamedPenalizedLS(
+                Xs, Ys[:, None], features, G, R, loo_subsample(n, int(est.n_loo), seed),
+                xp.mean(features(Z), axis=0),
+                block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
+            return pr
+        Xr, Yr = xp_take_rows(xp, Xs, rows), xp_take_rows(xp, Ys, rows)
+        Phi, G, R = _kernels(xp, Xr, Xr if kind == "exact" else Z, g, est.p_, est.c_, est.margin)
+        return DevicePenalizedLS(Phi, Yr, G, R)
 
     res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
     pr = cast(DevicePenalizedLS, res.problem if res.problem is not None
               else make_problem(res.gamma, None))
     fit = pr.fit(res.mu, res.nu)
     est.rcond_ = fit.rcond
-    est.jackknife_Q_ = fit.jackknife_influence()
-    est.basis_kind_ = "exact"
-    est.basis_params_ = {"centres": Xs, "gamma": float(res.gamma), "p": est.p_, "c": est.c_}
+    # as on the CPU: the jackknife+ influence up to max_exact rows, with the LOO of every row
+    est.jackknife_Q_ = fit.jackknife_influence() if n <= est.max_exact and pr.n_loo == n else None
+    est.loo_rows_ = None if pr.loo_rows is None or pr.loo_rows.size == n else pr.loo_rows
+    est.basis_kind_ = kind
+    est.basis_params_ = {"centres": Z, "gamma": float(res.gamma), "p": est.p_, "c": est.c_}
     est.phi_mean_ = pr.phi_mean
     est.kernel_gamma_, est.mu_, est.nu_ = res.gamma, res.mu, res.nu
     est.gamma_ = est.kernel_gamma_
