@@ -197,3 +197,16 @@ def test_what_the_device_does_not_cover_is_a_one_line_error(data, to_namespace):
         model = AutoLSSVMRegressor(kernel_gamma=1.0, mu=0.1, nu=0.1).fit(Xd, yd)
         with pytest.raises(InputError, match=r"X must be \(n, 3\)"):
             model.predict(conv(X[:, :2]))
+
+
+def test_an_exact_basis_too_large_for_the_device_is_a_one_line_error(data, to_namespace,
+                                                                     monkeypatch):
+    """The memory check runs before the first N × N array: the error names the N that fits."""
+    import lssvm_cvx.device.arrays as arrays
+
+    conv = to_namespace("torch-cpu")
+    X, y = data
+    monkeypatch.setattr(arrays, "free_bytes", lambda xp, device: 10 * 8 * 40 * 40)
+    with lssvm_cvx.array_api_dispatch(), pytest.raises(InputError, match="at most N ≈ 40 fits") as e:
+        AutoLSSVMRegressor().fit(conv(X), conv(y))
+    assert "\n" not in str(e.value)

@@ -35,7 +35,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..device import namespace_of
+from ..device import check_memory, namespace_of
 from ..device.penalized import (
     DevicePenalizedLS,
     DeviceStreamedPenalizedLS,
@@ -52,8 +52,13 @@ from .base import check_fitted
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
-__all__ = ["fit_auto_device", "auto_decision_device", "auto_interval_device", "auto_to_numpy",
-           "auto_cv_results", "AutoDeviceMixin"]
+__all__ = ["EXACT_MATRICES", "fit_auto_device", "auto_decision_device", "auto_interval_device",
+           "auto_to_numpy", "auto_cv_results", "AutoDeviceMixin"]
+
+#: N × N float64 arrays the exact basis needs at its peak (the design, its centred copy, C, G, R,
+#: a path's Cholesky factor, reduced matrix and eigenvectors, with room for the library's
+#: workspace); checked against the device's free memory before the first is formed
+EXACT_MATRICES = 10.0
 
 _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, which "
         "has it")
@@ -162,6 +167,8 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
             return pr
         Xr, Yr = xp_take_rows(xp, Xs, rows), xp_take_rows(xp, Ys, rows)
+        if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
+            check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
         Phi, G, R = _kernels(xp, Xr, Xr if kind == "exact" else Z, g, est.p_, est.c_, est.margin)
         return DevicePenalizedLS(Phi, Yr, G, R)
 
