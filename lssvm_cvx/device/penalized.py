@@ -36,28 +36,10 @@ import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
+from .host import to_numpy
 
-__all__ = ["sq_dists", "DevicePenalizedLS", "DeviceStreamedPenalizedLS", "DevicePath", "DeviceFit",
+__all__ = ["DevicePenalizedLS", "DeviceStreamedPenalizedLS", "DevicePath", "DeviceFit",
            "device_loo_score", "xp_take_rows"]
-
-
-def sq_dists(X: Any, Z: Any = None, *, block_rows: int = 4096) -> Any:
-    """``||x_i - z_j||²`` (clipped at 0) for the rows of ``X`` and ``Z`` (``X`` when None), in
-    blocks of ``block_rows`` rows on the inputs' device."""
-    Z = X if Z is None else Z
-    xp, device = namespace_of(X, Z)
-    dtype = float_dtype(xp, X, Z)
-    check_memory(int(X.shape[0]), 8 if dtype == xp.float64 else 4, 1.0, xp, device,
-                 cols=int(Z.shape[0]))
-    zz = xp.sum(Z * Z, axis=1)
-    out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
-    n = int(X.shape[0])
-    for start in range(0, n, block_rows):
-        stop = min(start + block_rows, n)
-        B = X[start:stop, ...]
-        d2 = xp.sum(B * B, axis=1)[:, None] + zz[None, :] - 2.0 * (B @ xp.matrix_transpose(Z))
-        out[start:stop, ...] = xp.clip(d2, 0.0, None)
-    return out
 
 
 def device_loo_score(xp: Any, R: Any, Y: Any, criterion: str) -> Any:
@@ -95,16 +77,6 @@ class DevicePath:
     def best(self) -> tuple[float, float]:
         k = int(np.nanargmin(self.scores))
         return float(self.values[k]), float(self.scores[k])
-
-
-def _to_numpy(a: Any) -> np.ndarray:
-    import array_api_compat as aac
-
-    if aac.is_torch_array(a):
-        return a.detach().cpu().numpy()
-    if aac.is_cupy_array(a):
-        return a.get()
-    return np.asarray(np.from_dlpack(a)) if not isinstance(a, np.ndarray) else a
 
 
 def _trace(xp: Any, A: Any) -> float:
@@ -241,7 +213,7 @@ class DevicePenalizedLS:
                           for t in range(T)], axis=1)                 # (rows, T, V)
             part = device_loo_score(xp, R, Yb, criterion) * int(B.shape[0])
             total = part if total is None else total + part
-        return _to_numpy(total / self.n_loo).astype(np.float64)
+        return to_numpy(total / self.n_loo).astype(np.float64)
 
     def _grid(self, values: Any) -> tuple[np.ndarray, Any]:
         grid = np.asarray(values, dtype=np.float64).reshape(-1)

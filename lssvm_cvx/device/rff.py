@@ -77,6 +77,14 @@ class FourierFeatures:
         xp, _ = namespace_of(X, self.W)
         return self.scale * xp.cos(X @ self.W + self.offset[None, :])
 
+    def decision(self, X: Any, coef: Any, intercept: Any, *, block_rows: int = 65536) -> Any:
+        """``φ(X)ᵀθ + b`` for the rows of ``X`` (``θ = coef``, ``b = intercept``), the features
+        formed ``block_rows`` rows at a time, in ``X``'s namespace and on its device."""
+        xp, _ = namespace_of(X, coef, self.W)
+        n = int(X.shape[0])
+        parts = [self(X[s:min(s + block_rows, n), ...]) @ coef for s in range(0, n, block_rows)]
+        return xp.concat(parts) + intercept
+
 
 @dataclass
 class RFFPath(StreamedPath):
@@ -86,11 +94,7 @@ class RFFPath(StreamedPath):
 
     def predict(self, X: Any, features: FourierFeatures, *, block_rows: int = 65536) -> Any:
         """``φ(X)ᵀθ + b`` for the rows of ``X`` (same namespace and device)."""
-        xp, _ = namespace_of(X, self.coef)
-        n = int(X.shape[0])
-        parts = [features(X[s:min(s + block_rows, n), ...]) @ self.coef
-                 for s in range(0, n, block_rows)]
-        return xp.concat(parts) + self.intercept
+        return features.decision(X, self.coef, self.intercept, block_rows=block_rows)
 
 
 def rff_loo_path(X: Any, y: Any, features: FourierFeatures, *, gammas: Any,

@@ -36,12 +36,8 @@ from typing import Any, cast
 import numpy as np
 
 from ..device import check_memory, namespace_of
-from ..device.penalized import (
-    DevicePenalizedLS,
-    DeviceStreamedPenalizedLS,
-    sq_dists,
-    xp_take_rows,
-)
+from ..device.lssvm import sq_dists
+from ..device.penalized import DevicePenalizedLS, DeviceStreamedPenalizedLS, xp_take_rows
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.penalized import CHUNK_ELEMS
 from ..linalg.streaming import loo_subsample

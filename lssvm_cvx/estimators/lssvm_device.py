@@ -40,8 +40,9 @@ from ..device import (
     on_accelerator,
     rbf_gram,
 )
+from ..device.host import to_numpy as to_cpu
 from ..device.quadratic import lssvm_kfold_residuals
-from ..device.rff import FourierFeatures, RFFPath, rff_loo_path
+from ..device.rff import FourierFeatures, rff_loo_path
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
@@ -230,18 +231,6 @@ def _kfold_results(est: Any, X: Any, Y: Any, gammas: list[float], sigma2s: list[
                       n_splits=len(folds), search="grid", device=device)
 
 
-def to_cpu(a: Any) -> np.ndarray:
-    """A (small) device array copied to a NumPy array (PyTorch: ``.cpu()``, CuPy: ``.get()``,
-    any other namespace through DLPack)."""
-    import array_api_compat as aac
-
-    if aac.is_torch_array(a):
-        return a.detach().cpu().numpy()
-    if aac.is_cupy_array(a):
-        return a.get()
-    return np.from_dlpack(a)
-
-
 class DeviceModelMixin:
     """``to_numpy()`` for the estimators that fit on device arrays."""
 
@@ -290,8 +279,7 @@ def decision_device(est: Any, X: Any) -> Any:
     if X.ndim != 2 or int(X.shape[1]) != est.n_features_in_:
         raise InputError(f"X must be (n, {est.n_features_in_}), got shape {tuple(X.shape)}")
     if rff:
-        return RFFPath([est.gamma_], None, est.gamma_, est.coef_, est.intercept_).predict(
-            X, est.feature_map_)
+        return est.feature_map_.decision(X, est.coef_, est.intercept_)
     return rbf_gram(X, est.X_fit_, sigma2=est.sigma2_) @ est.dual_coef_ + est.intercept_
 
 
