@@ -42,14 +42,13 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
-from .auto_device import (AutoDeviceMixin, auto_cv_results, auto_decision_device, auto_interval_device,
-                          fit_auto_device)
+from .auto_device import auto_cv_results, auto_decision_device, auto_interval_device, fit_auto_device
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
 from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
                      validate_params)
-from .lssvm_device import uses_device
+from .lssvm_device import DeviceModelMixin, uses_device
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
 
@@ -302,7 +301,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
             return Phi @ self.coef_ + self.intercept_
 
 
-class AutoLSSVMRegressor(AutoDeviceMixin, RegressorMixin, _AutoBase):
+class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
     """Auto LS-SVM regression (Sorber 2017, eq. 8-9, §1.3), tuned by exact leave-one-out.
 
     Parameters

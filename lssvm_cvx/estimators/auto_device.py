@@ -44,12 +44,11 @@ from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import MARGIN_JITTER
 from ..terms.gradient_norm import affine_dim
-from .base import check_fitted
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
 __all__ = ["EXACT_MATRICES", "fit_auto_device", "auto_decision_device", "auto_interval_device",
-           "auto_to_numpy", "auto_cv_results", "AutoDeviceMixin"]
+           "auto_cv_results"]
 
 #: N × N float64 arrays the exact basis needs at its peak (the design, its centred copy, C, G, R,
 #: a path's Cholesky factor, reduced matrix and eigenvectors, with room for the library's
@@ -259,27 +258,6 @@ def auto_interval_device(est: Any, X: Any, coverage: float) -> Any:
     return xp.stack([lo, hi], axis=1) * est.y_scale_ + est.y_mean_
 
 
-def auto_to_numpy(est: Any) -> Any:
-    """A copy of a device-fitted Auto LS-SVM with every fitted array (the basis centres too) as
-    a NumPy array (``device_`` None): it predicts, gives intervals and saves as a CPU fit."""
-    import copy
-
-    import array_api_compat as aac
-
-    def conv(value: Any) -> Any:
-        if aac.is_array_api_obj(value) and not isinstance(value, np.ndarray):
-            return to_cpu(value)
-        if isinstance(value, dict):
-            return {k: conv(v) for k, v in value.items()}
-        return copy.deepcopy(value)
-
-    out = copy.copy(est)
-    for key, value in vars(est).items():
-        vars(out)[key] = conv(value)
-    out.device_ = None
-    return out
-
-
 def auto_cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
     """The search history of :func:`~lssvm_cvx.selection.auto.auto_search` as
     ``cv_results_`` (:func:`~lssvm_cvx.estimators.search_results.search_results`), for the
@@ -291,26 +269,3 @@ def auto_cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, 
                           n_rows=np.asarray([int(h["rows"]) for h in history], dtype=np.int64),
                           criterion=criterion)
 
-
-class AutoDeviceMixin:
-    """``to_numpy()`` for the Auto LS-SVM regressor, which fits on device arrays."""
-
-    def to_numpy(self) -> Any:
-        """A copy of the fitted estimator with every fitted array as a NumPy array.
-
-        A model fitted on device arrays (``device_`` set) predicts device arrays on its
-        device; the copy predicts NumPy inputs on the CPU and saves with
-        :func:`lssvm_cvx.io.save`, as a model fitted on NumPy does.  A model fitted on NumPy
-        comes back as a plain copy.
-
-        Returns
-        -------
-        estimator
-            The copy; the estimator itself is unchanged.
-        """
-        import copy
-
-        check_fitted(self, "coef_")
-        if getattr(self, "device_", None) is None:
-            return copy.deepcopy(self)
-        return auto_to_numpy(self)

@@ -257,16 +257,19 @@ class DeviceModelMixin:
         check_fitted(self, "intercept_")
         if getattr(self, "device_", None) is None:
             return copy.deepcopy(self)
-        out = copy.copy(self)
-        for key, value in vars(self).items():      # device arrays copied over, the rest deep
+        def host(value: Any) -> Any:            # device arrays copied over, the rest deep
             if aac.is_array_api_obj(value) and not isinstance(value, np.ndarray):
                 a = to_cpu(value)
-                value = float(a) if a.ndim == 0 else a
-            elif isinstance(value, FourierFeatures):
-                value = FourierFeatures(to_cpu(value.W), to_cpu(value.offset), value.scale)
-            else:
-                value = copy.deepcopy(value)
-            vars(out)[key] = value
+                return float(a) if a.ndim == 0 else a
+            if isinstance(value, FourierFeatures):
+                return FourierFeatures(to_cpu(value.W), to_cpu(value.offset), value.scale)
+            if isinstance(value, dict):             # e.g. the Auto LS-SVM's basis parameters
+                return {k: host(v) for k, v in value.items()}
+            return copy.deepcopy(value)
+
+        out = copy.copy(self)
+        for key, value in vars(self).items():
+            vars(out)[key] = host(value)
         out.device_ = None
         return out
 
