@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import lssvm_cvx
-from lssvm_cvx import AutoLSSVMRegressor
+from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
 from lssvm_cvx.device.penalized import DevicePenalizedLS
-from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
+from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError, LabelError
 from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
 from lssvm_cvx.terms.gradient_basis import exact_basis
 
@@ -154,6 +154,42 @@ def test_the_nystroem_auto_regressor_on_a_device_equals_the_numpy_fit(ns, params
     assert dev.rcond_ <= cpu.rcond_ * (1 + 1e-9)       # exact, at most LAPACK's estimate
 
 
+@pytest.mark.parametrize("n_classes, params", [
+    (2, {}), (3, {}), (2, dict(approximation="nystroem", n_components=40))])
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])
+def test_the_auto_classifier_on_a_device_equals_the_numpy_fit(ns, n_classes, params,
+                                                              to_namespace, to_numpy):
+    """Labels on the device (binary: one ±1 column, more: one per class), the same selection,
+    predictions and calibrated probabilities.  The classifier's final system is much worse
+    conditioned than the regressor's here (rcond ≈ 1e-12), so the LOO decision values and
+    probabilities are compared with the round-off of the problem itself: the spread of two
+    NumPy fits that differ only in the order of the rows."""
+    conv = to_namespace(ns)
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, (150, 2))
+    u = X[:, 0] + 0.5 * rng.standard_normal(150)
+    y = np.where(u > 0, 7, 3) if n_classes == 2 else np.digitize(u, [-1.0, 1.0])
+    cpu = AutoLSSVMClassifier(**params).fit(X, y)
+    perm = rng.permutation(150)
+    spread = AutoLSSVMClassifier(**params).fit(X[perm], y[perm])
+    with lssvm_cvx.array_api_dispatch():
+        dev = AutoLSSVMClassifier(**params).fit(conv(X), conv(y))
+        labels, proba = dev.predict(conv(X)), dev.predict_proba(conv(X))
+        log_proba = dev.predict_log_proba(conv(X))
+    assert (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_, cpu.mu_, cpu.nu_)
+    assert type(labels) is type(conv(X))
+    np.testing.assert_array_equal(to_numpy(dev.classes_), cpu.classes_)
+    np.testing.assert_array_equal(to_numpy(labels), cpu.predict(X))
+    tol = 10 * np.abs(spread.loo_decision_ - cpu.loo_decision_[perm]).max() + 1e-12
+    assert np.abs(to_numpy(dev.loo_decision_) - cpu.loo_decision_).max() <= tol
+    tol_p = 10 * np.abs(spread.predict_proba(X) - cpu.predict_proba(X)).max() + 1e-12
+    assert np.abs(to_numpy(proba) - cpu.predict_proba(X)).max() <= tol_p
+    np.testing.assert_allclose(np.exp(to_numpy(log_proba)), to_numpy(proba), atol=1e-12)
+    np.testing.assert_allclose(to_numpy(proba).sum(axis=1), 1.0)
+    host = dev.to_numpy()
+    np.testing.assert_array_equal(host.predict(X), cpu.predict(X))
+
+
 def test_float32_inputs_are_fitted_in_float64(data, to_namespace, to_numpy):
     torch = pytest.importorskip("torch")
     conv = to_namespace("torch-cpu")
@@ -190,6 +226,10 @@ def test_what_the_device_does_not_cover_is_a_one_line_error(data, to_namespace):
             AutoLSSVMRegressor(approximation="rff").fit(Xd, yd)
         with pytest.raises(InputError, match="sample_weight"):
             AutoLSSVMRegressor().fit(Xd, yd, sample_weight=np.ones(len(y)))
+        with pytest.raises(LabelError, match="only 1 class"):
+            AutoLSSVMClassifier().fit(Xd, conv(np.ones(len(y))))
+        with pytest.raises(InputError, match="sample_weight"):
+            AutoLSSVMClassifier().fit(Xd, conv(np.sign(y)), sample_weight=np.ones(len(y)))
         with pytest.raises(InputTypeError, match="one library"):
             AutoLSSVMRegressor().fit(Xd, y)
         with pytest.raises(InputError, match="finite"):

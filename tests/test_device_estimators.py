@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import lssvm_cvx
-from lssvm_cvx import AutoLSSVMClassifier, LSSVMClassifier, LSSVMRegressor
+from lssvm_cvx import ComponentwiseLSSVMRegressor, LSSVMClassifier, LSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError
 
 DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]
@@ -151,5 +151,5 @@ def test_a_cpu_only_estimator_given_an_array_off_the_cpu_says_so_in_one_line(dat
     X, y = data
     Xm, ym = torch.empty(X.shape, device="meta"), torch.empty(y.shape, device="meta")
     with pytest.raises(InputTypeError, match="computes on the CPU .* on meta") as e:
-        AutoLSSVMClassifier().fit(Xm, ym)
+        ComponentwiseLSSVMRegressor().fit(Xm, ym)
     assert "\n" not in str(e.value)

@@ -42,7 +42,9 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
-from .auto_device import auto_cv_results, auto_decision_device, auto_interval_device, fit_auto_device
+from .auto_device import (auto_calibration_targets, auto_cv_results, auto_decision_device,
+                          auto_interval_device, auto_labels_device, auto_proba_device,
+                          constant_model, fit_auto_device)
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
@@ -196,7 +198,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
             constant = np.ptp(Xs, axis=0).max() == 0.0
         self.approximation_ = kind
         if constant:  # all inputs identical: the constant model
-            self._constant_model(Y)
+            constant_model(self, Y)
             return
         centres = None
         if kind == "nystroem":
@@ -264,25 +266,6 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         rows = getattr(pr, "loo_rows", None)
         self.loo_rows_ = None if rows is None or rows.size == n else rows
         self.n_basis_ = pr.m
-
-    def _constant_model(self, Y: np.ndarray) -> None:
-        Y2 = Y[:, None] if Y.ndim == 1 else Y
-        self.basis_kind_ = "constant"
-        self.basis_params_ = {}
-        self.phi_mean_ = np.zeros(0)
-        self.kernel_gamma_ = self.gamma_ = self.mu_ = self.nu_ = float("nan")
-        self.mu_paper_ = self.nu_paper_ = float("nan")
-        n = Y2.shape[0]
-        self.loo_std_ = (Y2 - Y2.mean(axis=0)) * n / (n - 1)
-        self.loo_score_ = float(np.mean(self.loo_std_ ** 2))
-        self.search_ = {"history": []}
-        self.cv_results_ = auto_cv_results([], None)
-        self.coef_ = np.zeros((0, Y2.shape[1]))
-        self.intercept_ = Y2.mean(axis=0)
-        self.jackknife_Q_ = None
-        self.rcond_ = 1.0
-        self.n_basis_ = 0
-        self.loo_rows_ = None
 
     def _design(self, X: np.ndarray) -> np.ndarray:
         Xs = (X - self.x_mean_) / self.x_scale_
@@ -486,7 +469,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
         return np.column_stack([lo, hi]) * self.y_scale_ + self.y_mean_
 
 
-class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
+class AutoLSSVMClassifier(DeviceModelMixin, ClassifierMixin, _AutoBase):
     """Auto LS-SVM classifier (Sorber 2017, §1.1 item 1b): LS-SVM fit on ±1 targets, gradient
     norm of the decision function and the L2 margin term, tuned by exact leave-one-out.
 
@@ -531,6 +514,16 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         if is_dask(X) or is_dask(y):
             raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
                              "supported by AutoLSSVMRegressor")
+        if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
+            try:
+                kind, gamma, mu, nu = self._check_params(int(X.shape[0]))
+                fit_auto_device(self, X, y, sample_weight, kind=kind, fixed=(gamma, mu, nu),
+                                search=self._search_settings(), classification=True)
+            except BaseException:
+                self._clear_fitted()
+                raise
+            self.temperature_ = self._calibrate(*auto_calibration_targets(self))
+            return self
         X, y = self._validate_fit(X, y)
         w = None
         if sample_weight is not None:
@@ -572,11 +565,13 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x)`` (binary: > 0 means ``classes_[1]``), else one column per class."""
         F = self._raw_decision(X)
-        return F[:, 0] if self.classes_.size == 2 else F
+        return F[:, 0] if int(self.classes_.shape[0]) == 2 else F
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class labels."""
         F = self.decision_function(X)
+        if getattr(self, "device_", None) is not None:
+            return auto_labels_device(self, F)
         if F.ndim == 1:
             return self.classes_[(F > 0).astype(int)]
         return self.classes_[np.argmax(F, axis=1)]
@@ -586,6 +581,8 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         from scipy.special import softmax
 
         F = self.decision_function(X)
+        if getattr(self, "device_", None) is not None:
+            return auto_proba_device(self, F)
         Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
         return softmax(self.temperature_ * Z, axis=1)
 
@@ -593,6 +590,8 @@ class AutoLSSVMClassifier(ClassifierMixin, _AutoBase):
         from scipy.special import log_softmax
 
         F = self.decision_function(X)
+        if getattr(self, "device_", None) is not None:
+            return auto_proba_device(self, F, log=True)
         Z = np.column_stack([-F / 2, F / 2]) if F.ndim == 1 else F
         return log_softmax(self.temperature_ * Z, axis=1)
 

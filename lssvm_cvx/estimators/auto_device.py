@@ -1,4 +1,5 @@
-"""``AutoLSSVMRegressor`` on device arrays (issue 31, item 2): standardisation, the exact basis
+"""``AutoLSSVMRegressor`` and ``AutoLSSVMClassifier`` on device arrays (issue 31, item 2):
+standardisation, the exact basis
 of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out search, the fit, ``predict`` and
 ``predict_interval`` run in the inputs' array namespace and on their device
 (:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`); the fitted model stays there.
@@ -18,8 +19,11 @@ subsample, the same decisions), so the model equals the CPU fit on the same data
 (``tests/test_device_auto.py``: 1e-10 under PyTorch-CPU and ``array-api-strict``).  What the
 CPU computes from a few rows is computed there from a copy: the affine dimension ``c`` of the
 standardised inputs (at most 4000 rows, as on the CPU).  The random-feature basis and
-``sample_weight`` are one-line errors that name the CPU path; ``AutoLSSVMClassifier`` is a
-CPU estimator (a device array off the CPU is the one-line error of every CPU estimator).
+``sample_weight`` are one-line errors that name the CPU path.  The classifier codes its labels
+on the device (``classes_`` stays there; one ±1 column for two classes, one per class for more,
+as :func:`~lssvm_cvx.checks.encode_labels`), and its temperature is fitted on the CPU from a
+copy of the ``n × T`` LOO decision values; ``predict``, ``predict_proba`` and
+``predict_log_proba`` run on the device.
 
 Precision: the computation is float64 whatever the inputs' dtype (float32 inputs are
 promoted; the fitted arrays are float64).  The search ranks (μ, ν) by LOO scores read off
@@ -35,10 +39,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..device import check_memory, namespace_of
+from ..device import check_memory, float_dtype, namespace_of
 from ..device.lssvm import sq_dists
 from ..device.penalized import DevicePenalizedLS, DeviceStreamedPenalizedLS, xp_take_rows
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError, InputError, LabelError
 from ..linalg.penalized import CHUNK_ELEMS
 from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
@@ -47,8 +51,9 @@ from ..terms.gradient_norm import affine_dim
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
-__all__ = ["EXACT_MATRICES", "fit_auto_device", "auto_decision_device", "auto_interval_device",
-           "auto_cv_results"]
+__all__ = ["EXACT_MATRICES", "fit_auto_device", "constant_model", "auto_decision_device",
+           "auto_interval_device", "auto_calibration_targets", "auto_labels_device",
+           "auto_proba_device", "auto_cv_results"]
 
 #: N × N float64 arrays the exact basis needs at its peak (the design, its centred copy, C, G, R,
 #: a path's Cholesky factor, reduced matrix and eigenvectors, with room for the library's
@@ -85,9 +90,9 @@ def _refuse(est: Any, kind: str, sample_weight: Any) -> None:
 
 def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
                     fixed: tuple[float | None, float | None, float | None],
-                    search: dict[str, Any]) -> Any:
-    """Fit the Auto LS-SVM regressor ``est`` on device arrays ``X``, ``y`` (module docstring);
-    returns ``est``.
+                    search: dict[str, Any], classification: bool = False) -> Any:
+    """Fit the Auto LS-SVM ``est`` on device arrays ``X``, ``y`` (module docstring); returns
+    ``est``.
 
     Parameters
     ----------
@@ -103,6 +108,11 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     search : dict
         The other keyword arguments of :func:`~lssvm_cvx.selection.auto.auto_search` (grids,
         criterion, subsample, seed, options).
+    classification : bool, default=False
+        ``est`` is the classifier: ``y`` holds labels (``classes_`` on the device, the ±1
+        coding of :func:`~lssvm_cvx.checks.encode_labels`: one column for two classes, one
+        per class for more), which are not standardised; ``loo_decision_`` is set, the
+        calibration is the caller's.
 
     Returns
     -------
@@ -110,7 +120,10 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         ``est``, fitted, with its arrays on the inputs' device (``device_``).
     """
     _refuse(est, kind, sample_weight)
-    xp, device, Y = device_targets(est, X, y, False)
+    if classification:
+        xp, device, Y = _label_targets(est, X, y)
+    else:
+        xp, device, Y = device_targets(est, X, y, False)
     X, Y = xp.astype(X, xp.float64), xp.astype(Y, xp.float64)
     if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
         raise InputError("X and y must be finite (NaN or inf found)")
@@ -119,10 +132,13 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     est.n_features_in_ = int(X.shape[1])
     est.sample_weighted_ = False
     est.device_ = str(device)
-    est.y_mean_ = float(xp.mean(Y))
-    sd = float(xp.std(Y))
-    est.y_scale_ = sd if sd > 0 else 1.0
-    Ys = (Y - est.y_mean_) / est.y_scale_
+    if classification:
+        Ys = Y
+    else:
+        est.y_mean_ = float(xp.mean(Y))
+        sd = float(xp.std(Y))
+        est.y_scale_ = sd if sd > 0 else 1.0
+        Ys = (Y - est.y_mean_) / est.y_scale_
     est.x_mean_ = xp.mean(X, axis=0)
     scale = xp.std(X, axis=0)
     est.x_scale_ = xp.where(scale > 0, scale, xp.ones_like(scale))
@@ -138,8 +154,8 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     est.approximation_ = kind
     est.loo_rows_ = None
     if span.max() == 0.0:                 # all inputs identical: the constant model
-        _constant(est, xp, Ys)
-        return est
+        constant_model(est, Ys)
+        return _held_out(est, xp, Ys, classification)
 
     seed = int(search.get("random_state", 0))
     Z = Xs
@@ -157,7 +173,8 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
                 return xp.exp(-sq_dists(Xb, Z) * (g / est.p_))
 
             pr: DevicePenalizedLS = DeviceStreamedPenalizedLS(
-                Xs, Ys[:, None], features, G, R, loo_subsample(n, int(est.n_loo), seed),
+                Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, G, R,
+                loo_subsample(n, int(est.n_loo), seed),
                 xp.mean(features(Z), axis=0),
                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
             return pr
@@ -172,8 +189,10 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
               else make_problem(res.gamma, None))
     fit = pr.fit(res.mu, res.nu)
     est.rcond_ = fit.rcond
-    # as on the CPU: the jackknife+ influence up to max_exact rows, with the LOO of every row
-    est.jackknife_Q_ = fit.jackknife_influence() if n <= est.max_exact and pr.n_loo == n else None
+    # as on the CPU: the regressor's jackknife+ influence up to max_exact rows, with the LOO of
+    # every row
+    est.jackknife_Q_ = (fit.jackknife_influence() if not classification and n <= est.max_exact
+                        and pr.n_loo == n else None)
     est.loo_rows_ = None if pr.loo_rows is None or pr.loo_rows.size == n else pr.loo_rows
     est.basis_kind_ = kind
     est.basis_params_ = {"centres": Z, "gamma": float(res.gamma), "p": est.p_, "c": est.c_}
@@ -186,28 +205,93 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     est.cv_results_ = auto_cv_results(est.search_["history"], res.criterion)
     est.coef_, est.intercept_ = fit.theta, fit.b
     est.loo_std_ = fit.loo
-    est.loo_residuals_ = fit.loo[:, 0] * est.y_scale_
     est.n_basis_ = pr.m
+    return _held_out(est, xp, Ys, classification)
+
+
+def _label_targets(est: Any, X: Any, y: Any) -> tuple[Any, Any, Any]:
+    """Namespace, device and the ±1 coding of the labels ``y`` on the device (the coding of
+    :func:`~lssvm_cvx.checks.encode_labels`); sets ``est.classes_`` (on the device)."""
+    xp, device = namespace_of(X, y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
+        raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
+                         f"{tuple(X.shape)} and {tuple(y.shape)}")
+    float_dtype(xp, X)
+    classes = xp.unique_values(y)
+    C = int(classes.shape[0])
+    if C < 2:
+        raise LabelError(f"y has only {C} class; a classifier needs two")
+    one = xp.asarray(1.0, dtype=xp.float64, device=device)
+    cols = [xp.where(y == classes[k], one, -one) for k in range(C)]
+    est.classes_ = classes
+    return xp, device, cols[1] if C == 2 else xp.stack(cols, axis=1)
+
+
+def _held_out(est: Any, xp: Any, Y: Any, classification: bool) -> Any:
+    """The regressor's LOO residuals in the units of ``y``, or the classifier's exact LOO
+    decision values ``y - r`` (on the LOO rows); returns ``est``."""
+    if not classification:
+        est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
+        return est
+    Y2 = xp_take_rows(xp, Y[:, None] if Y.ndim == 1 else Y, est.loo_rows_)
+    F = Y2 - est.loo_std_
+    est.loo_decision_ = F[:, 0] if int(F.shape[1]) == 1 else F
     return est
 
 
-def _constant(est: Any, xp: Any, Ys: Any) -> None:
-    """The constant model of an input without variation (the CPU path's), on the device."""
-    n = int(Ys.shape[0])
-    Y2 = Ys[:, None]
-    est.basis_kind_, est.basis_params_ = "constant", {}
+def constant_model(est: Any, Y: Any) -> None:
+    """The model of inputs without variation, ``f = mean(y)`` with its exact LOO residuals
+    ``(y_i - ȳ) N/(N - 1)`` (for the CPU and the device fits: ``Y`` of any namespace, (N,) or
+    (N, T))."""
+    import array_api_compat as aac
+
+    xp = aac.array_namespace(Y)
+    device = aac.device(Y)
+    Y2 = Y[:, None] if Y.ndim == 1 else Y
+    est.basis_kind_ = "constant"
+    est.basis_params_ = {}
+    est.phi_mean_ = xp.zeros((0,), dtype=xp.float64, device=device)
     est.kernel_gamma_ = est.gamma_ = est.mu_ = est.nu_ = float("nan")
     est.mu_paper_ = est.nu_paper_ = float("nan")
-    est.loo_std_ = (Y2 - xp.mean(Y2, axis=0)) * (n / (n - 1))
-    est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
+    n = int(Y2.shape[0])
+    est.loo_std_ = (Y2 - xp.mean(Y2, axis=0)) * n / (n - 1)
     est.loo_score_ = float(xp.mean(est.loo_std_ ** 2))
     est.search_ = {"history": []}
     est.cv_results_ = auto_cv_results([], None)
-    est.coef_ = xp.zeros((0, 1), dtype=Ys.dtype, device=namespace_of(Ys)[1])
-    est.phi_mean_ = xp.zeros((0,), dtype=Ys.dtype, device=namespace_of(Ys)[1])
+    est.coef_ = xp.zeros((0, int(Y2.shape[1])), dtype=xp.float64, device=device)
     est.intercept_ = xp.mean(Y2, axis=0)
     est.jackknife_Q_ = None
-    est.rcond_, est.n_basis_ = 1.0, 0
+    est.rcond_ = 1.0
+    est.n_basis_ = 0
+    est.loo_rows_ = None
+
+
+def auto_calibration_targets(est: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The device classifier's exact LOO decision values as an (n, T) NumPy array and the
+    class index of each of those rows (``y = F + r`` is the ±1 coding), for the temperature
+    of :meth:`AutoLSSVMClassifier._calibrate` on the CPU (n × T numbers are copied)."""
+    F = to_cpu(est.loo_decision_)
+    F = F[:, None] if F.ndim == 1 else F
+    Y = F + to_cpu(est.loo_std_)
+    return F, ((Y[:, 0] > 0).astype(np.intp) if Y.shape[1] == 1 else Y.argmax(axis=1))
+
+
+def auto_labels_device(est: Any, F: Any) -> Any:
+    """The classifier's labels on the device: ``classes_[f > 0]`` (binary, ``F`` of shape
+    (n,)) or ``classes_[argmax F]``."""
+    xp, _ = namespace_of(F, est.classes_)
+    k = xp.astype(F > 0, xp.int64) if F.ndim == 1 else xp.argmax(F, axis=1)
+    return xp.take(est.classes_, k, axis=0)
+
+
+def auto_proba_device(est: Any, F: Any, *, log: bool = False) -> Any:
+    """Calibrated (log-)probabilities ``softmax(a Z)`` on the device, ``Z = [-f/2, f/2]``
+    (binary) or ``F``, ``a = temperature_`` (as :meth:`AutoLSSVMClassifier.predict_proba`)."""
+    xp, _ = namespace_of(F)
+    Z = est.temperature_ * (xp.stack([-F / 2, F / 2], axis=1) if F.ndim == 1 else F)
+    Z = Z - xp.max(Z, axis=1, keepdims=True)
+    logp = Z - xp.log(xp.sum(xp.exp(Z), axis=1, keepdims=True))
+    return logp if log else xp.exp(logp)
 
 
 def _design(est: Any, X: Any) -> tuple[Any, Any]:
