@@ -1,7 +1,7 @@
 """``AutoLSSVMRegressor`` and ``AutoLSSVMClassifier`` on device arrays (issue 31, item 2):
-standardisation, the exact basis
-of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out search, the fit, ``predict`` and
-``predict_interval`` run in the inputs' array namespace and on their device
+standardisation, the exact basis of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out
+search, the fit, ``predict`` and ``predict_interval`` run in the inputs' array namespace and on
+their device
 (:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`); the fitted model stays there.
 
 Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
