@@ -212,6 +212,33 @@ def measure_nystroem(d: _Dev, n: int, m: int, block: int) -> dict[str, Any]:
     return row
 
 
+def _timed(d: _Dev, fit: Any, X: Any, y: Any) -> tuple[float, Any]:
+    """Seconds of one ``fit(X, y)`` on the device (synchronised) and the fitted model."""
+    out: dict[str, Any] = {}
+    t = d.once(lambda: out.__setitem__("model", fit(X, y)))
+    return t, out["model"]
+
+
+def _against_numpy(d: _Dev, fit: Any, n_cpu: int, seed: int) -> dict[str, Any]:
+    """The Auto tables' comparison at ``n_cpu`` rows: ``fit`` on the device (after an untimed
+    round) and on NumPy on the CPUs (one run each), the selected (γ, μ, ν) and the predictions
+    of the two fits."""
+    X, y = d.data(n_cpu, seed=seed)
+    Xc, yc = X.cpu().numpy(), y.cpu().numpy()
+    fit(X, y)                                                   # untimed round
+    t_dev, dev = _timed(d, fit, X, y)
+    t0 = time.perf_counter()
+    cpu = fit(Xc, yc)
+    t_cpu = time.perf_counter() - t0
+    pred, ref = dev.predict(X[:200]).cpu().numpy(), cpu.predict(Xc[:200])
+    return {"N (CPU comparison)": n_cpu, "device (s)": t_dev, "NumPy on the CPUs (s)": t_cpu,
+            "CPU / device": t_cpu / t_dev,
+            "same (γ, μ, ν)": (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_,
+                                                                          cpu.mu_, cpu.nu_),
+            "predictions: max relative difference":
+                float(np.max(np.abs(pred - ref)) / max(np.max(np.abs(ref)), 1e-300))}
+
+
 def measure_auto(d: _Dev, n: int, n_cpu: int, eigh_s: float | None) -> dict[str, Any]:
     """Table 5: ``AutoLSSVMRegressor`` (exact basis, the whole (γ, μ, ν) LOO search) on device
     arrays at ``n`` rows against one bare ``eigh`` of that order times the search's
@@ -224,26 +251,9 @@ def measure_auto(d: _Dev, n: int, n_cpu: int, eigh_s: float | None) -> dict[str,
         with lssvm_cvx.array_api_dispatch():
             return AutoLSSVMRegressor(max_exact=max(n, n_cpu)).fit(X, y)
 
-    X, y = d.data(n_cpu, seed=5)
-    Xc, yc = X.cpu().numpy(), y.cpu().numpy()
-    fit(X, y)                                                   # untimed round
-    t_dev = d.once(lambda: fit(X, y))
-    t0 = time.perf_counter()
-    cpu = fit(Xc, yc)
-    t_cpu = time.perf_counter() - t0
-    dev = fit(X, y)
-    pred = dev.predict(X[:200]).cpu().numpy()
-    ref = cpu.predict(Xc[:200])
-    row: dict[str, Any] = {
-        "N (CPU comparison)": n_cpu, "device (s)": t_dev, "NumPy on the CPUs (s)": t_cpu,
-        "CPU / device": t_cpu / t_dev,
-        "same (γ, μ, ν)": (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_, cpu.mu_,
-                                                                      cpu.nu_),
-        "predictions: max relative difference":
-            float(np.max(np.abs(pred - ref)) / max(np.max(np.abs(ref)), 1e-300))}
+    row = _against_numpy(d, fit, n_cpu, seed=5)
     X, y = d.data(n, seed=6)
-    t_big = d.once(lambda: fit(X, y))
-    big = fit(X, y)
+    t_big, big = _timed(d, fit, X, y)
     row.update({"N": n, f"device at N = {n} (s)": t_big,
                 "decompositions of the search": int(big.search_["n_decompositions"])})
     if eigh_s is not None:
@@ -266,22 +276,7 @@ def measure_auto_nystroem(d: _Dev, n: int, n_cpu: int) -> dict[str, Any]:
         with lssvm_cvx.array_api_dispatch():
             return AutoLSSVMRegressor(approximation="nystroem").fit(X, y)
 
-    X, y = d.data(n_cpu, seed=7)
-    Xc, yc = X.cpu().numpy(), y.cpu().numpy()
-    fit(X, y)                                                   # untimed round
-    t_dev = d.once(lambda: fit(X, y))
-    t0 = time.perf_counter()
-    cpu = fit(Xc, yc)
-    t_cpu = time.perf_counter() - t0
-    dev = fit(X, y)
-    pred, ref = dev.predict(X[:200]).cpu().numpy(), cpu.predict(Xc[:200])
-    row: dict[str, Any] = {
-        "N (CPU comparison)": n_cpu, "device (s)": t_dev, "NumPy on the CPUs (s)": t_cpu,
-        "CPU / device": t_cpu / t_dev,
-        "same (γ, μ, ν)": (dev.kernel_gamma_, dev.mu_, dev.nu_) == (cpu.kernel_gamma_, cpu.mu_,
-                                                                      cpu.nu_),
-        "predictions: max relative difference":
-            float(np.max(np.abs(pred - ref)) / max(np.max(np.abs(ref)), 1e-300))}
+    row = _against_numpy(d, fit, n_cpu, seed=7)
     X, y = d.data(n, seed=8)
     row.update({"N": n, f"device at N = {n} (s)": d.once(lambda: fit(X, y))})
     d.free()
