@@ -135,6 +135,14 @@ def test_rank_larger_than_m(data):
         L2SVMClassifier(rank=10).fit(X, y)
 
 
+@pytest.mark.parametrize("lam_min, lam_max", [(1.0, 1.0), (10.0, 1.0)])
+def test_the_path_range_must_be_increasing(data, lam_min, lam_max):
+    """A rule between two parameters, checked by hand beside the constraint language."""
+    X, y, _, _ = data
+    with pytest.raises(HyperparameterError, match="lam_min must be below lam_max"):
+        L2SVMClassifier(path=True, lam_min=lam_min, lam_max=lam_max).fit(X, y)
+
+
 def test_gram_not_psd(data):
     X, y, _, _ = data
     K = RBF(0.7)(X)

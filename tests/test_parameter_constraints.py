@@ -23,7 +23,7 @@ ESTIMATORS = sorted(n for n in lssvm_cvx.__all__
                     and issubclass(getattr(lssvm_cvx, n), BaseEstimator))
 #: estimators whose parameters are still checked by hand only (the ratchet: remove a name when
 #: its estimator declares ``_parameter_constraints``; never add one)
-PENDING = frozenset({"L2SVMClassifier"})
+PENDING: frozenset[str] = frozenset()
 
 
 def _declares(name: str) -> bool:
@@ -62,6 +62,10 @@ def test_scikit_learns_param_validation(name):
     ("AutoLSSVMRegressor", dict(mu=-1.0)),
     ("AutoLSSVMClassifier", dict(gamma=0.0)),                      # the deprecated spelling too
     ("AutoLSSVMClassifier", dict(n_loo=2.5)),
+    ("L2SVMClassifier", dict(criterion="gacv")),
+    ("L2SVMClassifier", dict(path="yes")),                         # was accepted
+    ("L2SVMClassifier", dict(n_landmarks=0)),                      # was make_factor's error
+    ("L2SVMClassifier", dict(lam_min=-1.0)),                       # was the path's error
 ])
 def test_a_bad_parameter_is_the_packages_error_naming_it(name, params):
     rng = np.random.default_rng(0)

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ..checks import check_gamma
 from ..exceptions import HyperparameterError
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.base import Kernel
@@ -25,6 +24,7 @@ from ..kernels.factors import LowRankFactor, make_factor
 from ..selection.l2svm_gradient import select_gradient
 from ..selection.l2svm_path import Expandable, expand, regularization_path
 from .base import BestOfSearch, BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .params import KERNEL_PARAMS, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions, validate_params
 from .search_results import search_results
 
 __all__ = ["L2SVMClassifier"]
@@ -166,41 +166,54 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         self.sigma_selection = sigma_selection
         self.gradient_max_iter = gradient_max_iter
 
-    def _check_params(self, m: int) -> float:
-        lam = float(check_gamma(self.lam, name="lam"))
-        if self.criterion not in ("span", "radius_margin"):
-            raise HyperparameterError(f"criterion must be 'span' or 'radius_margin', got {self.criterion!r}")
-        if self.low_rank not in _LOW_RANK:
-            raise HyperparameterError(f"low_rank must be one of {_LOW_RANK}, got {self.low_rank!r}")
+    #: scikit-learn's constraint language (:mod:`lssvm_cvx.estimators.params`); the rules
+    #: between parameters (``rank`` within the training set and only with a ``low_rank``
+    #: method, ``lam_min < lam_max``, the gradient selection only for the RBF kernel) are
+    #: checked by hand in :meth:`_check_params`
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **KERNEL_PARAMS,
+        "lam": [POSITIVE],
+        "path": ["boolean"],
+        "criterion": [StrOptions({"span", "radius_margin"})],
+        "rank": [POSITIVE_INT, None],
+        "low_rank": [StrOptions({m for m in _LOW_RANK if m is not None}), None],
+        "threshold": [NONNEGATIVE, None],
+        "n_landmarks": [POSITIVE_INT, None],
+        "breakpoints": [StrOptions({"paper", "exact"})],
+        "lam_min": [POSITIVE],
+        "lam_max": [POSITIVE],
+        "expansion": [StrOptions({"landmarks", "support"})],
+        "random_state": ["random_state"],
+        "sigma_selection": [StrOptions({"gradient"}), None],
+        "gradient_max_iter": [POSITIVE_INT],
+    }
+
+    def _check_params(self, m: int) -> None:
+        validate_params(self, self._parameter_constraints)
         if self.rank is not None:
-            if isinstance(self.rank, bool) or not isinstance(self.rank, (int, np.integer)) or self.rank < 1:
-                raise HyperparameterError(f"rank must be a positive integer or None, got {self.rank!r}")
+            if self.low_rank is None:
+                raise HyperparameterError("rank needs a low_rank method ('eigen', 'nystrom', "
+                                          "'nystrom-density' or 'icf')")
             if self.rank > m:
                 raise HyperparameterError(
                     f"rank = {self.rank} is larger than the number of training points m = {m}")
-        if self.breakpoints not in ("paper", "exact"):
-            raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {self.breakpoints!r}")
-        if self.expansion not in ("landmarks", "support"):
-            raise HyperparameterError(f"expansion must be 'landmarks' or 'support', got {self.expansion!r}")
-        sel = self.sigma_selection
-        if sel not in (None, "gradient"):
-            raise HyperparameterError(f"sigma_selection must be None or 'gradient', got {sel!r}")
-        if sel == "gradient" and not (isinstance(self.kernel, str) and self.kernel.lower() == "rbf"):
+        if not self.lam_min < self.lam_max:
+            raise HyperparameterError(f"lam_min must be below lam_max, got lam_min = "
+                                      f"{self.lam_min!r} and lam_max = {self.lam_max!r}")
+        if self.sigma_selection == "gradient" and not (isinstance(self.kernel, str)
+                                                       and self.kernel.lower() == "rbf"):
             raise HyperparameterError("sigma_selection='gradient' needs kernel='rbf'")
-        gmi = self.gradient_max_iter
-        if isinstance(gmi, bool) or not isinstance(gmi, (int, np.integer)) or gmi < 1:
-            raise HyperparameterError(f"gradient_max_iter must be a positive integer, got {gmi!r}")
-        return lam
 
     def fit(self, X: Any, y: Any) -> L2SVMClassifier:
         """Fit on ``X`` (n_samples, n_features) and two-class labels ``y``."""
         X, y = self._validate_fit(X, y)
         self.classes_, ypm = encode_labels(y, binary=True, model="the ℓ2-SVM")
         m = X.shape[0]
-        lam = self._check_params(m)
+        self._check_params(m)
+        lam = float(self.lam)
         self.gradient_ = None
         if self.sigma_selection == "gradient":
-            g = select_gradient(X, ypm, sigma2=float(check_gamma(self.sigma2, name="sigma2")), lam=lam,
+            g = select_gradient(X, ypm, sigma2=float(self.sigma2), lam=lam,
                                 criterion=self.criterion, max_iter=int(self.gradient_max_iter),
                                 lam_bounds=(self.lam_min, self.lam_max))
             self.gradient_ = {"sigma2": g.sigma2, "lam": g.lam, "value": g.value, "history": g.history,
@@ -214,9 +227,6 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         pre = self._precomputed
         K, factor = None, None
         if self.low_rank is None:
-            if self.rank is not None:
-                raise HyperparameterError("rank needs a low_rank method ('eigen', 'nystrom', "
-                                          "'nystrom-density' or 'icf')")
             K = self._gram(kernel, X)
         else:
             if pre and self.low_rank in ("nystrom", "nystrom-density"):
