@@ -154,6 +154,36 @@ def test_the_nystroem_auto_regressor_on_a_device_equals_the_numpy_fit(ns, params
     assert dev.rcond_ <= cpu.rcond_ * (1 + 1e-9)       # exact, at most LAPACK's estimate
 
 
+def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_namespace):
+    """Each problem of the Nyström search computes the centres' distances ``||z_i - z_j||²``
+    once: the streamed all-rows problem's ``K(Z, Z)`` serves both the margin matrix and the
+    design's column means (it was formed twice), a subsample problem's serves its margin
+    matrix; the design's rows are distances to the centres, never centres to centres."""
+    from lssvm_cvx.estimators import auto_device
+
+    conv = to_namespace("array_api_strict")
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-3, 3, (200, 2))
+    y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(200)
+    centres, problems = [], []
+
+    def counting(real, log, test=lambda *a, **k: True):
+        def wrapped(*args, **kw):
+            if test(*args, **kw):
+                log.append(None)
+            return real(*args, **kw)
+        return wrapped
+
+    monkeypatch.setattr(auto_device, "sq_dists", counting(
+        auto_device.sq_dists, centres, lambda A, B=None, **kw: B is None or A is B))
+    for name in ("DevicePenalizedLS", "DeviceStreamedPenalizedLS"):
+        monkeypatch.setattr(auto_device, name, counting(getattr(auto_device, name), problems))
+    with lssvm_cvx.array_api_dispatch():
+        AutoLSSVMRegressor(approximation="nystroem", n_components=30,
+                           n_subsample=120).fit(conv(X), conv(y))
+    assert len(problems) >= 2 and len(centres) == len(problems)
+
+
 @pytest.mark.parametrize("n_classes, params", [
     (2, {}), (3, {}), (2, dict(approximation="nystroem", n_components=40))])
 @pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])

@@ -167,7 +167,7 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
 
     def make_problem(g: float, rows: np.ndarray | None) -> DevicePenalizedLS:
         if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
-            _, G, R = _kernels(xp, Z, Z, g, est.p_, est.c_, est.margin)
+            KZ, G, R = _kernels(xp, Z, Z, g, est.p_, est.c_, est.margin)  # KZ = features(Z)
 
             def features(Xb: Any) -> Any:
                 return xp.exp(-sq_dists(Xb, Z) * (g / est.p_))
@@ -175,7 +175,7 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
             pr: DevicePenalizedLS = DeviceStreamedPenalizedLS(
                 Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, G, R,
                 loo_subsample(n, int(est.n_loo), seed),
-                xp.mean(features(Z), axis=0),
+                xp.mean(KZ, axis=0),
                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
             return pr
         Xr, Yr = xp_take_rows(xp, Xs, rows), xp_take_rows(xp, Ys, rows)
