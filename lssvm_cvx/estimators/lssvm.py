@@ -23,7 +23,7 @@ from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
 from ..linalg import lssvm_system
 from ..model_selection import CRITERIA, SearchResult, select_gamma_sigma2
-from ..selection.lssvm_screen import screened_gamma_sigma2
+from ..selection.screen import screened_gamma_sigma2
 from ..linalg.streaming import is_dask
 from ..linalg.folds import cv_splits
 from ..selection.heldout import ESTIMANDS
@@ -310,7 +310,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     search :
         How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
         eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,
-        exact LOO on the short list, :mod:`lssvm_cvx.selection.lssvm_screen`; the chosen point
+        exact LOO on the short list, :mod:`lssvm_cvx.selection.screen`; the chosen point
         and its score are exact) or ``"auto"`` (screen above :data:`SCREEN_MIN_ROWS` rows
         without ``sample_weight``).
     random_state :

@@ -294,7 +294,7 @@ _DOC_SEARCH = """
         subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
         around the screened optimum of the best candidate and of the runner-up when its
         screened criterion is within 5 % of the best,
-        :mod:`lssvm_cvx.selection.regularized_screen`; only candidates scored exactly have a
+        :mod:`lssvm_cvx.selection.screen`; only candidates scored exactly have a
         ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
         Fold shuffling and the screen's landmarks.

@@ -12,7 +12,7 @@ the loss only), with two shortcuts that give the same numbers faster:
   (:meth:`RegularizedLSSVM.path`);
 * for leave-one-out on more than :data:`~lssvm_cvx.estimators.lssvm.SCREEN_MIN_ROWS` rows
   (``search="auto"``) or with ``search="screen"``, a low-rank screen of the whole grid, then
-  the exact path around the screened optimum (:mod:`lssvm_cvx.selection.regularized_screen`;
+  the exact path around the screened optimum (:mod:`lssvm_cvx.selection.screen`;
   only candidates scored exactly have a ``mean_test_score``).
 
 A candidate whose solve stops inaccurate is scored and marked (``cv_results_["status"]``,
@@ -35,7 +35,7 @@ from ..formulations.regularized import nonconvex_keys
 from ..linalg.folds import cv_splits
 from ..losses import make_loss
 from ..selection.heldout import heldout_predictions
-from ..selection.regularized_screen import screen_landmarks, screen_path
+from ..selection.screen import screen_landmarks, screen_path
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
 from .lssvm import SCREEN_MIN_ROWS
@@ -203,7 +203,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
               formulation: Callable[..., Any], classes: np.ndarray | None
               ) -> tuple[float, dict, dict[str, Any]]:
     """Screen every (σ², other weights) candidate's path by the low-rank LOO of
-    :mod:`lssvm_cvx.selection.regularized_screen`, then score the :data:`SCREEN_SHORTLIST` best
+    :mod:`lssvm_cvx.selection.screen`, then score the :data:`SCREEN_SHORTLIST` best
     by the exact path; the choice and its score are exact."""
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     ws = grid[path_key]

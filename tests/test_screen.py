@@ -1,7 +1,10 @@
-"""The screened (σ², weight) search of the composed estimators (issue 16): the screen is the
-exact LOO of the subset-of-regressors model (checked against the exact path when every row is a
-landmark, and against brute-force refits of that restricted model), and the search is exact at
-its choice: every score it reports as exact equals the exhaustive grid's score there."""
+"""The low-rank screens (:mod:`lssvm_cvx.selection.screen`): one LOO formula serves the
+composed estimators' (σ², weight) search (issue 16) and the LS-SVM's (γ, σ²) search.  The screen
+is the exact LOO of the subset-of-regressors model (checked against the exact path when every row
+is a landmark, and against brute-force refits of that restricted model, for both searches), its
+two decompositions (the SVD of the features, the generalised eigenproblem) agree, and the search
+is exact at its choice: every score it reports as exact equals the exhaustive grid's score
+there."""
 
 import numpy as np
 import pytest
@@ -11,7 +14,13 @@ from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.losses import Squared
-from lssvm_cvx.selection.regularized_screen import screen_landmarks, screen_path
+from lssvm_cvx.selection.screen import (
+    nystroem_features,
+    screen_landmarks,
+    screen_loo,
+    screen_path,
+    screened_gamma_sigma2,
+)
 from lssvm_cvx.terms import GraphLaplacian, Ridge, RKHSNorm
 
 
@@ -87,3 +96,67 @@ def test_screen_for_a_classifier_and_bad_search():
     assert est.score(X, y) > 0.8
     with pytest.raises(HyperparameterError, match="search"):
         RegularizedLSSVMRegressor(selection="loo", search="fast").fit(X, y.astype(float))
+
+
+def _nystroem_lssvm_loo(K_XL, K_LL, y, gamma):
+    """Brute force: the LS-SVM with the Gram ``K_XL K_LL^+ K_LX`` refitted without each point
+    (its dual system, solved densely), the residual at the point left out."""
+    Kt = K_XL @ np.linalg.pinv(K_LL, rcond=1e-10, hermitian=True) @ K_XL.T
+    n = y.size
+    r = np.empty(n)
+    for i in range(n):
+        k = np.arange(n) != i
+        m = int(k.sum())
+        A = np.zeros((m + 1, m + 1))
+        A[0, 1:] = A[1:, 0] = 1.0
+        A[1:, 1:] = Kt[np.ix_(k, k)] + np.eye(m) / gamma
+        sol = np.linalg.solve(A, np.r_[0.0, y[k]])
+        r[i] = y[i] - (Kt[i, k] @ sol[1:] + sol[0])
+    return r
+
+
+@pytest.mark.parametrize("gamma", [0.1, 10.0])
+def test_the_lssvm_screen_is_the_exact_loo_of_the_nystroem_lssvm(gamma):
+    X, y = _data(50)
+    kern = RBF(0.5)
+    Z = X[screen_landmarks(50, 12, random_state=3)]
+    F, _ = nystroem_features(kern(X, Z), kern(Z))
+    r = _nystroem_lssvm_loo(kern(X, Z), kern(Z), y, gamma)
+    assert screen_loo(F, y, [1.0 / gamma], "mse")[0] == pytest.approx(np.mean(r ** 2), rel=1e-8)
+    labels = np.sign(y - np.median(y))
+    r = _nystroem_lssvm_loo(kern(X, Z), kern(Z), labels, gamma)
+    assert screen_loo(F, labels, [1.0 / gamma], "misclassification")[0] == \
+        pytest.approx(np.mean(labels * (labels - r) <= 0))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_svd_and_the_generalised_eigenproblem_give_one_screen(weighted):
+    """``key=None`` (the identity) takes the SVD of the features, an explicit identity the
+    generalised eigenproblem: the same criterion."""
+    X, y = _data(70)
+    kern = RBF(0.3)
+    Z = X[screen_landmarks(70, 20, random_state=1)]
+    F, _ = nystroem_features(kern(X, Z), kern(Z))
+    s = np.random.default_rng(2).uniform(0.5, 2.0, y.size) if weighted else None
+    ws = np.logspace(-4, 1, 6)
+    Y = np.column_stack([y, np.cos(X[:, 0])])
+    svd = screen_loo(F, Y, ws, "mse", sample_weight=s)
+    eig = screen_loo(F, Y, ws, "mse", sample_weight=s, key=np.eye(F.shape[1]))
+    np.testing.assert_allclose(svd, eig, rtol=1e-7)
+
+
+def test_the_lssvm_search_is_exact_at_its_choice_and_reproducible():
+    """Every exact score of the screened (γ, σ²) search is the exhaustive grid's score there,
+    and the estimators' default ``random_state=None`` gives the same landmarks each time."""
+    from lssvm_cvx.selection.lssvm import select_gamma_sigma2
+
+    X, y = _data(120)
+    gammas, s2s = np.logspace(-2, 3, 6), [0.1, 0.5, 2.0]
+    a = screened_gamma_sigma2(X, y, gammas, s2s, rank=30, random_state=None)
+    b = screened_gamma_sigma2(X, y, gammas, s2s, rank=30, random_state=None)
+    np.testing.assert_array_equal(a.screen, b.screen)
+    full = select_gamma_sigma2(X, y, gammas, s2s, criterion="loo")
+    done = np.isfinite(a.scores)
+    assert 0 < done.sum() < done.size and a.n_exact == done.sum()
+    np.testing.assert_allclose(np.asarray(a.scores)[done], np.asarray(full.scores)[done],
+                               rtol=1e-10)
