@@ -20,6 +20,7 @@ from lssvm_cvx.selection.screen import (
     screen_loo,
     screen_path,
     screened_gamma_sigma2,
+    widen,
 )
 from lssvm_cvx.terms import GraphLaplacian, Ridge, RKHSNorm
 
@@ -160,3 +161,22 @@ def test_the_lssvm_search_is_exact_at_its_choice_and_reproducible():
     assert 0 < done.sum() < done.size and a.n_exact == done.sum()
     np.testing.assert_allclose(np.asarray(a.scores)[done], np.asarray(full.scores)[done],
                                rtol=1e-10)
+
+
+@pytest.mark.parametrize("j0, window", [(0, 1), (9, 1), (5, 0), (3, 2)])
+def test_widen_walks_to_the_exact_optimum_of_a_unimodal_row(j0, window):
+    """The exact evaluations follow the criterion from the screened optimum to the exact one,
+    each grid point at most once, and stop when the optimum has both neighbours evaluated."""
+    curve = (np.arange(10) - 6.0) ** 2
+    seen: list[int] = []
+
+    def evaluate(todo):
+        seen.extend(todo)
+        return curve[todo]
+
+    row = np.full(10, np.nan)
+    n = widen(evaluate, row, j0, window)
+    assert n == len(seen) == len(set(seen))
+    assert int(np.nanargmin(row)) == 6 and {5, 6, 7} <= set(seen)
+    np.testing.assert_array_equal(row[seen], curve[seen])
+    assert np.isnan(row).sum() == 10 - n

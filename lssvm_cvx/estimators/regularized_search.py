@@ -35,7 +35,7 @@ from ..formulations.regularized import nonconvex_keys
 from ..linalg.folds import cv_splits
 from ..losses import make_loss
 from ..selection.heldout import heldout_predictions
-from ..selection.screen import screen_landmarks, screen_path
+from ..selection.screen import screen_landmarks, screen_path, widen
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
 from .lssvm import SCREEN_MIN_ROWS
@@ -223,23 +223,22 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
     order = [int(c) for c in ranked if best_screen[c] <= (1 + SCREEN_RTOL) * best_screen[ranked[0]]]
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
-    means = np.full((len(cands), ws.size), np.nan)
     for c in order:
         # exact LOO around the screened optimum, widened while the exact optimum sits on the
         # window's edge (a 1-D search along the path term's weight)
         s2, combo = cands[c]
         form = formulation(X, y0, s2, None, with_weights(combo))
-        j0 = int(np.nanargmin(screened[c]))
-        todo = [j for j in (j0 - 1, j0, j0 + 1) if 0 <= j < ws.size]
-        while todo:
+
+        def exact(todo: list[int], c: int = c, form: Any = form) -> list[float]:
+            out = []
             for j in todo:
                 R = form.system({path_key: float(ws[j])}).loo(Y)
-                sc = [scoring.split_score(labels[te], Y[te] - R[te], classes=classes,
-                                          targets=Y[te]) for _, te in splits]
-                rows[c * ws.size + j] = sc
-                means[c, j] = float(np.mean(sc))
-            jb = int(np.nanargmax(means[c]))
-            todo = [j for j in (jb - 1, jb + 1) if 0 <= j < ws.size and np.isnan(means[c, j])]
+                rows[c * ws.size + j] = [scoring.split_score(
+                    labels[te], Y[te] - R[te], classes=classes, targets=Y[te]) for _, te in splits]
+                out.append(-float(np.mean(rows[c * ws.size + j])))   # lower is better
+            return out
+
+        widen(exact, np.full(ws.size, np.nan), int(np.nanargmin(screened[c])))
     params = []
     for s2, combo in cands:
         for wk in ws:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -52,12 +53,12 @@ from ..terms import RKHSNorm
 from .lssvm import SearchResult, gamma_sweep
 
 __all__ = ["SCREEN_RANK", "screen_landmarks", "nystroem_features", "screen_loo", "screen_path",
-           "screened_gamma_sigma2", "ScreenedSearch"]
+           "widen", "screened_gamma_sigma2", "ScreenedSearch"]
 
 #: number of landmark columns of the screen (its rank at most)
 SCREEN_RANK = 300
 #: eigenvalues of ``K_LL`` at or below this share of the largest are dropped by the screen
-SCREEN_RTOL = 1e-10
+SCREEN_EIG_RTOL = 1e-10
 
 
 def screen_landmarks(n: int, r: int = SCREEN_RANK, random_state: Any = None) -> np.ndarray:
@@ -85,7 +86,7 @@ def screen_landmarks(n: int, r: int = SCREEN_RANK, random_state: Any = None) -> 
 
 def nystroem_features(K_XL: np.ndarray, K_LL: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The Nyström features ``F = K_{:L} T`` and the map ``T = U Λ^{-1/2}`` of the landmark Gram
-    ``K_LL = U Λ U'`` (eigenvalues at or below :data:`SCREEN_RTOL` ``· λ_max`` dropped), so that
+    ``K_LL = U Λ U'`` (eigenvalues at or below :data:`SCREEN_EIG_RTOL` ``· λ_max`` dropped), so that
     ``F F' = K_{:L} K_LL^+ K_{L:}`` approximates ``K``.
 
     Parameters
@@ -102,7 +103,7 @@ def nystroem_features(K_XL: np.ndarray, K_LL: np.ndarray) -> tuple[np.ndarray, n
     T : numpy.ndarray of shape (r, q)
         The map from the features' coordinates to the landmark coefficients.
     """
-    lam, U = psd_eigh(K_LL, rtol=SCREEN_RTOL)
+    lam, U = psd_eigh(K_LL, rtol=SCREEN_EIG_RTOL)
     T = U / np.sqrt(lam)
     return K_XL @ T, T
 
@@ -214,6 +215,39 @@ def screen_path(form: RegularizedLSSVM, key: str, weights: Any, Y: np.ndarray,
                       key=reduced(form.terms_[key][0], key))
 
 
+def widen(evaluate: Callable[[list[int]], Any], row: np.ndarray, j0: int, window: int = 1
+          ) -> int:
+    """The exact evaluations of a screened search along one grid axis: the points within
+    ``window`` steps of the screened optimum ``j0``, then one step further at a time while the
+    exact optimum sits on the edge of what was evaluated (a 1-D search along the axis).
+
+    Parameters
+    ----------
+    evaluate : callable
+        ``evaluate(indices)`` returns the exact criterion (lower is better) at those grid
+        indices, in their order.
+    row : numpy.ndarray of shape (size,)
+        The exact criterion along the axis, NaN where not evaluated; filled in place.
+    j0 : int
+        The screened optimum's index.
+    window : int, default=1
+        Steps evaluated at first on each side.
+
+    Returns
+    -------
+    int
+        The number of exact evaluations.
+    """
+    todo = [j for j in range(j0 - window, j0 + window + 1) if 0 <= j < row.size]
+    done = 0
+    while todo:
+        row[todo] = evaluate(todo)
+        done += len(todo)
+        j = int(np.nanargmin(row))
+        todo = [k for k in (j - 1, j + 1) if 0 <= k < row.size and np.isnan(row[k])]
+    return done
+
+
 @dataclass
 class ScreenedSearch(SearchResult):
     """A :class:`~lssvm_cvx.selection.lssvm.SearchResult` whose ``scores`` hold the exact LOO
@@ -288,17 +322,15 @@ def screened_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float] 
     best_rows = np.argsort(np.nanmin(np.where(np.isfinite(screen), screen, np.inf), axis=1))
     n_exact = 0
     for i in best_rows[:int(shortlist)]:
-        Omega = kernel(float(sigma2s[i]))(X)
         j0 = int(np.nanargmin(np.where(np.isfinite(screen[i]), screen[i], np.inf)))
-        lo, hi = max(0, j0 - gamma_window), min(gammas.size - 1, j0 + gamma_window)
-        todo = list(range(lo, hi + 1))
-        while todo:
-            sw = gamma_sweep(Omega, Y, gammas[todo], criterion="loo", score=score)
-            exact[i, todo] = sw.scores
-            n_exact += len(todo)
-            j = int(np.nanargmin(exact[i]))
-            todo = [k for k in (j - 1, j + 1) if 0 <= k < gammas.size and np.isnan(exact[i, k])]
-        del Omega
+        sweep = partial(gamma_sweep, kernel(float(sigma2s[i]))(X), Y, criterion="loo",
+                        score=score)
+
+        def evaluate(todo: list[int], sweep: Callable[..., Any] = sweep) -> np.ndarray:
+            return sweep(gammas[todo]).scores
+
+        n_exact += widen(evaluate, exact[i], j0, gamma_window)
+        del sweep, evaluate  # the N × N Gram
     inv = np.argsort(order)
     return ScreenedSearch(gammas[inv], sigma2s, exact[:, inv], "loo", screen=screen[:, inv],
                           n_exact=n_exact)
