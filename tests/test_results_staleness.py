@@ -31,14 +31,9 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
     "areg_speed",
-    "auto_gradient",
     "auto_large",
-    "auto_real",
-    "auto_sinc",
-    "auto_sinc_grid",
     "componentwise_defaults",
     "device",
-    "l2svm_mixture",
     "l2svm_raetsch",
     "l2svm_spam",
     "l2svm_table3",
