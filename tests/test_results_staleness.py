@@ -30,17 +30,11 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_speed",
-    "auto_large",
     "componentwise_defaults",
     "device",
     "l2svm_raetsch",
     "l2svm_spam",
     "l2svm_table3",
-    "lssvm_speed",
-    "regularized_speed",
-    "scaling",
-    "selection_semantics",
 })
 
 
