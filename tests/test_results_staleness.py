@@ -32,9 +32,6 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 STALE: frozenset[str] = frozenset({
     "componentwise_defaults",
     "device",
-    "l2svm_raetsch",
-    "l2svm_spam",
-    "l2svm_table3",
 })
 
 
