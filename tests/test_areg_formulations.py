@@ -190,7 +190,7 @@ def test_fusion_matches_eq19_and_c_sign():
     sol, paper = f.solve("closed_form"), f.closed_form_paper()
     for var in ("alpha", "b", "c", "e_v"):
         assert deviation(paper[var], sol[var])[1] <= 1e-7
-    O, y, a, b = f._omega(), f._rhs(), sol["alpha"], sol.scalar("b")
+    O, y, a, b = f.omega(), f.rhs(), sol["alpha"], sol.scalar("b")
     np.testing.assert_allclose((O + np.eye(f.n)) @ a + b + sol["c"], y, atol=1e-10)
     printed_c = (O @ a + b - y) - a
     assert np.abs((O + np.eye(f.n)) @ a + b + printed_c - y).max() > 1e-2
@@ -201,11 +201,11 @@ def test_classifier_fusion_bias_row():
     first row printed in (62), Σe^v + y'α = 0, is a different condition (violated here)."""
     f = ARegClassifierFusion.random_instance(20, seed=2)
     sol = f.solve()
-    y = f._targets()
+    y = f.targets()
     assert abs(y @ sol["alpha"]) <= 1e-10 * np.abs(sol["alpha"]).max()
     assert abs(sol["e_v"].sum() + y @ sol["alpha"]) > 1e-3
     # and the remaining rows of (62): (Ω_y + I)α + y b + c = 1, Ω^v_y α + y^v b + e^v = 1
-    O, Ov = f._omega(), f._omega_v()
+    O, Ov = f.omega(), f._omega_v()
     b = sol.scalar("b")
     np.testing.assert_allclose((O + np.eye(f.n)) @ sol["alpha"] + y * b + sol["c"], 1, atol=1e-10)
     np.testing.assert_allclose(Ov @ sol["alpha"] + f._val_targets() * b + sol["e_v"], 1, atol=1e-10)
@@ -235,7 +235,7 @@ def test_lsqr_route_keeps_constraints_and_converges(name):
     few, many, cf = f.solve_lsqr(3), f.solve_lsqr(5000), f.solve("closed_form")
     assert few.extras["lstsq"]["iterations"] == 3
     if name != "areg_cv":  # the fold biases are free; the constraint is per fold, built in
-        a = f._border()
+        a = f.border()
         assert abs(a @ few["alpha"]) <= 1e-10 * max(1, np.abs(few["alpha"]).max())
     assert few.objective >= cf.objective * (1 - 1e-12)
     for var in f.compare:

@@ -34,7 +34,7 @@ def test_alpha_space_formulations_agree_across_solvers(name):
 
     assert name not in KNOWN_LIMITS
     f = get_formulation(name).random_instance()
-    T = f._whiten()
+    T = f.whitening()
     assert np.linalg.cond(T) <= 1.001 / np.sqrt(WHITEN_RTOL)
     rep = check_formulation(name)
     assert rep.ok and all(c.ok for c in rep.checks), str(rep)

@@ -76,7 +76,6 @@ def test_cli_json_is_one_document_despite_chatty_solver(capfd, monkeypatch):
     from lssvm_cvx import cli
     from lssvm_cvx.formulations import FORMULATIONS
 
-    FORMULATIONS._load()
     monkeypatch.setitem(FORMULATIONS, "_test_chatty", ChattyLSSVM)
     code = cli.main(["compare", "_test_chatty", "--n", "30", "--solvers", "CLARABEL,OSQP",
                      "--json"])

@@ -110,25 +110,6 @@ FOREIGN_PRIVATE = {
 }
 
 
-#: reaches left for the next regeneration of the committed sweep: the formulations' private
-#: accessors (``_omega``, ``_targets``...), ``_built`` and the kernels' ``_validate`` hook used
-#: from the formulations, terms and harness.  Renaming them changes code the committed sweep
-#: measures (``tests/test_results_hygiene.py``), whose regeneration
-#: (``lssvm-cvx bench --only harness_verdicts``) takes about 112 minutes on this machine: they go
-#: with that run.  A ratchet: a new reach fails, a fixed one must leave the list.
-PENDING = {
-    ("lssvm_cvx.estimators.areg", "_border"), ("lssvm_cvx.estimators.areg", "_omega"),
-    ("lssvm_cvx.estimators.areg", "_rhs"),
-    ("lssvm_cvx.formulations.alpha_krr", "_validate"),
-    ("lssvm_cvx.formulations.componentwise", "_validate"),
-    ("lssvm_cvx.formulations.componentwise", "_base_kernels"),
-    ("lssvm_cvx.harness.export", "_built"), ("lssvm_cvx.harness.worker", "_built"),
-    ("lssvm_cvx.selection.eta_als", "_targets"), ("lssvm_cvx.selection.eta_als", "_eta"),
-    ("lssvm_cvx.selection.eta_als", "_inputs"), ("lssvm_cvx.selection.gnc", "_targets"),
-    ("lssvm_cvx.selection.multiobjective", "_prep"),
-    ("lssvm_cvx.selection.multiobjective", "_whiten"),
-    ("lssvm_cvx.terms.roughness", "_validate"),
-}
 
 
 def _members(tree: ast.AST) -> set[str]:
@@ -178,13 +159,12 @@ def test_no_private_attribute_is_reached_across_modules():
     ``est._make_kernel``, ``hess._ball = ...`` from another module are defects: the owner
     offers a public method, or hands the callable over).  A private name the module defines
     itself (a marker it sets and reads, defined by no other module) is its own; the
-    foreign-library reaches are listed with their reasons in :data:`FOREIGN_PRIVATE`, those
-    left for the next sweep regeneration in :data:`PENDING`."""
+    foreign-library reaches are listed with their reasons in :data:`FOREIGN_PRIVATE`."""
     trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in _modules().items()
              if m.startswith("lssvm_cvx.") and not m.startswith(("lssvm_cvx.benchmarks",
                                                                  "lssvm_cvx.problems"))}
     members = {m: _members(t) for m, t in trees.items()}
-    bad, pending = [], set()
+    bad = []
     for module, tree in trees.items():
         others = set().union(*(v for k, v in members.items() if k != module))
         # a marker the module sets on objects (a function's flag) is its own unless another
@@ -194,12 +174,8 @@ def test_no_private_attribute_is_reached_across_modules():
         for line, name in _private_reach(tree):
             if name in members[module] | marks or (module, name) in FOREIGN_PRIVATE:
                 continue
-            if (module, name) in PENDING:
-                pending.add((module, name))
-            else:
-                bad.append(f"{module}:{line} reaches {name}")
+            bad.append(f"{module}:{line} reaches {name}")
     assert bad == []
-    assert pending == PENDING, f"fixed, remove from PENDING: {sorted(PENDING - pending)}"
 
 
 def test_the_private_reach_check_can_fail():

@@ -123,6 +123,21 @@ def test_registry():
     assert {"lssvm", "weighted_lssvm", "lssvm_classifier"} <= set(FORMULATIONS)
 
 
+def test_every_view_of_the_registry_is_filled_in_a_fresh_interpreter():
+    """``FORMULATIONS.values()`` / ``.get()`` / ``len`` as the first use see every formulation
+    (a ``dict`` subclass filled on ``__getitem__`` showed an empty ``values()`` before a
+    first lookup)."""
+    import subprocess
+    import sys
+
+    code = ("from lssvm_cvx.formulations import FORMULATIONS as F\n"
+            "import sys\n"
+            "vals = list(F.values())\n"
+            "sys.exit(0 if len(vals) >= 30 and F.get('lssvm') is not None and "
+            "dict(F.items()) == {c.name: c for c in vals} and len(F) == len(vals) else 1)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(5, 40), d=st.integers(1, 4), log_gamma=st.floats(-2, 3),
        log_sigma2=st.floats(-1, 1.5), seed=st.integers(0, 2**31 - 1),

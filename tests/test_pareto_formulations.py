@@ -170,7 +170,7 @@ def test_pareto_alpha_formulation_solvers():
     # equality u = h ε at the optimum (eq. 25)
     assert abs(Ec - 1e-3 * float(sol["eta"]) * f.eps) <= 1e-6 * max(1.0, Ec)
     # the convex majorant bounds the roughness of eq. (16) (moderate α, where NumPy is exact)
-    a = np.random.default_rng(0).normal(size=f._prep()["K"].shape[0])
+    a = np.random.default_rng(0).normal(size=f.prepared()["K"].shape[0])
     assert f.E_c(a) >= f.E_c_exact(a) - 1e-9
     assert {"pareto_krr_alpha", "pareto_krr_alpha_eps", "pareto_krr_sum"} <= set(FORMULATIONS)
     assert get_formulation("pareto_krr_sum") is WeightedSumAlphaKRR

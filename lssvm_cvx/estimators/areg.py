@@ -141,7 +141,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                 f = cls["fusion"].from_gram(*args)
                 sol = self._solve(f)
                 alpha, b, c, support = sol["alpha"], sol.scalar("b"), sol["c"], tr
-                omega_h, a, r = f._omega(), f._border(), f._rhs()
+                omega_h, a, r = f.omega(), f.border(), f.rhs()
             else:
                 f = cls["ensemble"].from_gram(*args, gammas=self.gammas)
                 crit = getattr(self, "criterion", "l2")
@@ -154,14 +154,14 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                 lam = sol["lam"]
                 if self.refit:
                     full = cls["areg"](K, y)
-                    omega_h, a, r = full._omega(), full._border(), full._rhs()
+                    omega_h, a, r = full.omega(), full.border(), full.rhs()
                     nodes = TikhonovNodes(omega_h, a, r, self.gammas)
                     alpha, b = nodes.alphas @ lam, float(nodes.bs @ lam)
                     c = (nodes.alphas * (1.0 / nodes.gammas - 1.0)) @ lam
                     support = np.arange(n)
                 else:
                     alpha, b, c, support = sol["alpha"], sol.scalar("b"), sol["c"], tr
-                    omega_h, a, r = f._omega(), f._border(), f._rhs()
+                    omega_h, a, r = f.omega(), f.border(), f.rhs()
         else:
             folds = self._folds(y)
             if self.method == "cv":
@@ -175,7 +175,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                 alpha, b, c = sol["alpha"], sol.scalar("b"), sol.extras["c"]
                 coef = f.model(sol)[0]  # the average of the L fold models, eq. (41)
             support = np.arange(n)
-            omega_h, a, r = f._omega(), f._border(), f._rhs()
+            omega_h, a, r = f.omega(), f.border(), f.rhs()
         self.kernel_ = kernel
         self.alpha_ = np.asarray(alpha)
         self.intercept_ = float(b)

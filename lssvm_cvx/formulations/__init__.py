@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator, MutableMapping
 
 from ..exceptions import HyperparameterError
 from .base import BuiltProblem, Formulation, Reference, kkt_residuals
@@ -43,42 +44,40 @@ def _discover() -> dict[str, type[Formulation]]:
     return {c.name: c for c in _subclasses(Formulation) if "name" in c.__dict__}
 
 
-class _Registry(dict):
-    """``name -> Formulation class``, filled on first access."""
+class _Registry(MutableMapping):
+    """``name -> Formulation class``, filled on first use of any view (``values()``, ``get``,
+    ``len``, iteration...): a mapping over a dict discovered once, so no view of it can see
+    the registry empty (a ``dict`` subclass's inherited ``values()`` and ``get`` bypass the
+    overridden ``__getitem__``)."""
 
-    _loaded = False
+    def __init__(self) -> None:
+        self._data: dict[str, type[Formulation]] | None = None
 
-    def _load(self):
-        if not self._loaded:
-            self.update(_discover())
-            self._loaded = True
+    def _classes(self) -> dict[str, type[Formulation]]:
+        if self._data is None:
+            self._data = _discover()
+        return self._data
 
-    def __getitem__(self, key):
-        self._load()
-        return super().__getitem__(key)
+    def __getitem__(self, key: str) -> type[Formulation]:
+        return self._classes()[key]
 
-    def __iter__(self):
-        self._load()
-        return super().__iter__()
+    def __setitem__(self, key: str, value: type[Formulation]) -> None:
+        self._classes()[key] = value
 
-    def __len__(self):
-        self._load()
-        return super().__len__()
+    def __delitem__(self, key: str) -> None:
+        del self._classes()[key]
 
-    def __contains__(self, key):
-        self._load()
-        return super().__contains__(key)
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._classes())
 
-    def keys(self):
-        self._load()
-        return super().keys()
+    def __len__(self) -> int:
+        return len(self._classes())
 
-    def items(self):
-        self._load()
-        return super().items()
+    def __repr__(self) -> str:
+        return repr(self._classes())
 
 
-FORMULATIONS: dict[str, type[Formulation]] = _Registry()
+FORMULATIONS: MutableMapping[str, type[Formulation]] = _Registry()
 
 
 def get_formulation(name: str) -> type[Formulation]:

@@ -62,7 +62,8 @@ class AlphaKRR(Formulation):
         self._built = None
         self._data = None
 
-    def _prep(self):
+    def prepared(self):
+        """The validated data and the builder's quantities (``K``, ``y``, ``B``, ``p``...), cached."""
         if self._data is None:
             X = as_matrix(self.X, min_samples=2)
             y = as_targets(self.y, X.shape[0])
@@ -70,7 +71,7 @@ class AlphaKRR(Formulation):
             if isinstance(self.kernel, RBF):
                 rough = RBFRoughness(X, float(self.kernel.sigma2))
             elif isinstance(self.kernel, Polynomial):
-                self.kernel._validate()
+                self.kernel.validate()
                 rough = PolynomialRoughness(X, int(self.kernel.degree), float(self.kernel.t))
             else:
                 raise HyperparameterError("the α-space formulations need an RBF or Polynomial kernel")
@@ -83,7 +84,7 @@ class AlphaKRR(Formulation):
             # factor of B = T'MT in the whitened coordinates α = Tc (no truncation), and the
             # shift that makes min E_c⁺ = 0 (a constant: the Pareto set is unchanged, and the
             # ε-constraints then need ε > 0 only)
-            T = self._whiten()
+            T = self.whitening()
             B = T.T @ ((Mq + Mq.T) / 2) @ T
             w, V = psd_eigh(B)  # the PSD part above 1e-12 λ_max (the shared routine)
             Lc = V * np.sqrt(w) if w.size else np.zeros((B.shape[0], 1))
@@ -102,24 +103,24 @@ class AlphaKRR(Formulation):
         return self._data
 
     def validate(self) -> None:
-        self._prep()
+        self.prepared()
 
     def E_f(self, alpha: np.ndarray) -> float:
-        d = self._prep()
+        d = self.prepared()
         r = d["y"] - d["K"] @ alpha
         return float(r @ r / (2 * len(r)))
 
     def E_c(self, alpha: np.ndarray) -> float:
         """The convex complexity used in α space (majorant of eq. 16-17, or eq. 22), shifted by
         :attr:`shift` so that its minimum over ``range(T)`` is 0."""
-        d = self._prep()
+        d = self.prepared()
         return float(alpha @ d["M"] @ alpha - d["q"] @ alpha + d["c"])
 
     def E_c_white(self, c: np.ndarray) -> float:
         """:meth:`E_c` in the whitened coordinates ``α = Tc`` exactly as the cvxpy builder
         writes it (``||Lc'c||² - p'c + c₀`` with ``Lc Lc'`` the PSD part of ``T'M₊T``): the
         twin of the builder's expression, used by the objectives and closed forms."""
-        d = self._prep()
+        d = self.prepared()
         c = np.asarray(c, dtype=np.float64)
         return float(c @ d["B"] @ c - d["p"] @ c + d["c"])
 
@@ -128,17 +129,17 @@ class AlphaKRR(Formulation):
         ``c`` is not among its values)."""
         if "c" in values:
             return np.asarray(values["c"], dtype=np.float64)
-        return np.linalg.lstsq(self._whiten(), np.asarray(values["alpha"]), rcond=None)[0]
+        return np.linalg.lstsq(self.whitening(), np.asarray(values["alpha"]), rcond=None)[0]
 
     def E_c_exact(self, alpha: np.ndarray) -> float:
         """The roughness of eq. (13)/(16) itself (non-convex in α), or eq. (22), minus the
         same :attr:`shift` as :meth:`E_c` (so that ``E_c ≥ E_c_exact``)."""
-        d = self._prep()
+        d = self.prepared()
         if self.complexity == "l2":
             return self.E_c(alpha)
         return d["rough"].E_c(alpha, d["y"]) - self.shift
 
-    def _whiten(self):
+    def whitening(self):
         """``T`` with ``α = T c``: ``T = V_r Λ_r^{-1/2}`` over the eigenpairs of K above
         ``WHITEN_RTOL · λ_max`` = 1e-8 λ_max, from the shared PSD routine
         :func:`~lssvm_cvx.kernels.psd.psd_eigh` (then ``α'Kα = ||c||²``).  Directions with
@@ -152,7 +153,7 @@ class AlphaKRR(Formulation):
         return self._T
 
     def spectrum(self) -> tuple[np.ndarray, np.ndarray]:
-        """The kept eigenpairs ``(w, V)`` of the Gram (descending), shared by :meth:`_whiten` and
+        """The kept eigenpairs ``(w, V)`` of the Gram (descending), shared by :meth:`whitening` and
         :class:`SpectralPath` so that both use the same basis."""
         if getattr(self, "_eig", None) is None:
             X = as_matrix(self.X, min_samples=2)
@@ -160,9 +161,9 @@ class AlphaKRR(Formulation):
         return self._eig
 
     def _exprs(self):
-        d = self._prep()
+        d = self.prepared()
         n = d["K"].shape[0]
-        T = self._whiten()
+        T = self.whitening()
         c = cp.Variable(T.shape[1], name="c")
         e = cp.Variable(n, name="e")
         E_f = cp.sum_squares(e) / (2 * n)
@@ -174,13 +175,13 @@ class AlphaKRR(Formulation):
         out = super().values_from(built)
         c = out.get("c")
         if c is not None:
-            out["alpha"] = self._whiten() @ c
+            out["alpha"] = self.whitening() @ c
         return out
 
     def values_from_solution(self, solution: Solution) -> dict[str, np.ndarray]:
         vals = dict(solution.values)
         if "c" not in vals and "alpha" in vals:
-            vals["c"] = np.linalg.lstsq(self._whiten(), vals["alpha"], rcond=None)[0]
+            vals["c"] = np.linalg.lstsq(self.whitening(), vals["alpha"], rcond=None)[0]
         return {k: vals[k] for k in self.problem.vars if k in vals}
 
     @classmethod
@@ -196,7 +197,7 @@ class AlphaKRR(Formulation):
 class SpectralPath:
     """The weighted-sum path ``c(ν) = argmin E_f + ν E_c⁺`` from one eigendecomposition.
 
-    In the whitened coordinates ``α = Tc`` of :meth:`AlphaKRR._whiten`, ``E_f`` has the
+    In the whitened coordinates ``α = Tc`` of :meth:`AlphaKRR.whitening`, ``E_f`` has the
     diagonal Hessian ``A = diag(w)/n`` and ``E_c⁺ = c'Bc - p'c + c₀``.  With
     ``A^{-1/2} B A^{-1/2} = UΘU'`` (one ``eigh``), ``c(ν) = A^{-1/2}U(I + 2νΘ)^{-1}U'A^{-1/2}(g + νp)``
     and ``E_f``, ``E_c⁺`` along the path cost O(r) per ν.  Since both objectives are convex,
@@ -207,8 +208,8 @@ class SpectralPath:
     """
 
     def __init__(self, form: AlphaKRR):
-        d = form._prep()
-        T = form._whiten()
+        d = form.prepared()
+        T = form.whitening()
         n = d["K"].shape[0]
         w, V = form.spectrum()  # the eigenpairs behind T (psd_eigh, WHITEN_RTOL)
         self.T, self.n = T, n
@@ -216,7 +217,7 @@ class SpectralPath:
         self.ia = 1.0 / np.sqrt(a)
         uy = V.T @ d["y"]
         g = np.sqrt(w) * uy / n
-        B, p = d["B"], d["p"]  # the builder's complexity Hessian (see AlphaKRR._prep)
+        B, p = d["B"], d["p"]  # the builder's complexity Hessian (see AlphaKRR.prepared)
         S = self.ia[:, None] * B * self.ia[None, :]
         theta, U = np.linalg.eigh((S + S.T) / 2)
         self.theta = np.maximum(theta, 0.0)
@@ -328,7 +329,7 @@ class ParetoAlphaKRR(AlphaKRR):
         nu = max(s / eps, sp.nu_for_bound(s * eps))
         c = sp.c(nu)
         alpha = sp.T @ c
-        e = self._prep()["y"] - self._prep()["K"] @ alpha
+        e = self.prepared()["y"] - self.prepared()["K"] @ alpha
         eta = min(max(sp.E_c(nu) / (s * eps), 0.0), 1.0)
         n = e.size
         # duals (cvxpy convention, g <= 0): μ for E_c⁺ - η s ε ≤ 0 is ν; bounds from the η KKT
@@ -341,8 +342,8 @@ class ParetoAlphaKRR(AlphaKRR):
     def random_instance(cls: type[_ParetoT], n: int = 40, *, seed: int = 0, **kwargs: Any) -> _ParetoT:
         inst = super().random_instance(n, seed=seed, **kwargs)
         # a bound halfway between the complexity of α = 0 and that of the interpolant
-        a_int = np.linalg.lstsq(inst._prep()["K"], inst._prep()["y"], rcond=1e-10)[0]
-        lo, hi = inst.E_c(np.zeros(inst._prep()["K"].shape[0])), inst.E_c(a_int)
+        a_int = np.linalg.lstsq(inst.prepared()["K"], inst.prepared()["y"], rcond=1e-10)[0]
+        lo, hi = inst.E_c(np.zeros(inst.prepared()["K"].shape[0])), inst.E_c(a_int)
         inst.eps = float(max(lo, 0) + 0.05 * abs(hi - lo) + 1e-3) / float(inst.s)
         return inst
 
@@ -369,7 +370,7 @@ class EpsAlphaKRR(ParetoAlphaKRR):
         nu = sp.nu_for_bound(float(self.eps))
         c = sp.c(nu)
         alpha = sp.T @ c
-        e = self._prep()["y"] - self._prep()["K"] @ alpha
+        e = self.prepared()["y"] - self.prepared()["K"] @ alpha
         return Solution(values={"c": c, "alpha": alpha, "e": e},
                         duals={"fit": -e / e.size, "eps-constraint": np.asarray(nu)})
 
@@ -386,7 +387,7 @@ class WeightedSumAlphaKRR(AlphaKRR):
         min_{α, e}  ||e||²/2n + ν (||L'α||² - q'α + c)   s.t.  e = y - Kα   ("fit")
 
     A linear system: ``(K'K/n + 2ν M₊) α = K'y/n + ν q``, solved in the whitened coordinates
-    ``α = Tc`` of :meth:`_whiten` (the same variables and the same complexity Hessian ``B`` as
+    ``α = Tc`` of :meth:`whitening` (the same variables and the same complexity Hessian ``B`` as
     the cvxpy builder: :meth:`AlphaKRR.E_c_white`); the dual of "fit" is ``-e/n``.  With
     ``complexity="l2"`` the solution is KRR (eq. 33) with ``λ = 2nν``.
     """
@@ -420,9 +421,9 @@ class WeightedSumAlphaKRR(AlphaKRR):
         return self.E_f(a) + float(self.nu) * self.E_c_white(self.coordinates(values))
 
     def closed_form(self) -> Solution:
-        d = self._prep()
+        d = self.prepared()
         K, y, n, nu = d["K"], d["y"], d["K"].shape[0], float(self.nu)
-        T = self._whiten()
+        T = self.whitening()
         KT = K @ T
         A = KT.T @ KT / n + 2 * nu * d["B"]
         rhs = KT.T @ y / n + nu * d["p"]

@@ -106,8 +106,8 @@ def default_width(base: float, n: int, d: int) -> float:
 
 class ARegData(KernelFormulation):
     """Training data of every AReg form; the regression / classification hooks
-    (:meth:`_omega`: ``Ω`` or ``Ω_y``, :meth:`_border`: ``1`` or ``y``, :meth:`_rhs`: ``y`` or
-    ``1``, :meth:`_factor_rows`: a factor ``F`` with ``F F' = _omega()``) are the task's, from
+    (:meth:`omega`: ``Ω`` or ``Ω_y``, :meth:`border`: ``1`` or ``y``, :meth:`rhs`: ``y`` or
+    ``1``, :meth:`_factor_rows`: a factor ``F`` with ``F F' = omega()``) are the task's, from
     :class:`~lssvm_cvx.formulations.lssvm.KernelFormulation`.
     """
 
@@ -115,7 +115,7 @@ class ARegData(KernelFormulation):
     def n(self) -> int:
         """Number of training points (the inputs are validated once, then cached)."""
         if getattr(self, "_n", None) is None:
-            self._n = self._inputs().shape[0]
+            self._n = self.inputs().shape[0]
         return self._n
 
     def _kernel_obj(self) -> Kernel:
@@ -155,7 +155,7 @@ class ValidationData(ARegData):
     def Omega_v(self) -> np.ndarray:
         """``Ω^v_ji = K(x^v_j, x_i)``, shape ``(n, N)``."""
         if self._Omega_v is None:
-            X = self._inputs()
+            X = self.inputs()
             Xv = as_matrix(self.X_val, name="X_val", min_samples=1)
             check_same_features(Xv, X.shape[1], name="X_val")
             self._Omega_v = self._kernel_obj()(Xv, X)
@@ -181,7 +181,7 @@ class ValidationData(ARegData):
         return self.Omega_v
 
     def validate(self) -> None:
-        self._rhs()
+        self.rhs()
         self._val_rhs()
 
 
@@ -199,7 +199,7 @@ class _ValidationClassifierHost(Protocol):
     def n_val(self) -> int: ...
     @property
     def Omega_v(self) -> np.ndarray: ...
-    def _targets(self) -> np.ndarray: ...
+    def targets(self) -> np.ndarray: ...
     def _val_targets(self) -> np.ndarray: ...
 
 
@@ -214,7 +214,7 @@ class ValidationClassifierHooks(ClassifierHooks):
     def _val_targets(self: _ValidationClassifierHost) -> np.ndarray:
         yvpm = getattr(self, "_yvpm", None)
         if yvpm is None:
-            self._targets()
+            self.targets()
             yv = np.asarray(self.y_val)
             if yv.ndim != 1 or yv.shape[0] != self.n_val:
                 raise InputError(f"y_val must be 1-D with {self.n_val} entries, got shape {yv.shape}")
@@ -231,7 +231,7 @@ class ValidationClassifierHooks(ClassifierHooks):
     def _omega_v(self: _ValidationClassifierHost) -> np.ndarray:
         Omega_vy = getattr(self, "_Omega_vy", None)
         if Omega_vy is None:
-            Omega_vy = self._Omega_vy = self.Omega_v * np.outer(self._val_targets(), self._targets())
+            Omega_vy = self._Omega_vy = self.Omega_v * np.outer(self._val_targets(), self.targets())
         return Omega_vy
 
 
@@ -292,7 +292,7 @@ class AReg(ARegData):
         return c
 
     def validate(self) -> None:
-        self._rhs()
+        self.rhs()
         self._c()
 
     def parameter_values(self) -> dict[str, Any]:
@@ -304,7 +304,7 @@ class AReg(ARegData):
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
         objective = cp.Minimize(0.5 * cp.sum_squares(F.T @ alpha) + 0.5 * cp.sum_squares(e - c))
         constraints = {
-            "fit": self._omega() @ alpha + self._border() * b + e == self._rhs(),
+            "fit": self.omega() @ alpha + self.border() * b + e == self.rhs(),
             "kkt": e - c == alpha,
         }
         return BuiltProblem(objective, constraints, vars={"alpha": alpha, "b": b, "e": e},
@@ -313,19 +313,19 @@ class AReg(ARegData):
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """``½α'Ωα + ½||e - c||²`` with ``e = y - Ωα - b`` implied by the fit equations."""
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
-        Oa = self._omega() @ alpha
-        e = self._rhs() - Oa - self._border() * b
+        Oa = self.omega() @ alpha
+        e = self.rhs() - Oa - self.border() * b
         return float(0.5 * alpha @ Oa + 0.5 * np.sum((e - self._c()) ** 2))
 
     def system(self) -> BorderedSystem:
         """The factorised system (9): ``[[0, a'], [a, Ω + I]]`` (cached)."""
         if getattr(self, "_sys", None) is None:
-            self._sys = lssvm_system(self._omega(), 1.0, self._border(), name="Omega + I")
+            self._sys = lssvm_system(self.omega(), 1.0, self.border(), name="Omega + I")
         return self._sys
 
     def closed_form(self) -> Solution:
         c = self._c()
-        alpha, b = self.system().solve(self._rhs() - c)
+        alpha, b = self.system().solve(self.rhs() - c)
         return Solution(values={"alpha": alpha, "b": b, "e": alpha + c},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
 

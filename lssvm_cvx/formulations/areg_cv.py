@@ -193,7 +193,7 @@ class FoldData(ARegData):
         return out
 
     def validate(self) -> None:
-        self._rhs()
+        self.rhs()
         _ = self.fold_sets  # validates the folds
 
 
@@ -235,7 +235,7 @@ class ARegCV(FoldData):
     def _blocks(self) -> dict[str, Any]:
         blk = getattr(self, "_blk", None)
         if blk is None or blk["folds"] is not self.fold_sets:
-            O, a, r = self._omega(), self._border(), self._rhs()
+            O, a, r = self.omega(), self.border(), self.rhs()
             V, T = self.fold_sets, self.train_sets()
             N, L = self.n, len(V)
             sizes = [t.size for t in T]
@@ -257,7 +257,7 @@ class ARegCV(FoldData):
         ``z = (c, e^v, b, α^{(1..L)})``, rows per fold in the order of eq. (32) (bias,
         validation, training)."""
         blk = self._blocks()
-        O, a, r = self._omega(), self._border(), self._rhs()
+        O, a, r = self.omega(), self.border(), self.rhs()
         V, T = self.fold_sets, self.train_sets()
         N, L, offs = self.n, len(V), blk["offs"]
         ncol = 2 * N + L + offs[-1]
@@ -285,7 +285,7 @@ class ARegCV(FoldData):
         constraints = {
             "training": blk["H"] @ alpha + blk["BT"] @ b + blk["S"] @ c == blk["rT"],
             "bias": blk["BT"].T @ alpha == 0,
-            "validation": blk["W"] @ alpha + blk["BV"] @ b + e_v == self._rhs(),
+            "validation": blk["W"] @ alpha + blk["BV"] @ b + e_v == self.rhs(),
         }
         return BuiltProblem(objective, constraints,
                             vars={"c": c, "alpha": alpha, "b": b, "e_v": e_v})
@@ -296,7 +296,7 @@ class ARegCV(FoldData):
         blk = self._blocks()
         Ht = blk["H"] - sp.eye(blk["H"].shape[0])
         E = blk["rT"] - Ht @ alpha - blk["BT"] @ b
-        e_v = self._rhs() - blk["W"] @ alpha - blk["BV"] @ b
+        e_v = self.rhs() - blk["W"] @ alpha - blk["BV"] @ b
         return E, e_v
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
@@ -367,7 +367,7 @@ class ARegCV(FoldData):
             U, s, Vt = np.linalg.svd(G, full_matrices=False)
             svd = (U, s, Vt, h)
         U, s, Vt, h = svd
-        O, a, r = self._omega(), self._border(), self._rhs()
+        O, a, r = self.omega(), self.border(), self.rhs()
         full = lssvm_system(O, 1.0, a, name="Omega + I")
         u = _border_solution(full)
         C = full.chol.solve(np.eye(self.n)) - np.outer(u, u) / full.s
@@ -388,7 +388,7 @@ class ARegCV(FoldData):
         return self._solve("exact", 0, duals=True)
 
     def _parts(self) -> tuple[np.ndarray, np.ndarray, list[tuple[Any, np.ndarray, np.ndarray]]]:
-        O, a, r = self._omega(), self._border(), self._rhs()
+        O, a, r = self.omega(), self.border(), self.rhs()
         V, T = self.fold_sets, self.train_sets()
         N = self.n
         G_rows, h_rows, parts = [], [], []
@@ -418,7 +418,7 @@ class ARegCV(FoldData):
         return G, h
 
     def _solve(self, method: str, iter_lim: int, duals: bool, mu: float | str = "gcv") -> Solution:
-        O, a, r = self._omega(), self._border(), self._rhs()
+        O, a, r = self.omega(), self.border(), self.rhs()
         N = self.n
         G, h, parts = self._parts()
         if method == "tikhonov" and isinstance(mu, str) and mu == "gcv":
@@ -466,8 +466,8 @@ class ARegCV(FoldData):
 
     def final_model(self, solution: Solution) -> tuple[np.ndarray, float]:
         """AReg (9) on all ``N`` points with the cross-validated ``c``: ``(α, b)``."""
-        sys = lssvm_system(self._omega(), 1.0, self._border(), name="Omega + I")
-        alpha, b = sys.solve(self._rhs() - solution["c"])
+        sys = lssvm_system(self.omega(), 1.0, self.border(), name="Omega + I")
+        alpha, b = sys.solve(self.rhs() - solution["c"])
         return alpha, float(b)  # b is already a float for this one-column right-hand side
 
     @classmethod

@@ -239,7 +239,7 @@ class ARegEnsemble(ValidationData):
 
     def _build(self) -> BuiltProblem:
         N, nv, m = self.n, self.n_val, check_node_gammas(self.gammas).size
-        O, a, r = self._omega(), self._border(), self._rhs()
+        O, a, r = self.omega(), self.border(), self.rhs()
         gamma = cp.Parameter(m, nonneg=True, name="gamma")
         A = cp.Variable((N, m), name="alpha_lam")
         E = cp.Variable((N, m), name="e_lam")
@@ -279,7 +279,7 @@ class ARegEnsemble(ValidationData):
         g = check_node_gammas(self.gammas)
         cached = getattr(self, "_nodes", None)
         if cached is None or not np.array_equal(cached.gammas, g):
-            self._nodes = TikhonovNodes(self._omega(), self._border(), self._rhs(), g)
+            self._nodes = TikhonovNodes(self.omega(), self.border(), self.rhs(), g)
         return self._nodes
 
     def node_validation_outputs(self) -> np.ndarray:
@@ -329,7 +329,7 @@ class ARegEnsemble(ValidationData):
         theta = np.empty(nd.m)
         for k in range(nd.m):
             eta[:, k], theta[k] = nd.solve_bordered(rhs, top, k)
-        ry = self._rhs() @ eta
+        ry = self.rhs() @ eta
         support = lam > 1e-10
         sigma = float(np.average(ry[support], weights=lam[support]))
         return {"nodes": eta, "node_kkt": eta / nd.gammas, "node_bias": theta,

@@ -82,14 +82,14 @@ class ARegFastCV(FoldData):
         """``(A, D)`` of :func:`fast_cv_matrices` for this problem's Gram block (cached)."""
         AD = getattr(self, "_AD", None)
         if AD is None or AD[0] is not self.fold_sets:
-            AD = self._AD = (self.fold_sets, *fast_cv_matrices(self._omega(), self.fold_sets))
+            AD = self._AD = (self.fold_sets, *fast_cv_matrices(self.omega(), self.fold_sets))
         return AD[1], AD[2]
 
     def _constraints(self, alpha, b, e_bar, e_v) -> dict[str, cp.Constraint]:
         A, D = self.matrices()
         return {
-            "bias": self._border() @ alpha == 0,
-            "training": A @ alpha + self._border() * b + e_bar == self._rhs(),
+            "bias": self.border() @ alpha == 0,
+            "training": A @ alpha + self.border() * b + e_bar == self.rhs(),
             "cv": D @ alpha + e_bar - e_v == 0,
         }
 
@@ -113,7 +113,7 @@ class ARegFastCV(FoldData):
     def residuals(self, alpha: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
         """``(ē, ē - e^v)`` implied by ``(α, b)``: ``ē = y - Aα - b``, ``ē - e^v = -Dα``."""
         A, D = self.matrices()
-        return self._rhs() - A @ alpha - self._border() * b, -(D @ alpha)
+        return self.rhs() - A @ alpha - self.border() * b, -(D @ alpha)
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """``||ē||² + ξ||ē - e^v||²`` with the residuals implied by ``(α, b)``."""
@@ -122,10 +122,10 @@ class ARegFastCV(FoldData):
 
     def _fused(self, method: str, iter_lim: int) -> tuple[np.ndarray, float, dict[str, Any]]:
         A, D = self.matrices()
-        a, xi = self._border(), self._xi()
+        a, xi = self.border(), self._xi()
         M = np.vstack([A, np.sqrt(xi) * D])
         mb = np.concatenate([a, np.zeros(self.n)])
-        g = np.concatenate([self._rhs(), np.zeros(self.n)])
+        g = np.concatenate([self.rhs(), np.zeros(self.n)])
         info: dict[str, Any] = {}
         alpha, b = constrained_lstsq(M, mb, g, a, info=info, method=method, iter_lim=iter_lim)
         return alpha, b, info
@@ -143,7 +143,7 @@ class ARegFastCV(FoldData):
 
     def closed_form(self) -> Solution:
         A, D = self.matrices()
-        a, xi = self._border(), self._xi()
+        a, xi = self.border(), self._xi()
         alpha, b, info = self._fused("exact", 0)
         e_bar, d = self.residuals(alpha, b)
         e_v = e_bar - d

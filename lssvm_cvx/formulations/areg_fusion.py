@@ -64,11 +64,11 @@ class ARegFusion(ValidationData):
         N, n = self.n, self.n_val
         alpha, b = cp.Variable(N, name="alpha"), cp.Variable(name="b")
         c, e_v = cp.Variable(N, name="c"), cp.Variable(n, name="e_v")
-        H = self._omega() + np.eye(N)
+        H = self.omega() + np.eye(N)
         objective = cp.Minimize(0.5 * cp.sum_squares(e_v) + 0.5 * cp.sum_squares(alpha + c))
         constraints = {
-            "training": H @ alpha + self._border() * b + c == self._rhs(),
-            "bias": self._border() @ alpha == 0,
+            "training": H @ alpha + self.border() * b + c == self.rhs(),
+            "bias": self.border() @ alpha == 0,
             "validation": self._omega_v() @ alpha + self._val_border() * b + e_v == self._val_rhs(),
         }
         return BuiltProblem(objective, constraints,
@@ -76,7 +76,7 @@ class ARegFusion(ValidationData):
 
     def residuals(self, alpha: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
         """Training and validation residuals ``(y - Ωα - b, y^v - Ω^vα - b)`` of a model."""
-        e = self._rhs() - self._omega() @ alpha - self._border() * b
+        e = self.rhs() - self.omega() @ alpha - self.border() * b
         e_v = self._val_rhs() - self._omega_v() @ alpha - self._val_border() * b
         return e, e_v
 
@@ -86,10 +86,10 @@ class ARegFusion(ValidationData):
         return float(0.5 * e_v @ e_v + 0.5 * e @ e)
 
     def _fused(self, method: str, iter_lim: int) -> tuple[np.ndarray, float, dict[str, Any]]:
-        a, av = self._border(), self._val_border()
-        M_alpha = np.vstack([self._omega(), self._omega_v()])
+        a, av = self.border(), self._val_border()
+        M_alpha = np.vstack([self.omega(), self._omega_v()])
         m_b = np.concatenate([a, av])
-        g = np.concatenate([self._rhs(), self._val_rhs()])
+        g = np.concatenate([self.rhs(), self._val_rhs()])
         info: dict[str, Any] = {}
         alpha, b = constrained_lstsq(M_alpha, m_b, g, a, info=info, method=method,
                                      iter_lim=iter_lim)
@@ -107,14 +107,14 @@ class ARegFusion(ValidationData):
         return sol
 
     def closed_form(self) -> Solution:
-        a = self._border()
+        a = self.border()
         alpha, b, info = self._fused("exact", 0)
         e, e_v = self.residuals(alpha, b)
         c = e - alpha
         # multipliers (cvxpy convention, Lagrangian f + μ'(train) + β a'α + ν'(valid)):
         # ∂e^v: e^v + ν = 0; ∂c: (α + c) + μ = 0; ∂α: e + (Ω+I)μ + βa + Ω^v'ν = 0
         # ⇒ β a = Ωe + Ω^v'e^v (the normal equations of eq. 16 with multiplier of a'α = 0)
-        grad = self._omega() @ e + self._omega_v().T @ e_v
+        grad = self.omega() @ e + self._omega_v().T @ e_v
         beta = float(a @ grad / (a @ a))
         return Solution(values={"alpha": alpha, "b": b, "c": c, "e_v": e_v},
                         duals={"training": -e, "bias": beta, "validation": -e_v},
@@ -126,10 +126,10 @@ class ARegFusion(ValidationData):
         Only meaningful when ``M'M`` is well conditioned; kept to check that
         :meth:`closed_form` solves the paper's problem (``test_fusion_matches_eq19``).
         """
-        M = np.block([[self._omega(), self._border()[:, None]],
+        M = np.block([[self.omega(), self.border()[:, None]],
                       [self._omega_v(), self._val_border()[:, None]]])
-        g = np.concatenate([self._rhs(), self._val_rhs()])
-        d = np.concatenate([self._border(), [0.0]])
+        g = np.concatenate([self.rhs(), self._val_rhs()])
+        d = np.concatenate([self.border(), [0.0]])
         MtM = M.T @ M
         Mpg = np.linalg.solve(MtM, M.T @ g)
         Minv_d = np.linalg.solve(MtM, d)

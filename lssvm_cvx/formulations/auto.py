@@ -129,27 +129,29 @@ class AutoLSSVM(Formulation):
         return f
 
     # data -------------------------------------------------------------------------------
-    def _inputs(self) -> np.ndarray:
+    def inputs(self) -> np.ndarray:
+        """The validated inputs ``X`` (cached)."""
         if "X" not in self._cache:
             self._cache["X"] = as_matrix(self.X, min_samples=2)
         return self._cache["X"]
 
     @property
     def n(self) -> int:
-        return self._inputs().shape[0]
+        return self.inputs().shape[0]
 
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets ``y``; the ±1 labels for the classifier."""
         return as_targets(self.y, self.n)
 
-    def _rhs(self) -> np.ndarray:
+    def rhs(self) -> np.ndarray:
         """The targets of the fit term (``y``; the ±1 labels for the classifier)."""
-        return self._targets()
+        return self.targets()
 
     @property
     def K(self) -> np.ndarray:
         """The model kernel matrix ``K(X, X)`` of the chosen form."""
         if "K" not in self._cache:
-            X = self._inputs()
+            X = self.inputs()
             self._cache["K"] = model_kernel(X, gamma=self._gamma(), form=self._form(),
                                             n_features=n_informative_columns(X))
         return self._cache["K"]
@@ -158,7 +160,7 @@ class AutoLSSVM(Formulation):
     def G(self) -> np.ndarray:
         """The gradient-norm Gram of the chosen form (symmetrised)."""
         if "G" not in self._cache:
-            X = self._inputs()
+            X = self.inputs()
             G = gradient_norm_gram(X, gamma=self._gamma(), form=self._form(),
                                    n_features=n_informative_columns(X),
                                    dim=affine_dim(X) if self._form() == "normalized" else None)
@@ -215,7 +217,7 @@ class AutoLSSVM(Formulation):
         return self.form
 
     def validate(self) -> None:
-        self._rhs()
+        self.rhs()
         self._gamma()
         self._form()
         self._margin()
@@ -227,7 +229,7 @@ class AutoLSSVM(Formulation):
 
     # cvxpy -------------------------------------------------------------------------------
     def _fit_constraint(self, K, alpha, b, e):
-        return K @ alpha + b + e == self._rhs()
+        return K @ alpha + b + e == self.rhs()
 
     def _build(self) -> BuiltProblem:
         n, K, LG = self.n, self.K, self.G_factor()
@@ -244,7 +246,7 @@ class AutoLSSVM(Formulation):
 
     # NumPy twin ----------------------------------------------------------------------------
     def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
-        return self._rhs() - self.K @ alpha - b
+        return self.rhs() - self.K @ alpha - b
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """Eq. (9): ``||y - Kα - b||² + μ α'Gα + ν α'Rα`` (residuals implied by (α, b))."""
@@ -264,14 +266,14 @@ class AutoLSSVM(Formulation):
         return alpha, b
 
     def closed_form(self) -> Solution:
-        t = self._rhs()
+        t = self.rhs()
         alpha, b = self._solve_targets(t)
         e = self._residual(alpha, b)
         return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})
 
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
         """``f(x) = K(x)α + b`` at new points (eq. 8)."""
-        X = self._inputs()
+        X = self.inputs()
         Kx = model_kernel(as_matrix(X_new), X, gamma=self._gamma(), form=self._form(),
                           n_features=n_informative_columns(X))
         return Kx @ solution["alpha"] + solution.scalar("b")
@@ -297,7 +299,8 @@ class AutoLSSVMClassification(AutoLSSVM):
                           {"model": "(8)", "objective": "§1.1 item 1b with (9)",
                            "regularizer": "(41), (44) normalised"})
 
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets ``y``; the ±1 labels for the classifier."""
         if "ypm" not in self._cache:
             y = np.asarray(self.y)
             if y.ndim != 1 or y.shape[0] != self.n:
@@ -305,15 +308,16 @@ class AutoLSSVMClassification(AutoLSSVM):
             self._cache["ypm"], self.classes = binary_labels(y)
         return self._cache["ypm"]
 
-    def _rhs(self) -> np.ndarray:
-        return self._targets()
+    def rhs(self) -> np.ndarray:
+        """The targets of the fit term: the ±1 labels."""
+        return self.targets()
 
     def _fit_constraint(self, K, alpha, b, e):
-        y = self._targets()
+        y = self.targets()
         return cp.multiply(y, K @ alpha + b) + e == 1.0
 
     def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
-        y = self._targets()
+        y = self.targets()
         return 1.0 - y * (self.K @ alpha + b)
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
@@ -321,7 +325,7 @@ class AutoLSSVMClassification(AutoLSSVM):
         return super().objective(values)
 
     def closed_form(self) -> Solution:
-        y = self._targets()
+        y = self.targets()
         alpha, b = self._solve_targets(y)
         e = self._residual(alpha, b)
         return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})

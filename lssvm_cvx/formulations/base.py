@@ -142,6 +142,11 @@ class Formulation(ABC):
             built = self._built = self.build()
         return built
 
+    def reset_problem(self) -> None:
+        """Drop the cached :attr:`problem`: the next solve compiles a fresh one (the harness
+        times first compiles this way, and a changed data shape needs it)."""
+        self._built = None
+
     def _set_parameters(self, built: BuiltProblem) -> None:
         for key, value in self.parameter_values().items():
             built.params[key].value = value

@@ -97,9 +97,9 @@ def component_kernels(cw: Componentwise, n_features: int) -> list[tuple[Kernel, 
     Lets callers evaluate one component Gram at a time (the full list of Grams of a large
     problem does not fit in memory: spambase has 57 components of 3065² entries).
     """
-    cw._validate()
+    cw.validate()
     labels = cw.labels(n_features)
-    bases = cw._base_kernels()  # the kernel's list (RBF() for None), as labels() uses it
+    bases = cw.base_kernels()  # the kernel's list (RBF() for None), as labels() uses it
     n_groups = len(labels) // len(bases)
     return [(bases[i // n_groups], labels[i][0]) for i in range(len(labels))]
 
@@ -160,14 +160,15 @@ class Components:
         self._Omega: np.ndarray | None = None
         self._built: BuiltProblem | None = None
 
-    def _inputs(self) -> np.ndarray:
+    def inputs(self) -> np.ndarray:
+        """The validated inputs ``X`` (cached)."""
         if self._Xc is None:
             self._Xc = check_component_inputs(self.X, self.cw, min_components=self.min_components)
         return self._Xc
 
     @property
     def n(self) -> int:
-        return self._inputs().shape[0]
+        return self.inputs().shape[0]
 
     @property
     def n_components(self) -> int:
@@ -176,11 +177,11 @@ class Components:
     @property
     def components(self) -> list[tuple[Kernel, tuple[int, ...]]]:
         """``(kernel, columns)`` per component (see :func:`component_kernels`)."""
-        return component_kernels(self.cw, self._inputs().shape[1])
+        return component_kernels(self.cw, self.inputs().shape[1])
 
     def labels(self) -> list[tuple[tuple[int, ...], str]]:
         """``(columns, kernel name)`` per component (:meth:`Componentwise.labels`)."""
-        return self.cw.labels(self._inputs().shape[1])
+        return self.cw.labels(self.inputs().shape[1])
 
     def component_gram(self, d: int, Z: Any | None = None) -> np.ndarray:
         """``Ω^d`` (``Z is None``) or ``K^d(Z, X)`` (shape ``(len(Z), N)``) for component ``d``."""
@@ -188,7 +189,7 @@ class Components:
         if not 0 <= int(d) < len(comps):
             raise InputError(f"component index {d} out of range [0, {len(comps) - 1}]")
         kd, cols = comps[int(d)]
-        X = self._inputs()
+        X = self.inputs()
         if Z is None:
             if self._grams is not None:
                 return self._grams[int(d)]
@@ -222,7 +223,7 @@ class Components:
         exact for linear components).  Builders write ``α'Ω^dα`` as ``||L_d'α||²`` (DPP)."""
         factors = getattr(self, "_factors", None)
         if factors is None:
-            X = self._inputs()
+            X = self.inputs()
             factors = self._factors = [kd.factor(X[:, list(cols)]) for kd, cols in self.components]
         return factors
 
@@ -269,7 +270,7 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
     compare = ("alpha", "b", "e")
 
     def _build(self) -> BuiltProblem:
-        n, y = self.n, self._targets()
+        n, y = self.n, self.targets()
         gamma = cp.Parameter(nonneg=True, name="gamma")
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
         Ls = self.component_factors()
@@ -346,7 +347,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
     compare = ("alpha", "b", "e")
 
     def _build(self) -> BuiltProblem:
-        n, yy = self.n, self._targets()
+        n, yy = self.n, self.targets()
         gamma = cp.Parameter(nonneg=True, name="gamma")
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
         Ls = self.component_factors()
@@ -359,7 +360,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
 
     def component_outputs(self, alpha: np.ndarray, X_new: Any | None = None) -> np.ndarray:
         """Per-component latent outputs ``Σ_k α_k y_k K^d(x_k, x)`` (the terms of eq. 17)."""
-        ay = np.asarray(alpha, dtype=np.float64) * self._targets()
+        ay = np.asarray(alpha, dtype=np.float64) * self.targets()
         return np.column_stack([self.component_gram(d, X_new) @ ay for d in range(self.n_components)])
 
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
@@ -409,7 +410,8 @@ class ComponentwiseAReg(Components, Formulation):
         self._init_components(X, y, kernel)
         self.c = c
 
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets ``y``."""
         return as_targets(self.y, self.n)
 
     def _c(self) -> np.ndarray:
@@ -424,14 +426,14 @@ class ComponentwiseAReg(Components, Formulation):
         return c
 
     def validate(self) -> None:
-        self._targets()
+        self.targets()
         self._c()
 
     def parameter_values(self) -> dict[str, Any]:
         return {"c": self._c()}
 
     def _build(self) -> BuiltProblem:
-        n, y = self.n, self._targets()
+        n, y = self.n, self.targets()
         c = cp.Parameter(n, name="c")
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
         Ls = self.component_factors()
@@ -446,7 +448,7 @@ class ComponentwiseAReg(Components, Formulation):
         """``½ α'Ωα + ½ ||e - c||²`` with ``e = y - Ωα - b`` (eq. 18)."""
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
         Oa = self.Omega @ alpha
-        e = self._targets() - Oa - b
+        e = self.targets() - Oa - b
         r = e - self._c()
         return float(0.5 * alpha @ Oa + 0.5 * r @ r)
 
@@ -457,7 +459,7 @@ class ComponentwiseAReg(Components, Formulation):
 
     def closed_form(self) -> Solution:
         c = self._c()
-        alpha, b = self.system().solve(self._targets() - c)
+        alpha, b = self.system().solve(self.targets() - c)
         return Solution(values={"alpha": alpha, "b": b, "e": alpha + c},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
 

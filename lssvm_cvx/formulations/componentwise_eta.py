@@ -83,10 +83,12 @@ class ComponentwiseEta(Components, Formulation):
         self._init_components(X, y, kernel)
         self.eta = eta
 
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets ``y``."""
         return as_targets(self.y, self.n)
 
-    def _eta(self) -> np.ndarray:
+    def eta_weights(self) -> np.ndarray:
+        """The component weights ``η`` (eq. 34) as ``P`` finite values ``>= 0`` (ones for ``None``)."""
         P = self.n_components
         if self.eta is None:
             return np.ones(P)
@@ -98,15 +100,15 @@ class ComponentwiseEta(Components, Formulation):
         return eta
 
     def validate(self) -> None:
-        self._targets()
-        self._eta()
+        self.targets()
+        self.eta_weights()
 
     def parameter_values(self) -> dict[str, Any]:
-        return {"eta": self._eta()}
+        return {"eta": self.eta_weights()}
 
     def Omega_eta(self) -> np.ndarray:
         """``Ω^η = Σ_d η_d Ω^d`` (eq. 34)."""
-        eta = self._eta()
+        eta = self.eta_weights()
         out = np.zeros((self.n, self.n))
         for d in range(self.n_components):
             if eta[d]:
@@ -114,7 +116,7 @@ class ComponentwiseEta(Components, Formulation):
         return out
 
     def _build(self) -> BuiltProblem:
-        n, P, y = self.n, self.n_components, self._targets()
+        n, P, y = self.n, self.n_components, self.targets()
         eta = cp.Parameter(P, nonneg=True, name="eta")
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
         Ls = self.component_factors()
@@ -129,18 +131,18 @@ class ComponentwiseEta(Components, Formulation):
         """``½ Σ_d η_d α'Ω^dα + ½ ||y - Ω^ηα - b||²`` (eq. 31 at ``w_d = η_d Φ_d'α``)."""
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
         Oa = self.Omega_eta() @ alpha
-        r = self._targets() - Oa - b
+        r = self.targets() - Oa - b
         return float(0.5 * alpha @ Oa + 0.5 * r @ r)
 
     def closed_form(self) -> Solution:
         alpha, b = lssvm_system(self.Omega_eta(), 1.0, np.ones(self.n), copy=False,
-                                name="Omega_eta + I").solve(self._targets())
+                                name="Omega_eta + I").solve(self.targets())
         return Solution(values={"alpha": alpha, "b": b, "e": alpha.copy()},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
 
     def component_outputs(self, alpha: np.ndarray, X_new: Any | None = None) -> np.ndarray:
         """Eq. (36): column ``d`` is ``η_d Ω^d α^η`` (or ``η_d K^d(X_new, X) α^η``)."""
-        eta, alpha = self._eta(), np.asarray(alpha, dtype=np.float64)
+        eta, alpha = self.eta_weights(), np.asarray(alpha, dtype=np.float64)
         return np.column_stack([eta[d] * (self.component_gram(d, X_new) @ alpha) if eta[d]
                                 else np.zeros(self.n if X_new is None else len(X_new))
                                 for d in range(self.n_components)])

@@ -124,7 +124,7 @@ class ComponentwiseSTP(SparseComponents):
 
     def _eps(self) -> float:
         if self.eps is None:
-            s = float(np.std(self._targets()))
+            s = float(np.std(self.targets()))
             return 1e-6 * (s if s > 0 else 1.0)
         return check_positive(self.eps, "eps")
 
@@ -148,7 +148,7 @@ class ComponentwiseSTP(SparseComponents):
         return w
 
     def validate(self) -> None:
-        self._targets()
+        self.targets()
         self.penalty_
         self._eps()
         self._nu()
@@ -170,7 +170,7 @@ class ComponentwiseSTP(SparseComponents):
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """NumPy twin of the step's objective ``½ Σ (ν Ŷ)² + ½ ||e||²``."""
         Yh, b = self._yhat_b(values)
-        e = self._targets() - Yh.sum(axis=1) - b
+        e = self.targets() - Yh.sum(axis=1) - b
         nu = self._nu()
         return float(0.5 * np.sum((nu * Yh) ** 2) + 0.5 * e @ e)
 
@@ -181,7 +181,7 @@ class ComponentwiseSTP(SparseComponents):
             if self.form != "reduced":
                 raise NotSupportedError("the closed-form step is written in the reduced "
                                         "coordinates; use form='reduced' or a cvxpy solver")
-            B, y = self.basis, self._targets()
+            B, y = self.basis, self.targets()
             PV = B.V_stack()
             PV = PV - PV.mean(axis=0)
             Py = y - y.mean()
@@ -204,7 +204,7 @@ class ComponentwiseSTP(SparseComponents):
         """``(z, b)`` minimising ``½ Σ ν² Ŷ² + ½||e||²`` for squared weights ``nu2``
         (``N × P``) — one Cholesky solve (Algorithm 1, step 4)."""
         B, data = self.basis, self._step_data()
-        y = self._targets()
+        y = self.targets()
         blocks = [V.T @ (w[:, None] * V) for V, w in zip(B.V, np.asarray(nu2).T)]
         if data["theta"]:
             H = data["G0"].copy()
@@ -234,7 +234,7 @@ class ComponentwiseSTP(SparseComponents):
     def closed_form(self) -> Solution:
         nu = self._nu()
         z, b = self.solve_step(nu * nu)
-        B, y = self.basis, self._targets()
+        B, y = self.basis, self.targets()
         Yh = B.outputs(z)
         e = y - Yh.sum(axis=1) - b
         return self._closed_values(z, Yh, b, e, e[:, None] - nu * nu * Yh, -e)
@@ -262,7 +262,7 @@ class ComponentwiseSTP(SparseComponents):
         """``J_ζ = ½ Σ_d [(1-ζ) ℓ(s_d) + ζ ρ ||Ŷ^d||²] + ½ ||Y - Σ_d Ŷ^d - b||²``; ``ζ = 0`` is
         the objective of eq. (25) (with the smoothed ``s_d``)."""
         Yh = self.basis.outputs(z)
-        e = self._targets() - Yh.sum(axis=1) - b
+        e = self.targets() - Yh.sum(axis=1) - b
         sn = self.smoothed_norms(Yh)
         pen = self.penalty_.value(sn)
         if start == "l1":
@@ -286,7 +286,7 @@ class ComponentwiseSTP(SparseComponents):
     def gradient(self, z: np.ndarray, zeta: float = 0.0, rho: float = 1.0,
                  start: str = "l2") -> np.ndarray:
         """Gradient of ``J_ζ`` (``b`` at its optimum) with respect to ``z``."""
-        B, y = self.basis, self._targets()
+        B, y = self.basis, self.targets()
         Yh = B.outputs(z)
         e = y - Yh.sum(axis=1)
         e -= e.mean()
@@ -305,7 +305,7 @@ class ComponentwiseSTP(SparseComponents):
                      start: str = "l2") -> float:
         """Relative projected gradient ``||U_B' ∇J_ζ|| / ||U_B' V'PY||`` (0 at a stationary
         point of ``J_ζ`` on the coupling subspace)."""
-        B, y = self.basis, self._targets()
+        B, y = self.basis, self.targets()
         g = B.UB.T @ self.gradient(z, zeta, rho, start)
         PV = B.V_stack()
         scale = np.linalg.norm(B.UB.T @ (PV.T @ (y - y.mean())))

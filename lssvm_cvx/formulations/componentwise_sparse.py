@@ -82,7 +82,7 @@ class SparseComponents(Components, Formulation):
 
     min_components: ClassVar[int] = 2
     compare: ClassVar[tuple[str, ...]] = ("yhat", "b", "e")
-    _y_cache: tuple[Any, np.ndarray] | None  # lazily set by :meth:`_targets`: ``(y, targets)``
+    _y_cache: tuple[Any, np.ndarray] | None  # lazily set by :meth:`targets`: ``(y, targets)``
 
     def __init__(self, X: Any, y: Any, *, kernel: Any = None, xi: Any = 1.0,
                  rank_tol: float = 1e-10, coupling_tol: float | None = None,
@@ -95,7 +95,8 @@ class SparseComponents(Components, Formulation):
         self._basis: ComponentBasis | None = None
 
     # --- data ---------------------------------------------------------------------------
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets ``y`` (cached)."""
         cache = getattr(self, "_y_cache", None)
         if cache is None or cache[0] is not self.y:
             cache = self._y_cache = (self.y, as_targets(self.y, self.n))
@@ -105,7 +106,7 @@ class SparseComponents(Components, Formulation):
         return check_positive(self.xi, "xi")
 
     def validate(self) -> None:
-        self._targets()
+        self.targets()
         self._xi()
         if self.form not in FORMS:
             raise HyperparameterError(f"form must be one of {FORMS}, got {self.form!r}")
@@ -117,7 +118,7 @@ class SparseComponents(Components, Formulation):
     def basis(self) -> ComponentBasis:
         """The :class:`ComponentBasis` of the training inputs (computed once)."""
         if self._basis is None:
-            self._basis = ComponentBasis.build(self._inputs(), self.components,
+            self._basis = ComponentBasis.build(self.inputs(), self.components,
                                                rank_tol=self.rank_tol,
                                                coupling_tol=self.coupling_tol, grams=self._grams)
         return self._basis
@@ -126,7 +127,7 @@ class SparseComponents(Components, Formulation):
     def _train_part(self) -> tuple[dict[str, cp.Variable], dict[str, cp.Constraint], cp.Variable]:
         """Variables and the constraints of eq. (20) in the chosen form; returns
         ``(vars, constraints, yhat)``."""
-        n, P, y = self.n, self.n_components, self._targets()
+        n, P, y = self.n, self.n_components, self.targets()
         yhat = cp.Variable((n, P), name="yhat")
         b, e = cp.Variable(name="b"), cp.Variable(n, name="e")
         fit = cp.sum(yhat, axis=1) + b + e == y                      # Ωα + 1b + e = Y
@@ -203,7 +204,7 @@ class SparseComponents(Components, Formulation):
 
     def selected(self, solution: Solution, tol: float = 1e-4) -> np.ndarray:
         """``S_D`` of eq. (22) (see :func:`selected_components`)."""
-        y = self._targets()
+        y = self.targets()
         return selected_components(solution["yhat"], tol, scale=float(np.linalg.norm(y - y.mean())))
 
     def component_outputs(self, solution: Solution, X_new: Any) -> np.ndarray:
@@ -271,7 +272,7 @@ class ComponentwiseL1(SparseComponents):
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """``½ Σ_d ||Ŷ^d||_1 + ξ/2 ||Y - Σ_d Ŷ^d - b||²`` (eq. 20)."""
         Yh, b = self._yhat_b(values)
-        e = self._targets() - Yh.sum(axis=1) - b
+        e = self.targets() - Yh.sum(axis=1) - b
         return float(0.5 * np.abs(Yh).sum() + self._xi() / 2 * e @ e)
 
 
@@ -301,13 +302,13 @@ class ComponentwiseL2(SparseComponents):
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         Yh, b = self._yhat_b(values)
-        e = self._targets() - Yh.sum(axis=1) - b
+        e = self.targets() - Yh.sum(axis=1) - b
         return float(0.5 * np.sum(Yh * Yh) + self._xi() / 2 * e @ e)
 
     def closed_form(self) -> Solution:
         if self.form != "reduced":
             raise InputError("the closed form is written in the reduced coordinates; use form='reduced'")
-        B, y, xi = self.basis, self._targets(), self._xi()
+        B, y, xi = self.basis, self.targets(), self._xi()
         V = B.V_stack()
         PVU = V @ B.UB
         PVU -= PVU.mean(axis=0)
@@ -360,8 +361,8 @@ class ComponentwiseFusion(SparseComponents):
 
     def _val_inputs(self) -> np.ndarray:
         Xv = as_matrix(self.X_val, name="X_val")
-        if Xv.shape[1] != self._inputs().shape[1]:
-            raise InputError(f"X_val has {Xv.shape[1]} features, X has {self._inputs().shape[1]}")
+        if Xv.shape[1] != self.inputs().shape[1]:
+            raise InputError(f"X_val has {Xv.shape[1]} features, X has {self.inputs().shape[1]}")
         return Xv
 
     def validate(self) -> None:
@@ -402,7 +403,7 @@ class ComponentwiseFusion(SparseComponents):
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         """``½ Σ_d ||Ŷ^(v)d||_1 + ½ Σ_d ||Ŷ^d||_1 + ξ/2 ||e||²`` (eq. 30)."""
         Yh, b = self._yhat_b(values)
-        e = self._targets() - Yh.sum(axis=1) - b
+        e = self.targets() - Yh.sum(axis=1) - b
         Yv = self._val_outputs(values)
         return float(0.5 * np.abs(Yv).sum() + 0.5 * np.abs(Yh).sum() + self._xi() / 2 * e @ e)
 

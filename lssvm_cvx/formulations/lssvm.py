@@ -60,8 +60,8 @@ class KernelFormulation(Formulation):
 
     The task is one flag, :attr:`classification`, read by the five hooks of the bordered
     systems of the papers (the LS-SVM, AReg and componentwise formulations): the targets
-    (:meth:`_targets`), the Gram block (:meth:`_omega`), its factor rows (:meth:`_factor_rows`),
-    the border (:meth:`_border`) and the right-hand side (:meth:`_rhs`).  Regression uses
+    (:meth:`targets`), the Gram block (:meth:`omega`), its factor rows (:meth:`_factor_rows`),
+    the border (:meth:`border`) and the right-hand side (:meth:`rhs`).  Regression uses
     ``y``, ``Ω``, ``1`` and ``y``; classification (AReg paper Appendix A, eq. 57) uses the
     labels coded ±1 by :func:`lssvm_cvx.checks.binary_labels` (sorted order, the first class is
     ``-1``; the originals in :attr:`classes`), ``Ω_y = diag(y)Ωdiag(y)``, ``y`` and ``1``.
@@ -86,7 +86,7 @@ class KernelFormulation(Formulation):
         """Instance from a precomputed Gram ``Omega`` (``X`` is then not needed)."""
         return cls(None, y, Omega=Omega, **kwargs)
 
-    def _inputs(self) -> np.ndarray:
+    def inputs(self) -> np.ndarray:
         """Validated ``X`` (or the square precomputed Gram)."""
         if self._precomputed:
             O = cast(np.ndarray, self._Omega)  # given: precomputed
@@ -99,13 +99,13 @@ class KernelFormulation(Formulation):
 
     @property
     def n(self) -> int:
-        return self._inputs().shape[0]
+        return self.inputs().shape[0]
 
     @property
     def Omega(self) -> np.ndarray:
         """The Gram ``Ω_ij = K(x_i, x_j)`` (computed once)."""
         if self._Omega is None:
-            self._Omega = (self.kernel or RBF())(self._inputs())
+            self._Omega = (self.kernel or RBF())(self.inputs())
         return self._Omega
 
     @property
@@ -114,7 +114,8 @@ class KernelFormulation(Formulation):
         return "classification" if self.classification else "regression"
 
     # --- the task's hooks (class docstring) ----------------------------------------------------
-    def _targets(self) -> np.ndarray:
+    def targets(self) -> np.ndarray:
+        """The validated targets: ``y`` for regression, the ±1 labels for classification."""
         if not self.classification:
             return as_targets(self.y, self.n)
         if getattr(self, "_ypm", None) is None:
@@ -124,30 +125,33 @@ class KernelFormulation(Formulation):
             self._ypm, self.classes = binary_labels(y)
         return self._ypm
 
-    def _border(self) -> np.ndarray:
-        return self._targets() if self.classification else np.ones(self.n)
+    def border(self) -> np.ndarray:
+        """The border of the bordered system: ``1`` (regression) or ``y`` (classification)."""
+        return self.targets() if self.classification else np.ones(self.n)
 
-    def _rhs(self) -> np.ndarray:
-        return np.ones(self.n) if self.classification else self._targets()
+    def rhs(self) -> np.ndarray:
+        """The right-hand side of the bordered system: ``y`` (regression) or ``1`` (classification)."""
+        return np.ones(self.n) if self.classification else self.targets()
 
-    def _omega(self) -> np.ndarray:
+    def omega(self) -> np.ndarray:
+        """The Gram block: ``Ω`` (regression) or ``Ω_y = diag(y) Ω diag(y)`` (classification)."""
         if not self.classification:
             return self.Omega
         if getattr(self, "_Omega_y", None) is None:
-            y = self._targets()
+            y = self.targets()
             self._Omega_y = self.Omega * np.outer(y, y)
         return self._Omega_y
 
     def _factor_rows(self) -> np.ndarray:
         F = self.gram_factor()
-        return self._targets()[:, None] * F if self.classification else F
+        return self.targets()[:, None] * F if self.classification else F
 
     def gram_factor(self) -> np.ndarray:
         """``L`` with ``Ω ≈ L L'``: the kernel's factor of ``X`` (exact for the linear kernel),
         or the eigen-factor of a precomputed Gram."""
         if self._factor is None:
             if not self._precomputed:
-                self._factor = (self.kernel or RBF()).factor(self._inputs())
+                self._factor = (self.kernel or RBF()).factor(self.inputs())
             else:
                 self._factor = psd_factor(self.Omega)
         return self._factor
@@ -196,7 +200,7 @@ class LSSVM(KernelFormulation):
         return check_gamma(self.gamma)
 
     def validate(self) -> None:
-        self._targets()
+        self.targets()
         self._gamma()
 
     def parameter_values(self) -> dict[str, Any]:
@@ -210,14 +214,14 @@ class LSSVM(KernelFormulation):
         b = cp.Variable(name="b")
         e = cp.Variable(n, name="e")
         alpha = cp.Variable(n, name="alpha")
-        a = self._border()
+        a = self.border()
         if np.ndim(g) == 0:
             fit_term = cp.sum_squares(e) * gamma / 2
         else:
             fit_term = cp.sum(cp.multiply(gamma, cp.square(e))) / 2
         objective = cp.Minimize(0.5 * cp.sum_squares(w) + fit_term)
         constraints = {
-            "fit": F @ w + a * b + e == self._rhs(),
+            "fit": F @ w + a * b + e == self.rhs(),
             "kkt": cp.multiply(gamma, e) == alpha,
         }
         return BuiltProblem(objective, constraints, vars={"alpha": alpha, "b": b, "e": e, "w": w},
@@ -232,17 +236,17 @@ class LSSVM(KernelFormulation):
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
-        Oa = self._omega() @ alpha
-        r = self._rhs() - Oa - self._border() * b
+        Oa = self.omega() @ alpha
+        r = self.rhs() - Oa - self.border() * b
         g = self._gamma()
         return float(0.5 * alpha @ Oa + 0.5 * np.sum(g * r * r))
 
     def system(self) -> BorderedSystem:
         """The factorised bordered system ``[[0, a'], [a, Ω + diag(1/γ)]]``."""
-        return lssvm_system(self._omega(), self._gamma(), self._border())
+        return lssvm_system(self.omega(), self._gamma(), self.border())
 
     def closed_form(self) -> Solution:
-        alpha, b = self.system().solve(self._rhs())
+        alpha, b = self.system().solve(self.rhs())
         e = alpha / np.asarray(self._gamma())
         return Solution(values={"alpha": alpha, "b": b, "e": e},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
@@ -298,8 +302,8 @@ class LSSVMClassification(LSSVM):
 
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
         """``f(x) = Σ_i α_i y_i K(x_i, x) + b`` at new points."""
-        K = (self.kernel or RBF())(as_matrix(X_new), self._inputs())
-        return K @ (solution["alpha"] * self._targets()) + solution.scalar("b")
+        K = (self.kernel or RBF())(as_matrix(X_new), self.inputs())
+        return K @ (solution["alpha"] * self.targets()) + solution.scalar("b")
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,

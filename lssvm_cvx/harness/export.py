@@ -57,7 +57,7 @@ def program_data(formulation: Any) -> dict[str, Any]:
     from ..exceptions import NotSupportedError
 
     formulation.validate()
-    formulation._built = None
+    formulation.reset_problem()
     problem = formulation.problem
     data, _, _ = problem.get_problem_data("CLARABEL")
     prog = data["param_prob"]

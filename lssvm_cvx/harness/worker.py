@@ -117,7 +117,7 @@ def _run(formulation: Any, backend: str, options: dict | None, setting: str,
     with capture_output() as log:
         try:
             if backend != "closed_form":
-                formulation._built = None  # first-compile times, a fresh problem per solver
+                formulation.reset_problem()  # first-compile times, a fresh problem per solver
                 tb = time.perf_counter()
                 formulation.problem  # noqa: B018 - build now, timed as setup
                 build = time.perf_counter() - tb
@@ -283,9 +283,9 @@ def dumps(*objs: Any) -> bytes:
 
     out = []
     for o in objs:
-        if hasattr(o, "_built") and not isinstance(o, type):
+        if callable(getattr(o, "reset_problem", None)) and not isinstance(o, type):
             o = copy.copy(o)
-            o._built = None
+            o.reset_problem()
         note(o)
         out.append(o)
     for m in mods:

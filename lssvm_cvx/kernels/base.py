@@ -345,12 +345,13 @@ class Componentwise(Kernel):
         self.kernel = kernel
         self.columns = columns
 
-    def _base_kernels(self) -> list[Kernel]:
+    def base_kernels(self) -> list[Kernel]:
+        """The base kernels applied per component (the kernel's list; ``[RBF()]`` for ``None``)."""
         k = RBF() if self.kernel is None else self.kernel
         return list(k) if isinstance(k, (list, tuple)) else [cast(Kernel, k)]
 
     def _validate(self):
-        for k in self._base_kernels():
+        for k in self.base_kernels():
             if not isinstance(k, Kernel):
                 raise HyperparameterError(f"componentwise base kernels must be Kernel objects, got {k!r}")
             k._validate()
@@ -370,7 +371,7 @@ class Componentwise(Kernel):
 
     def labels(self, n_features: int) -> list[tuple[tuple[int, ...], str]]:
         """``(columns, kernel name)`` of every component, in the order of :meth:`components`."""
-        return [(g, type(k).__name__) for k in self._base_kernels() for g in self._groups(n_features)]
+        return [(g, type(k).__name__) for k in self.base_kernels() for g in self._groups(n_features)]
 
     def components(self, X: Any, Z: Any | None = None) -> list[np.ndarray]:
         """Per-component Grams ``[K^1, ..., K^P]`` (componentwise paper eq. 12)."""
@@ -380,7 +381,7 @@ class Componentwise(Kernel):
         if Zc is not None and Zc.shape[1] != X.shape[1]:
             raise InputError(f"X has {X.shape[1]} features but Z has {Zc.shape[1]}")
         out = []
-        for k in self._base_kernels():
+        for k in self.base_kernels():
             for g in self._groups(X.shape[1]):
                 cols = list(g)
                 out.append(k._gram(X[:, cols], None if Zc is None else Zc[:, cols]))

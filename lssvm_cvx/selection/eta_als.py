@@ -78,14 +78,14 @@ def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
     prob.validate()
     Xv = as_matrix(X_val, name="X_val")
     yv = as_targets(y_val, Xv.shape[0], name="y_val")
-    if Xv.shape[1] != prob._inputs().shape[1]:
-        raise InputError(f"X_val has {Xv.shape[1]} features, X has {prob._inputs().shape[1]}")
+    if Xv.shape[1] != prob.inputs().shape[1]:
+        raise InputError(f"X_val has {Xv.shape[1]} features, X has {prob.inputs().shape[1]}")
     if max_iter < 1 or tol < 0:
         raise HyperparameterError("max_iter must be >= 1 and tol >= 0")
     P, n = prob.n_components, prob.n
     grams = prob.component_grams()
     Kv = [prob.component_gram(d, Xv) for d in range(P)]
-    y_tr = prob._targets()
+    y_tr = prob.targets()
 
     def level1(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray | float, float]:
         Oe = np.zeros((n, n))
@@ -102,7 +102,7 @@ def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
 
 
 def _als(prob, level1, P, Kv, yv, max_iter, tol, max_backtrack, selection_tol) -> EtaFusionResult:
-    eta = prob._eta().copy()
+    eta = prob.eta_weights().copy()
     alpha, b, E = level1(eta)
     history = [{"iteration": 0, "objective": E, "step": 0.0, "eta": eta.copy()}]
     converged, reason = False, "max_iter"

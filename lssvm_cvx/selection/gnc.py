@@ -182,7 +182,7 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
 
 def _gnc_loop(problem, B, sched, start, rho, max_inner, tol_inner, max_final, tol_stationarity,
               solve, z0, selection_tol, step) -> GNCResult:
-    y = problem._targets()
+    y = problem.targets()
     if z0 is None:
         z, b = solve(np.ones((problem.n, problem.n_components)))          # steps 1-2: ν = 1
     else:

@@ -557,7 +557,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     cls = ParetoAlphaKRR if method == "modified_eps" else EpsAlphaKRR
     form = cls(X, y, kernel=kernel, complexity=complexity, eps=1.0, s=s)
     form.path = lambda: ParetoAlphaKRR.path(form)  # type: ignore[method-assign]  # ε-form, α-path
-    d = form._prep()
+    d = form.prepared()
     n = d["K"].shape[0]
     # ideal point: E_f* (unconstrained least squares), E_c* (minimum of the convex complexity)
     a_f = np.linalg.lstsq(d["K"], d["y"], rcond=1e-10)[0]
@@ -586,7 +586,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
         built = form.build()
         fr = trace_front(built, eps_vals, solver=solver, keep=["c"], ideal=z)
     idx = select_ideal_point(fr.F, z, weights=weights)
-    alpha = form._whiten() @ np.asarray(fr.points[idx]["c"])
+    alpha = form.whitening() @ np.asarray(fr.points[idx]["c"])
     return {"front": fr, "bounds": bounds, "index": idx, "alpha": alpha, "ideal": z,
             "E_f": form.E_f(alpha), "E_c": form.E_c(alpha), "E_c_exact": form.E_c_exact(alpha),
             "formulation": form, "n": n}

@@ -319,10 +319,10 @@ def roughness(kernel: Kernel, X: Any) -> Roughness:
     """Roughness matrices for a :class:`~lssvm_cvx.kernels.RBF` or
     :class:`~lssvm_cvx.kernels.Polynomial` kernel object."""
     if isinstance(kernel, RBF):
-        kernel._validate()
+        kernel.validate()
         return RBFRoughness(X, float(kernel.sigma2))
     if isinstance(kernel, Polynomial):
-        kernel._validate()
+        kernel.validate()
         return PolynomialRoughness(X, int(kernel.degree), float(kernel.t))
     raise HyperparameterError(
         f"the roughness of eq. (16)-(17) is derived for RBF and polynomial kernels, got {kernel!r}")
