@@ -13,6 +13,7 @@ Hierarchy::
     │   ├── InputTypeError (TypeError)     input of an unconvertible type (an object array of dicts)
     │   ├── LabelError                     labels: one class, more than two where binary
     │   ├── HyperparameterError            gamma <= 0, sigma2 <= 0, unknown option, ...
+    │   │   └── ParameterConstraintError   an estimator parameter outside its _parameter_constraints
     │   ├── NotPSDError                    a kernel matrix that is not PSD within tolerance
     │   ├── TermError                      a term or loss that breaks the composition contract
     │   └── SavedFileError                 a model/results file that is missing, corrupt, tampered, too new
@@ -37,6 +38,7 @@ __all__ = [
     "InputTypeError",
     "LabelError",
     "HyperparameterError",
+    "ParameterConstraintError",
     "NotPSDError",
     "TermError",
     "SavedFileError",
@@ -55,6 +57,7 @@ import contextlib
 from collections.abc import Iterator
 
 from sklearn.exceptions import NotFittedError as _SkNotFittedError
+from sklearn.utils._param_validation import InvalidParameterError as _SkInvalidParameterError
 
 
 class LssvmCvxError(Exception):
@@ -76,6 +79,12 @@ class LabelError(InputError):
 
 class HyperparameterError(InputError):
     """A hyperparameter outside its domain (e.g. ``gamma <= 0``) or an unknown option."""
+
+
+class ParameterConstraintError(HyperparameterError, _SkInvalidParameterError):
+    """An estimator's constructor parameter outside its ``_parameter_constraints`` (raised by
+    :func:`lssvm_cvx.estimators.params.validate_params` with scikit-learn's message; caught by
+    ``except HyperparameterError`` and by scikit-learn's ``InvalidParameterError``)."""
 
 
 class NotPSDError(InputError):

@@ -15,8 +15,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import check_param_validation
 
 import lssvm_cvx
-from lssvm_cvx.estimators.params import ParameterConstraintError
-from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.estimators import params as params_module
+from lssvm_cvx.exceptions import HyperparameterError, ParameterConstraintError
 
 ESTIMATORS = sorted(n for n in lssvm_cvx.__all__
                     if inspect.isclass(getattr(lssvm_cvx, n))
@@ -75,3 +75,4 @@ def test_a_bad_parameter_is_the_packages_error_naming_it(name, params):
     with pytest.raises(HyperparameterError, match=f"'{key}' parameter of {name}") as e:
         getattr(lssvm_cvx, name)(**params).fit(X, y)
     assert isinstance(e.value, ParameterConstraintError) and "\n" not in str(e.value)
+    assert params_module.ParameterConstraintError is ParameterConstraintError  # one class

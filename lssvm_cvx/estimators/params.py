@@ -4,12 +4,12 @@ An estimator declares ``_parameter_constraints`` as scikit-learn's own estimator
 parameter name -> list of accepted types, :class:`~sklearn.utils._param_validation.Interval`,
 :class:`~sklearn.utils._param_validation.StrOptions`, ``"boolean"``, ``"random_state"``,
 ``"cv_object"``, ...) and calls ``validate_params(self, self._parameter_constraints)`` first
-thing in ``fit``; a violation is
-:class:`ParameterConstraintError` with scikit-learn's message (which names the parameter, the
-estimator, what is accepted and what was given): the package's
-:class:`~lssvm_cvx.exceptions.HyperparameterError` and scikit-learn's ``InvalidParameterError``
-at once, so ``except HyperparameterError`` and scikit-learn's own parameter check
-(``sklearn.utils.estimator_checks.check_param_validation``) both recognise it.  Rules between
+thing in ``fit``; a violation is :class:`~lssvm_cvx.exceptions.ParameterConstraintError` with
+scikit-learn's message (which names the parameter, the estimator, what is accepted and what
+was given): the package's :class:`~lssvm_cvx.exceptions.HyperparameterError` and
+scikit-learn's ``InvalidParameterError`` at once, so ``except HyperparameterError`` and
+scikit-learn's own parameter check (``sklearn.utils.estimator_checks.check_param_validation``)
+both recognise it.  Rules between
 parameters (``solver="tikhonov"`` only with ``method="cv"``, ...) stay hand-written beside the
 call: the constraint language checks one parameter at a time.
 
@@ -33,17 +33,12 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
-from ..exceptions import HyperparameterError
+from ..exceptions import ParameterConstraintError
 
 __all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "Hidden",
            "DEPRECATED", "POSITIVE",
            "NONNEGATIVE", "POSITIVE_INT", "AT_LEAST_TWO", "FRACTION", "FOLDS", "SCORING", "KERNEL_PARAMS"]
 
-class ParameterConstraintError(HyperparameterError, InvalidParameterError):
-    """A constructor parameter outside its ``_parameter_constraints`` (module docstring).
-
-    It lives here rather than in :mod:`lssvm_cvx.exceptions` for now: that module is measured
-    by every committed results file, and moving it there goes with their next regeneration."""
 
 
 #: the default of a deprecated spelling (accepted, left out of the error messages)
