@@ -79,7 +79,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .cholesky import Cholesky
-from .scores import loo_score
+from .scores import leverage_residuals, loo_score, path_residuals
 
 __all__ = [
     "CHUNK_ELEMS",
@@ -250,11 +250,8 @@ class PenalizedLS:
         R = np.empty((self.N, T, n_vals))
         for sl, B in self._chunks():
             P = B @ V
-            # fitted (centred) values for every value: (rows, T, n_vals)
             h = self._wt(sl) * ((1.0 / self.W) + (P * P) @ W / self.W)  # (rows, n_vals)
-            for t in range(T):
-                fit = P @ (q[:, t:t + 1] * W)  # (rows, n_vals)
-                R[sl, t] = (self.Yc[sl, t:t + 1] - fit) / (1.0 - h)
+            R[sl] = path_residuals(self.Yc[sl], P, q, W, h)
         return loo_score(R, self.Y, criterion)
 
     def mu_path(self, mus: ArrayLike, nu: float, criterion: str = "mse") -> PathResult:
@@ -294,7 +291,7 @@ class PenalizedLS:
         for sl, B in self._chunks():
             Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
             h[sl] = self._wt(sl)[:, 0] * (1.0 + np.einsum("ij,ij->j", Z, Z)) / self.W
-            R[sl] = (self.Yc[sl] - B @ theta) / (1.0 - h[sl, None])
+            R[sl] = leverage_residuals(self.Yc[sl] - B @ theta, h[sl])
         return Fit(theta=theta, b=b, loo=R, leverage=h, chol=chol, mu=float(mu), nu=float(nu),
                    problem=self)
 

@@ -64,6 +64,7 @@ from scipy.linalg import lapack
 from ..exceptions import ConditioningWarning, InputError
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
+from .scores import diagonal_residuals, leverage_residuals
 from .spectral import SpectralBordered
 
 __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
@@ -159,8 +160,7 @@ class RKHSSystem(QuadraticSystem):
 
     def loo(self, Y):
         alpha, _ = self.system.solve(Y)
-        d = self.system.alpha_inv_diag()
-        return alpha / (d[:, None] if np.ndim(alpha) > 1 else d)
+        return diagonal_residuals(alpha, self.system.alpha_inv_diag())
 
     def kfold(self, Y, folds):
         alpha, _ = self.system.solve(Y)
@@ -372,8 +372,7 @@ class AugmentedSystem(QuadraticSystem):
 
     def loo(self, Y):
         mu = self._mu(Y)
-        d = np.diag(self.Z()) * self.r
-        return _like(Y, mu / d[:, None])
+        return _like(Y, diagonal_residuals(mu, np.diag(self.Z()) * self.r))
 
     def kfold(self, Y, folds):
         mu, Z = self._mu(Y), self.Z()
@@ -404,8 +403,7 @@ def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] |
         alphas.append(r[:, None] * beta if beta.ndim > 1 else r * beta)
         bs.append(b)
         if folds is None:
-            d = spec.alpha_inv_diag(float(c)) * r
-            res.append(beta / (d[:, None] if beta.ndim > 1 else d))
+            res.append(diagonal_residuals(beta, spec.alpha_inv_diag(float(c)) * r))
         else:
             out = np.empty_like(beta)
             for V in folds:
@@ -466,8 +464,7 @@ def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: n
         b = sbar @ (Yc - K @ a)
         R = Yc - yhat
         if folds is None:
-            h = sbar + s * (Q2 @ d)
-            out = R / (1.0 - h)[:, None]
+            out = leverage_residuals(R, sbar + s * (Q2 @ d))
         else:
             out = np.empty_like(R)
             for V_ in folds:

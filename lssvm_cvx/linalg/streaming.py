@@ -32,7 +32,7 @@ import scipy.linalg as sla
 from ..exceptions import HyperparameterError, InputError
 from .cholesky import Cholesky
 from .penalized import Fit, PenalizedLS
-from .scores import loo_score
+from .scores import leverage_residuals, loo_score, path_residuals
 
 __all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
            "check_finite_block", "loo_subsample"]
@@ -238,8 +238,7 @@ class StreamingPenalizedLS(PenalizedLS):
 
     def _path(self, V: np.ndarray, W: np.ndarray, criterion: str) -> np.ndarray:
         q = V.T @ self.rhs
-        n_vals, T = W.shape[1], self.rhs.shape[1]
-        N = self.N
+        n_vals, N = W.shape[1], self.N
 
         def block(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
             B, Yb, Ycb = self._loo_block(off, xb, yb)
@@ -247,9 +246,7 @@ class StreamingPenalizedLS(PenalizedLS):
                 return (np.zeros(n_vals),)
             P = B @ V
             h = 1.0 / N + (P * P) @ W / N
-            R = np.empty((B.shape[0], T, n_vals))
-            for t in range(T):
-                R[:, t] = (Ycb[:, t:t + 1] - P @ (q[:, t:t + 1] * W)) / (1.0 - h)
+            R = path_residuals(Ycb, P, q, W, h)
             return (loo_score(R, Yb, criterion) * B.shape[0],)
 
         (total,) = self.source.map_reduce(block, desc=f"LOO path ({criterion})")
@@ -267,7 +264,7 @@ class StreamingPenalizedLS(PenalizedLS):
             B, _, Ycb = self._loo_block(off, xb, yb)
             Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
             h = (1.0 + np.einsum("ij,ij->j", Z, Z)) / N
-            return (Ycb - B @ theta) / (1.0 - h[:, None])
+            return leverage_residuals(Ycb - B @ theta, h)
 
         loo = self.source.map_rows(block, self.loo_rows.size, desc="LOO residuals")
         return StreamingFit(theta=theta, b=b, loo=loo, leverage=np.empty(0), chol=chol,

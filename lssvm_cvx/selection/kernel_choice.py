@@ -52,6 +52,7 @@ from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
 from ..formulations.componentwise_gnc import component_dimensions
 from ..kernels import Kernel
+from ..linalg.scores import leverage_residuals
 from .lssvm import gamma_sweep, kfold_residuals, loo_residuals
 
 __all__ = ["KernelChoice", "choose_kernels", "loo_factors", "simplest_within_one_se",
@@ -128,7 +129,7 @@ def loo_factors(F: np.ndarray, y: np.ndarray, gammas: Any) -> tuple[float, np.nd
     best: tuple[float, float, np.ndarray] | None = None
     for g in np.atleast_1d(np.asarray(gammas, dtype=np.float64)):
         w = s2 / (s2 + 1.0 / g)
-        r = (y - ym - U @ (w * Uy)) / (1.0 - 1.0 / n - U2 @ w)
+        r = leverage_residuals(y - ym - U @ (w * Uy), 1.0 / n + U2 @ w)
         m = float(np.mean(r * r))
         if best is None or m < best[0]:
             best = (m, float(g), r * r)

@@ -40,7 +40,7 @@ from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.folds import check_folds
-from ..linalg.scores import loo_score
+from ..linalg.scores import diagonal_residuals, loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -66,10 +66,6 @@ def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> BorderedSystem:
     return lssvm_system(Omega, g, np.ones(Omega.shape[0]) if bias else None)
 
 
-def _loo(alpha: np.ndarray, cdiag: np.ndarray) -> np.ndarray:
-    return alpha / (cdiag[:, None] if alpha.ndim > 1 else cdiag)
-
-
 def _kfold(alpha: np.ndarray, block: Callable[[np.ndarray], np.ndarray],
            folds: list[np.ndarray]) -> np.ndarray:
     r = np.empty_like(alpha)
@@ -86,7 +82,7 @@ def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = 
     """
     sys = _system(Omega, gamma, bias)
     alpha, _ = sys.solve(np.asarray(y, dtype=np.float64))
-    return _loo(alpha, sys.alpha_inv_diag())
+    return diagonal_residuals(alpha, sys.alpha_inv_diag())
 
 
 def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
@@ -223,7 +219,7 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
             scores[k] = _gcv(alpha, cdiag, np.float64(g) if weights is None else g * weights)
         else:
             if criterion == "loo":
-                r = _loo(alpha, cdiag)
+                r = diagonal_residuals(alpha, cdiag)
             scores[k] = _score(r, y, score, weights)
             if kept is not None:
                 kept.append(r)

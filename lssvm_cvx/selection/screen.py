@@ -48,7 +48,7 @@ from ..exceptions import HyperparameterError
 from ..formulations.regularized import RegularizedLSSVM
 from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_eigh
-from ..linalg.scores import loo_score
+from ..linalg.scores import loo_score, path_residuals
 from ..terms import RKHSNorm
 from .lssvm import SearchResult, gamma_sweep
 
@@ -160,9 +160,7 @@ def screen_loo(F: np.ndarray, Y: np.ndarray, weights: Any, criterion: str, *,
             D = 1.0 / (1.0 + np.maximum(theta, 0.0)[:, None] * ws[None, :])
         P, q_ = G @ V, V.T @ (G.T @ Yc)
     h = (s / total)[:, None] + (P * P) @ D
-    R = np.empty((n, Y2.shape[1], ws.size))
-    for col in range(Y2.shape[1]):
-        R[:, col] = (Yc[:, col:col + 1] - P @ (q_[:, col:col + 1] * D)) / (sw[:, None] * (1.0 - h))
+    R = path_residuals(Yc, P, q_, D, h) / sw[:, None, None]  # back from the √s-scaled rows
     return loo_score(R, Y2, criterion)
 
 
