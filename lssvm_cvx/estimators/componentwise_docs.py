@@ -33,7 +33,8 @@ DOC_PARAMS = """
         selected component saturates the penalty (s_d = ||Ŷ^d||_1 ≫ 1/a) and then costs
         ``λ/2`` against ``½||e||²``.
     cv :
-        Number of folds (or an iterable of folds) of the hyperparameter CV (default 10, §5).
+        Number of folds of the hyperparameter CV (default 10, §5; at most ``N // 2``), or a
+        list of held-out index arrays that partition the samples (the test sets).
     cv_rule :
         ``"one_se"`` (default): the most regularized value whose mean CV error is within one
         standard error of the minimum (the standard guard against the over-selection of a

@@ -131,13 +131,11 @@ def solve_qp(f: Any, solver: str):
 def fit_lssvm(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> ComponentFit:
     """The componentwise LS-SVM, eq. (7) (regression) or eq. (16) (classifier, ``α̃ = y ∘ α``):
     every component shares the dual coefficients."""
-    P = len(cw.labels(X.shape[1]))
-    if s.classification:
-        sol = ComponentwiseLSSVMClassification(X, Y, kernel=cw, gamma=s.gamma).closed_form()
-        coef = sol["alpha"] * np.asarray(Y, dtype=np.float64)
-    else:
-        sol = ComponentwiseLSSVM(X, Y, kernel=cw, gamma=s.gamma).closed_form()
-        coef = sol["alpha"]
+    cls = ComponentwiseLSSVMClassification if s.classification else ComponentwiseLSSVM
+    form = cls(X, Y, kernel=cw, gamma=s.gamma)
+    sol = form.closed_form()
+    coef = sol["alpha"] * np.asarray(Y, dtype=np.float64) if s.classification else sol["alpha"]
+    P = form.n_components
     return ComponentFit(np.repeat(coef[:, None], P, axis=1), sol.scalar("b"), np.arange(P), X, Y)
 
 

@@ -1,11 +1,15 @@
-"""The weighted graduated non-convexity driver (componentwise LS-SVM chapter, Algorithm 1 with
-eq. 41-43) over the reweighted least-squares step :class:`~lssvm_cvx.formulations.componentwise_gnc.ComponentwiseSTP`
-(the penalty, the deformation ``J_ζ`` and the majorize-minimize argument are derived in
-:mod:`lssvm_cvx.formulations.componentwise_gnc`)."""
+"""Graduated non-convexity (componentwise LS-SVM chapter, Algorithm 1): the one stage driver
+:func:`run_stages` (a ζ schedule from 1 to 0, majorize-minimize steps per stage, the step
+records and the stopping rules), and its use for the chapter's eq. (25) with the weighted
+least-squares step of eq. (41)-(43), :func:`gnc` over
+:class:`~lssvm_cvx.formulations.componentwise_gnc.ComponentwiseSTP` (the penalty, the
+deformation ``J_ζ`` and the majorize-minimize argument are derived in
+:mod:`lssvm_cvx.formulations.componentwise_gnc`).  The composition core's non-convex terms use
+the same driver (:func:`lssvm_cvx.selection.gnc_terms.gnc_fit`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +23,7 @@ from ..solution import Solution
 from ..linalg.threads import small_system_blas
 
 __all__ = ["GNCResult", "gnc", "prune_overlaps", "check_schedule", "stage_histories",
-           "DEFAULT_SCHEDULE", "STARTS"]
+           "run_stages", "DEFAULT_SCHEDULE", "STARTS"]
 
 #: first (convex) stage of the deformation: "l2" = least squares (Algorithm 1), "l1" = the
 #: penalty's tangent at 0
@@ -68,6 +72,62 @@ def stage_histories(history: Sequence[dict[str, float]]) -> dict[int, list[float
     for h in history:
         out.setdefault(int(h["stage"]), []).append(h["relaxed"])
     return out
+
+
+def run_stages(schedule: Sequence[float], step: Callable[[float], dict[str, float]], *,
+               stage_start: Callable[[float], float], max_steps: Callable[[float, bool], int],
+               stage_done: Callable[[float, float], bool],
+               final_done: Callable[[float, dict[str, float]], bool]
+               ) -> tuple[list[dict[str, float]], bool]:
+    """The graduated non-convexity loop shared by every GNC fit of the package.
+
+    For every ``ζ`` of ``schedule`` (a stage), majorize-minimize steps are taken until the
+    stage's rule holds or its step budget is spent; the last stage (``ζ = 0``, the
+    non-convex problem itself) ends when ``final_done`` holds, which is the fit's
+    convergence.
+
+    Parameters
+    ----------
+    schedule : sequence of float
+        The ζ values, strictly decreasing from 1 to 0 (:func:`check_schedule`).
+    step : callable
+        ``step(ζ) -> record``: one majorize-minimize step from the caller's current point (the
+        caller keeps the point); the record holds at least ``"relaxed"`` (``J_ζ`` after the
+        step) and whatever else the history should show (``"objective"``, ``"change"``...).
+    stage_start : callable
+        ``stage_start(ζ) -> J``: the reference value of ``J_ζ`` the first step of a stage is
+        compared with (``J_ζ`` at the current point, or ``inf`` for no reference).
+    max_steps : callable
+        ``max_steps(ζ, last) -> int``: the step budget of a stage.
+    stage_done : callable
+        ``stage_done(J_before, J_after) -> bool``: the end of a stage before the last.
+    final_done : callable
+        ``final_done(J_before, record) -> bool``: the end (convergence) of the last stage.
+
+    Returns
+    -------
+    (list of dict, bool)
+        The history, one record per step with ``stage``, ``zeta`` and ``step`` (1-based within
+        the stage) before the step's own entries, and whether the last stage met
+        ``final_done``.
+    """
+    history: list[dict[str, float]] = []
+    converged = False
+    for stage, zeta in enumerate(schedule):
+        last = stage == len(schedule) - 1
+        J = stage_start(zeta)
+        for it in range(1, max_steps(zeta, last) + 1):
+            rec = step(zeta)
+            history.append({"stage": stage, "zeta": zeta, "step": it, **rec})
+            J_new = rec["relaxed"]
+            if last:
+                if final_done(J, rec):
+                    converged = True
+                    break
+            elif stage_done(J, J_new):
+                break
+            J = J_new
+    return history, converged
 
 
 @dataclass
@@ -188,29 +248,22 @@ def _gnc_loop(problem, B, sched, start, rho, max_inner, tol_inner, max_final, to
     else:
         z = B.project(np.asarray(z0, dtype=np.float64))
         b = float(np.mean(y - B.outputs(z).sum(axis=1)))
-    history: list[dict[str, float]] = []
-    converged = False
-    for stage, zeta in enumerate(sched):
-        last = stage == len(sched) - 1
-        J = problem.relaxed_objective(z, b, zeta, rho, start)
-        for it in range(1, (max_final if last else max_inner) + 1):
-            nu2 = problem.weights(z, zeta, rho, start)                    # step 5, eq. (43)
-            z_new, b = solve(nu2)                                        # step 4
-            change = float(np.linalg.norm(z_new - z) / max(np.linalg.norm(z_new), 1e-300))
-            z = z_new
-            J_new = problem.relaxed_objective(z, b, zeta, rho, start)
-            stat = problem.stationarity(z, zeta, rho, start)
-            history.append({"stage": stage, "zeta": zeta, "step": it, "relaxed": J_new,
-                            "objective": problem.relaxed_objective(z, b, 0.0, rho, start),
-                            "stationarity": stat, "change": change})
-            decrease = (J - J_new) / max(abs(J), 1e-300)
-            J = J_new
-            if last:
-                if stat <= tol_stationarity:
-                    converged = True
-                    break
-            elif decrease < tol_inner:
-                break
+
+    def one_step(zeta: float) -> dict[str, float]:
+        nonlocal z, b
+        nu2 = problem.weights(z, zeta, rho, start)                        # step 5, eq. (43)
+        z_new, b = solve(nu2)                                            # step 4
+        change = float(np.linalg.norm(z_new - z) / max(np.linalg.norm(z_new), 1e-300))
+        z = z_new
+        return {"relaxed": problem.relaxed_objective(z, b, zeta, rho, start),
+                "objective": problem.relaxed_objective(z, b, 0.0, rho, start),
+                "stationarity": problem.stationarity(z, zeta, rho, start), "change": change}
+
+    history, converged = run_stages(
+        sched, one_step, stage_start=lambda zeta: problem.relaxed_objective(z, b, zeta, rho, start),
+        max_steps=lambda zeta, last: max_final if last else max_inner,
+        stage_done=lambda J, J_new: (J - J_new) / max(abs(J), 1e-300) < tol_inner,
+        final_done=lambda J, rec: rec["stationarity"] <= tol_stationarity)
     Yh = B.outputs(z)
     e = y - Yh.sum(axis=1) - b
     sol = Solution(values={"z": z, "yhat": Yh, "b": b, "e": e, "alpha": B.alpha(z)},

@@ -21,8 +21,12 @@ stage (majorize-minimize; the driver records it and the tests check it).  The la
 (ζ = 0) runs until the relative change of the fitted values and of the objective fall below
 ``tol``, and the result says whether it converged.
 
-The chapter's own eq. (25), with its L1 size of the component outputs and its elementwise
-reweighting, has a dedicated driver, :func:`lssvm_cvx.selection.gnc.gnc`.
+The stages, their step budgets and the records are the package's one GNC loop,
+:func:`lssvm_cvx.selection.gnc.run_stages`, with the same default schedule
+(:data:`DEFAULT_SCHEDULE`, ten stages) as the chapter's own eq. (25), whose L1 size of the
+component outputs and elementwise reweighting give it its own step
+(:func:`lssvm_cvx.selection.gnc.gnc`).  The first stage (ζ = 1) is one step here: its
+objective is a convex quadratic whose minimiser does not depend on the start.
 """
 
 from __future__ import annotations
@@ -41,16 +45,13 @@ from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..kernels.psd import psd_eigh
 from ..solution import Solution
 from ..terms import Quadratic
-from .gnc import check_schedule, stage_histories
+from .gnc import DEFAULT_SCHEDULE, check_schedule, run_stages, stage_histories
 
 __all__ = ["TermGNCResult", "gnc_fit", "gnc_kfold_residuals", "DEFAULT_SCHEDULE"]
 
 #: eigenvalues of K below this fraction of the largest are dropped from the closed-form step
 #: (α in their span changes neither the fit nor any component by more than √KERNEL_RTOL)
 KERNEL_RTOL = 1e-12
-
-#: ζ schedule: a strictly decreasing series from 1 to 0 (Algorithm 1)
-DEFAULT_SCHEDULE: tuple[float, ...] = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.0)
 
 
 @dataclass
@@ -63,8 +64,9 @@ class TermGNCResult:
         Values ``alpha``, ``b``, ``f`` (fitted values); ``objective`` is the composition's
         objective with the non-convex terms (``J_0``).
     history : list of dict
-        One record per step: ``stage``, ``zeta``, ``step``, ``relaxed`` (``J_ζ`` after the
-        step), ``objective`` (``J_0``), ``change`` (relative change of the fitted values).
+        One record per step: ``stage``, ``zeta``, ``step`` (1-based within the stage),
+        ``relaxed`` (``J_ζ`` after the step), ``objective`` (``J_0``), ``change`` (relative
+        change of the fitted values).
     converged : bool
         Whether the last stage met ``tol`` within ``max_final`` steps.
     sizes : dict of str to numpy.ndarray
@@ -199,26 +201,25 @@ def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None =
 
     alpha = np.zeros(ctx.n) if alpha0 is None else np.asarray(alpha0, dtype=np.float64).copy()
     b = 0.0
-    history: list[dict[str, float]] = []
-    converged = False
-    for stage, zeta in enumerate(zetas):
-        last = zeta == 0.0
-        prev_j = np.inf
-        for it in range(max_final if last else (1 if zeta == 1.0 else max_inner)):
-            f_old = ctx.K @ alpha + b
-            alpha, b = step(alpha, zeta)
-            f_new = ctx.K @ alpha + b
-            jz, j0 = relaxed(alpha, b, zeta)
-            change = float(np.linalg.norm(f_new - f_old) / max(np.linalg.norm(f_new), 1e-300))
-            history.append({"stage": stage, "zeta": zeta, "step": it, "relaxed": jz,
-                            "objective": j0, "change": change})
-            small = abs(prev_j - jz) <= tol * max(abs(jz), 1e-300)
-            prev_j = jz
-            if last and change <= tol and small:
-                converged = True
-                break
-            if not last and small:
-                break
+
+    def one_step(zeta: float) -> dict[str, float]:
+        nonlocal alpha, b
+        f_old = ctx.K @ alpha + b
+        alpha, b = step(alpha, zeta)
+        f_new = ctx.K @ alpha + b
+        jz, j0 = relaxed(alpha, b, zeta)
+        change = float(np.linalg.norm(f_new - f_old) / max(np.linalg.norm(f_new), 1e-300))
+        return {"relaxed": jz, "objective": j0, "change": change}
+
+    def small(J: float, J_new: float) -> bool:
+        return abs(J - J_new) <= tol * max(abs(J_new), 1e-300)
+
+    # the convex first stage (ζ = 1) is one step: its minimiser does not depend on the point
+    history, converged = run_stages(
+        zetas, one_step, stage_start=lambda zeta: np.inf,
+        max_steps=lambda zeta, last: max_final if last else (1 if zeta == 1.0 else max_inner),
+        stage_done=small,
+        final_done=lambda J, rec: rec["change"] <= tol and small(J, rec["relaxed"]))
     sizes = {k: terms[k][0].sizes(alpha, ctx) for k in keys}
     selected = {k: np.flatnonzero(v > selection_tol * max(float(v.max(initial=0.0)), 1e-300))
                 for k, v in sizes.items()}
