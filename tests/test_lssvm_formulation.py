@@ -123,6 +123,15 @@ def test_registry():
     assert {"lssvm", "weighted_lssvm", "lssvm_classifier"} <= set(FORMULATIONS)
 
 
+def test_reset_problem_drops_the_cached_compiled_problem():
+    f = LSSVM.random_instance(20, seed=3)
+    first = f.problem
+    assert f.problem is first                     # cached: DPP re-solves reuse it
+    f.reset_problem()
+    again = f.problem
+    assert again is not first and set(again.vars) == set(first.vars)
+
+
 def test_every_view_of_the_registry_is_filled_in_a_fresh_interpreter():
     """``FORMULATIONS.values()`` / ``.get()`` / ``len`` as the first use see every formulation
     (a ``dict`` subclass filled on ``__getitem__`` showed an empty ``values()`` before a
