@@ -30,7 +30,6 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_harness",
     "areg_table2",
     "areg_table2_claim",
     "areg_table3",
@@ -50,14 +49,11 @@ STALE: frozenset[str] = frozenset({
     "l2svm_raetsch",
     "l2svm_spam",
     "l2svm_speed",
-    "l2svm_table2",
     "l2svm_table3",
     "pareto_alternatives",
     "pareto_kpcr",
     "pareto_krr",
-    "pareto_sweep",
     "pareto_table3",
-    "scaling",
     "selection_semantics",
 })
 
