@@ -53,7 +53,6 @@ STALE: frozenset[str] = frozenset({
     "pareto_kpcr",
     "pareto_krr",
     "pareto_table3",
-    "selection_semantics",
 })
 
 
