@@ -1,5 +1,6 @@
 """The low-rank screens (:mod:`lssvm_cvx.selection.screen`): one LOO formula serves the
-composed estimators' (σ², weight) search (issue 16) and the LS-SVM's (γ, σ²) search.  The screen
+composed estimators' (σ², weight) search (issue 16), of which the LS-SVM's (γ, σ²) search is a
+preset.  The screen
 is the exact LOO of the subset-of-regressors model (checked against the exact path when every row
 is a landmark, and against brute-force refits of that restricted model, for both searches), its
 two decompositions (the SVD of the features, the generalised eigenproblem) agree, and the search
@@ -9,7 +10,7 @@ there."""
 import numpy as np
 import pytest
 
-from lssvm_cvx import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
+from lssvm_cvx import LSSVMRegressor, RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
@@ -19,7 +20,6 @@ from lssvm_cvx.selection.screen import (
     screen_landmarks,
     screen_loo,
     screen_path,
-    screened_gamma_sigma2,
     widen,
 )
 from lssvm_cvx.terms import GraphLaplacian, Ridge, RKHSNorm
@@ -147,20 +147,21 @@ def test_the_svd_and_the_generalised_eigenproblem_give_one_screen(weighted):
 
 
 def test_the_lssvm_search_is_exact_at_its_choice_and_reproducible():
-    """Every exact score of the screened (γ, σ²) search is the exhaustive grid's score there,
-    and the estimators' default ``random_state=None`` gives the same landmarks each time."""
+    """Every exact score of the LS-SVM's screened (γ, σ²) search (the composed search with the
+    RKHS weight 1/γ) is the exhaustive grid's LOO MSE there, and the default
+    ``random_state=None`` gives the same landmarks each time."""
     from lssvm_cvx.selection.lssvm import select_gamma_sigma2
 
-    X, y = _data(120)
+    X, y = _data(400)
     gammas, s2s = np.logspace(-2, 3, 6), [0.1, 0.5, 2.0]
-    a = screened_gamma_sigma2(X, y, gammas, s2s, rank=30, random_state=None)
-    b = screened_gamma_sigma2(X, y, gammas, s2s, rank=30, random_state=None)
-    np.testing.assert_array_equal(a.screen, b.screen)
+    a, b = (LSSVMRegressor(selection="loo", search="screen", gamma_grid=gammas,
+                           sigma2_grid=s2s).fit(X, y).cv_results_ for _ in range(2))
+    np.testing.assert_array_equal(a["screen_scores"], b["screen_scores"])
     full = select_gamma_sigma2(X, y, gammas, s2s, criterion="loo")
-    done = np.isfinite(a.scores)
-    assert 0 < done.sum() < done.size and a.n_exact == done.sum()
-    np.testing.assert_allclose(np.asarray(a.scores)[done], np.asarray(full.scores)[done],
-                               rtol=1e-10)
+    scores = np.asarray(a["scores"])
+    done = np.isfinite(scores)
+    assert 0 < done.sum() < done.size and a["n_exact"] == done.sum()
+    np.testing.assert_allclose(scores[done], np.asarray(full.scores)[done], rtol=1e-10)
 
 
 @pytest.mark.parametrize("j0, window", [(0, 1), (9, 1), (5, 0), (3, 2)])

@@ -19,16 +19,19 @@ from typing import ClassVar, Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
+from ..checks import check_gamma
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
 from ..linalg import lssvm_system
-from ..model_selection import CRITERIA, SearchResult, select_gamma_sigma2
-from ..selection.screen import screened_gamma_sigma2
+from ..model_selection import CRITERIA, select_gamma_sigma2
 from ..linalg.streaming import is_dask
 from ..linalg.folds import cv_splits
 from ..selection.heldout import ESTIMANDS
+from ..terms import RKHSNorm
+from .regularized import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor, fit_arrays
+from .regularized_search import SEARCHES
 from .search_results import search_results
-from .scoring import Scoring, best_of, cv_results, resolve_scoring
+from .scoring import Scoring, best_of, preset_results, resolve_scoring
 from .base import KernelMixin, check_fitted, sample_weights, encode_labels
 from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
@@ -43,10 +46,6 @@ __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_s
 
 #: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
 DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
-#: ``search="auto"`` screens the grid (low rank, exact LOO on a short list) above this many rows
-SCREEN_MIN_ROWS = 1500
-#: the search strategies of ``selection="loo"``
-SEARCHES = ("auto", "grid", "screen")
 
 
 def selection_scoring(est: Any, classification: bool) -> Scoring:
@@ -101,45 +100,19 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 "for other splitters use RegularizedLSSVMRegressor/Classifier")
         return folds
 
-    def _select(self, X: np.ndarray, Y: np.ndarray, folds: list[np.ndarray] | None,
-                weights: np.ndarray | None, score: str, labels: np.ndarray | None = None,
-                classification: bool = False
-                ) -> tuple[float | np.ndarray, float, dict[str, Any] | None]:
-        if self.selection is None:
-            return self._gamma(), self.sigma2, None
-        gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+    def _gcv(self, X: np.ndarray, Y: np.ndarray, gammas: np.ndarray, weights: np.ndarray | None,
+             score: str) -> tuple[float, float, dict[str, Any]]:
+        """``selection="gcv"``: (γ, σ²) by generalised cross-validation (a criterion, not
+        held-out splits: :func:`~lssvm_cvx.model_selection.select_gamma_sigma2`)."""
         sigma2s, searched = sigma2_candidates(self, X)
         make: Callable[[float], Kernel] = self._make_kernel
         if not searched:
-            sigma2s = np.array([self.sigma2])
             make = lambda _s2: self._make_kernel()  # noqa: E731 - the width as given
-        search = self.search
-        scoring = selection_scoring(self, classification) if self.selection != "gcv" else None
-        screen = (searched and self.selection == "loo" and weights is None and sigma2s.size > 1
-                  and scoring is not None and scoring.kind in ("mse", "accuracy")
-                  and (search == "screen" or (search == "auto" and X.shape[0] > SCREEN_MIN_ROWS)))
-        res: SearchResult
+        res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion="gcv",
+                                  score=score, weights=weights)
         params = [({"sigma2": float(s2)} if searched else {}) | {"gamma": float(g)}
                   for s2 in sigma2s for g in gammas]
-        if screen:
-            res = screened_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, score=score,
-                                        random_state=self.random_state)
-            results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
-        else:
-            res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion=self.selection,
-                                      folds=folds, score=score, weights=weights,
-                                      return_residuals=scoring is not None)
-            if scoring is None:  # GCV: a criterion, not held-out splits
-                results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
-            else:
-                tests = ([np.array([i]) for i in range(Y.shape[0])] if folds is None else folds)
-                lab = Y if labels is None else labels
-                rows = [[scoring.split_score(lab[te], Y[te] - R[te], classes=getattr(
-                    self, "classes_", None), targets=Y[te]) for te in tests]
-                        for R in res.residuals or []]
-                results = cv_results(params, np.array(rows), estimand=self.loo,
-                                     scoring=scoring.name, n_splits=len(tests),
-                                     search="grid", **res.to_dict())
+        results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
         self.best_index_, self.best_params_, self.best_score_ = best_of(results)
         best = self.best_params_
         return best["gamma"], (best["sigma2"] if searched else self.sigma2), results
@@ -225,37 +198,55 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,
                score: str = "mse", groups: Any = None, labels: np.ndarray | None = None) -> None:
-        self._gamma()
+        """The exact fit, as a preset of the composition (DESIGN: LS-SVM = Squared +
+        ``RKHSNorm`` with weight ``1/γ``): the composed estimator's own fit and search
+        (:func:`~lssvm_cvx.estimators.regularized.fit_arrays`) over the weight grid ``1/γ``
+        of ``gamma_grid``; a point of weight 0 leaves the model (eq. 74), the others weigh
+        the loss.  GCV, a criterion rather than held-out splits, picks (γ, σ²) first."""
+        gamma = check_gamma(self.gamma, name="gamma")
+        if np.ndim(gamma):
+            raise HyperparameterError(
+                "gamma must be a number > 0; per-point constants γ_i = γ w_i (eq. 74) are "
+                "given as sample_weight=w")
         self.approximation_ = self.device_ = None
         for attr in ("best_params_", "best_score_", "best_index_"):
             if hasattr(self, attr):
                 delattr(self, attr)
         w, keep = sample_weights(sample_weight, X.shape[0])
-        if self._precomputed:
-            Xk, Yk = X[np.ix_(keep, keep)], Y[keep]
-        else:
-            Xk, Yk = X[keep], Y[keep]
+        Xk = X[np.ix_(keep, keep)] if self._precomputed else X[keep]
+        Yk = Y[keep]
+        gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+        sigma2, results = self.sigma2, None
+        if self.selection == "gcv":
+            gamma, sigma2, results = self._gcv(Xk, Yk, gammas, w, score)
+        held_out = self.selection in ("loo", "kfold")
+        scoring = selection_scoring(self, classification)
         folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1), keep, classification,
                             groups)
-        gamma, sigma2, results = self._select(Xk, Yk, folds, w, score,
-                                              None if labels is None else labels[keep],
-                                              classification)
-        kernel = self._make_kernel(sigma2)
-        Omega = self._gram(kernel, Xk)
-        g = gamma if w is None else gamma * w
-        owned = Omega is not Xk  # a fresh Gram (not the user's precomputed matrix)
-        alpha, b = lssvm_system(Omega, g, np.ones(Omega.shape[0]), copy=not owned).solve(Yk)
-        self.kernel_ = kernel
+        core = (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
+            kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
+            terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, selection=self.selection if held_out
+            else None, loo=self.loo, scoring=scoring,
+            weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid if held_out
+            else None, cv=self.cv if folds is None else [
+                (np.setdiff1d(np.arange(Yk.shape[0]), te), te) for te in folds],
+            search=self.search,
+            random_state=self.random_state)
+        if classification:
+            core.classes_ = self.classes_
+        fit_arrays(core, Xk, Yk, w, labels=None if labels is None else labels[keep])
+        if held_out:
+            gamma, results = preset_results(core.cv_results_, gammas, scoring.kind,
+                                            float(core.sigma2_), self.selection)
+            self.best_index_, self.best_params_, self.best_score_ = best_of(results)
+        self.kernel_ = core.kernel_
         self.gamma_ = float(gamma)
-        # the test is kept in a bool: used as a condition, np.isscalar's TypeGuard would retype
-        # sigma2 (a float) as "generic | complex | str | bytes | memoryview"
-        scalar = bool(np.isscalar(sigma2)) and sigma2 is not None
-        self.sigma2_ = float(sigma2) if scalar else sigma2
+        self.sigma2_ = float(core.sigma2_)
         self.cv_results_ = results
         self.support_ = np.flatnonzero(keep)
         self.X_fit_ = Xk if not self._precomputed else None
-        self.dual_coef_ = alpha
-        self.intercept_ = b
+        self.dual_coef_ = core.dual_coef_
+        self.intercept_ = core.intercept_
 
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "intercept_")
@@ -311,7 +302,8 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
         eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,
         exact LOO on the short list, :mod:`lssvm_cvx.selection.screen`; the chosen point
-        and its score are exact) or ``"auto"`` (screen above :data:`SCREEN_MIN_ROWS` rows
+        and its score are exact) or ``"auto"`` (screen above
+        :data:`~lssvm_cvx.estimators.regularized_search.SCREEN_MIN_ROWS` rows
         without ``sample_weight``).
     random_state :
         Seed of the fold shuffling, of the screen's landmarks and of the approximation's
@@ -349,9 +341,12 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         When ``selection`` is set, the (σ², γ) grid keyed as ``GridSearchCV.cv_results_``:
         ``params`` (one dict per candidate, σ² outer, γ inner), ``param_sigma2``,
         ``param_gamma``, ``split<k>_test_score``, ``mean_test_score``, ``std_test_score`` and
-        ``rank_test_score`` (GCV and the screen: no split scores, ``mean_test_score`` is minus
-        the criterion); also ``gammas``, ``sigma2s``, ``scores`` (the criterion as a σ² × γ
-        grid), ``criterion`` and ``best_gamma``/``best_sigma2``/``best_score``.
+        ``rank_test_score`` (GCV: no split scores, ``mean_test_score`` is minus the
+        criterion; the screen: NaN for the candidates it left unscored); also ``gammas``,
+        ``sigma2s``, ``scores`` (the criterion the search minimised as a σ² × γ grid: minus
+        ``mean_test_score``, one minus it for accuracy), ``criterion`` and
+        ``best_gamma``/``best_sigma2``/``best_score`` (the chosen candidate), after a screen
+        ``screen_scores`` and ``n_exact`` (:func:`~lssvm_cvx.estimators.scoring.preset_results`).
     best_params_, best_score_, best_index_ : dict, float, int
         The chosen candidate, its mean test score and its index in ``cv_results_`` (after a
         search).

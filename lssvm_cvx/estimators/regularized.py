@@ -34,14 +34,14 @@ from ..losses import Loss, make_loss
 from ..selection.gnc_terms import gnc_fit
 from ..selection.heldout import ESTIMANDS
 from .base import KernelMixin, check_fitted, checked_weights, encode_labels
-from .lssvm import SEARCHES
 from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses_device
 from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
-from .regularized_search import DEFAULT_WEIGHT_GRID, search
+from .regularized_search import DEFAULT_WEIGHT_GRID, SEARCHES, search
 from .scoring import best_of
 
-__all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID"]
+__all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID",
+           "fit_arrays"]
 
 SELECTIONS = (None, "loo", "kfold")
 #: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
@@ -147,40 +147,17 @@ class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                                 loss=make_loss(self.loss, sample_weight=w), terms=terms, K=K,
                                 gram_owned=K is not X)
 
+    def _landmark_gram(self, sigma2: float, L: np.ndarray, X: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel between the rows of ``X`` and the landmarks ``L``, and the landmarks'
+        Gram, without the full Gram (the screen of RKHS-only terms)."""
+        if self._precomputed:
+            return X[:, L], X[np.ix_(L, L)]
+        kernel = self._make_kernel(sigma2)
+        return kernel(X, X[L]), kernel(X[L])
+
     def _classes(self) -> np.ndarray | None:
         return getattr(self, "classes_", None) if self._classification else None
-
-    def _fit_all(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, groups: Any = None,
-                 labels: np.ndarray | None = None) -> None:
-        terms = check_terms(self.terms)
-        loss = make_loss(self.loss)
-        task = "classification" if self._classification else "regression"
-        if loss.task not in (task, "both"):
-            raise TermError(
-                f"loss {type(loss).__name__} is a {loss.task} loss; {type(self).__name__} needs "
-                f"a {task} or general loss (Loss.task = {task!r} or 'both')")
-        w, labeled = _loss_weights(sample_weight, X.shape[0])
-        sigma2, results = self.sigma2, None
-        for attr in ("best_params_", "best_score_", "best_index_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        if self.selection is not None:
-            sigma2, terms, results = search(
-                self, X, Y, Y if labels is None else labels, w, labeled, terms, groups,
-                classification=self._classification, formulation=self._formulation,
-                classes=self._classes())
-            self.best_index_, self.best_params_, self.best_score_ = best_of(results)
-        form = self._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
-        alpha, b = self._solve(form, Y)
-        self.device_ = None
-        self.kernel_ = form.kernel
-        self.sigma2_ = sigma2
-        self.terms_ = terms
-        self.cv_results_ = results
-        self.support_ = np.arange(X.shape[0])
-        self.X_fit_ = None if self._precomputed else X.copy(order="C")
-        self.dual_coef_ = alpha
-        self.intercept_ = b
 
     def _solve(self, form: RegularizedLSSVM, Y: np.ndarray) -> tuple[np.ndarray, Any]:
         if form.is_quadratic and self.solver is None:
@@ -292,14 +269,68 @@ _DOC_SEARCH = """
         quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone):
         ``"grid"`` (the exact path for every σ² and weight combination), ``"screen"`` (a
         subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
-        around the screened optimum of the best candidate and of the runner-up when its
-        screened criterion is within 5 % of the best,
+        around the screened optima of the best two candidates,
         :mod:`lssvm_cvx.selection.screen`; only candidates scored exactly have a
         ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None
-        Fold shuffling and the screen's landmarks.
+        Fold shuffling and the screen's landmarks (None: the landmarks of seed 0, so that
+        the default gives a reproducible screen).
 
 """
+
+
+def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weight: Any,
+               groups: Any = None, labels: np.ndarray | None = None) -> None:
+    """Fit ``est`` (a composed estimator) on validated arrays: the search when ``selection``
+    is set, then the fit at the chosen candidate; what ``fit`` runs after validating and
+    encoding, and what the LS-SVM estimators run as presets of the composition
+    (:mod:`lssvm_cvx.estimators.lssvm`).
+
+    Parameters
+    ----------
+    est : RegularizedLSSVMRegressor or RegularizedLSSVMClassifier
+        The estimator (its parameters define the model and the search; fitted in place).
+    X : numpy.ndarray
+        Validated inputs (or the precomputed Gram).
+    Y : numpy.ndarray of shape (N,) or (N, C)
+        Targets (``±1`` columns for a classifier, whose ``classes_`` is set).
+    sample_weight : array-like of shape (N,) or None
+        Loss weights (0: the point stays in the basis and the terms, out of the loss).
+    groups : array-like or None, default=None
+        Group labels for a group splitter.
+    labels : numpy.ndarray or None, default=None
+        What the scorer compares with (a classifier's original labels); None: ``Y``.
+    """
+    terms = check_terms(est.terms)
+    loss = make_loss(est.loss)
+    task = "classification" if est._classification else "regression"
+    if loss.task not in (task, "both"):
+        raise TermError(
+            f"loss {type(loss).__name__} is a {loss.task} loss; {type(est).__name__} needs "
+            f"a {task} or general loss (Loss.task = {task!r} or 'both')")
+    w, labeled = _loss_weights(sample_weight, X.shape[0])
+    sigma2, results = est.sigma2, None
+    for attr in ("best_params_", "best_score_", "best_index_"):
+        if hasattr(est, attr):
+            delattr(est, attr)
+    if est.selection is not None:
+        sigma2, terms, results = search(
+            est, X, Y, Y if labels is None else labels, w, labeled, terms, groups,
+            classification=est._classification, formulation=est._formulation,
+            classes=est._classes(),
+            landmark_gram=lambda s2, L: est._landmark_gram(s2, L, X))
+        est.best_index_, est.best_params_, est.best_score_ = best_of(results)
+    form = est._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
+    alpha, b = est._solve(form, Y)
+    est.device_ = None
+    est.kernel_ = form.kernel
+    est.sigma2_ = sigma2
+    est.terms_ = terms
+    est.cv_results_ = results
+    est.support_ = np.arange(X.shape[0])
+    est.X_fit_ = None if form.X is None else X.copy(order="C")  # None: a precomputed Gram
+    est.dual_coef_ = alpha
+    est.intercept_ = b
 
 
 class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
@@ -363,7 +394,7 @@ class RegularizedLSSVMRegressor(RegressorMixin, _RegularizedBase):
         if self._fit_device(X, y, sample_weight, groups):
             return self
         X, y = self._validate_fit(X, y, y_numeric=True)
-        self._fit_all(X, y, sample_weight, groups)
+        fit_arrays(self, X, y, sample_weight, groups)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -434,7 +465,7 @@ class RegularizedLSSVMClassifier(ClassifierMixin, _RegularizedBase):
             return self
         X, y = self._validate_fit(X, y)
         self.classes_, Y = encode_labels(y)
-        self._fit_all(X, Y, sample_weight, groups, labels=np.asarray(y))
+        fit_arrays(self, X, Y, sample_weight, groups, labels=np.asarray(y))
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:

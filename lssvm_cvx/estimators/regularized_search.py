@@ -10,10 +10,15 @@ the loss only), with two shortcuts that give the same numbers faster:
   quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone, where the two
   estimands coincide), one weight's whole path comes from one (generalised) eigendecomposition
   (:meth:`RegularizedLSSVM.path`);
-* for leave-one-out on more than :data:`~lssvm_cvx.estimators.lssvm.SCREEN_MIN_ROWS` rows
-  (``search="auto"``) or with ``search="screen"``, a low-rank screen of the whole grid, then
-  the exact path around the screened optimum (:mod:`lssvm_cvx.selection.screen`;
-  only candidates scored exactly have a ``mean_test_score``).
+* for leave-one-out on more than :data:`SCREEN_MIN_ROWS` rows (``search="auto"``) or with
+  ``search="screen"``, a low-rank screen of the whole grid, then the exact path around the
+  screened optimum (:mod:`lssvm_cvx.selection.screen`; only candidates scored exactly have a
+  ``mean_test_score``).  The screen ranks by the scoring's own criterion (the squared error,
+  or the error rate for accuracy); when every term is the RKHS norm it needs the kernel at the
+  landmarks only, not the N × N Gram of every width.
+
+The LS-SVM estimators (``LSSVMRegressor`` / ``LSSVMClassifier``) are presets of this search:
+their γ grid is the RKHS term's weight grid ``1/γ`` (:mod:`lssvm_cvx.estimators.lssvm`).
 
 A candidate whose solve stops inaccurate is scored and marked (``cv_results_["status"]``,
 with a :class:`~lssvm_cvx.exceptions.LssvmCvxWarning`); one whose solve fails gets NaN and
@@ -35,21 +40,23 @@ from ..formulations.regularized import nonconvex_keys
 from ..linalg.folds import cv_splits
 from ..losses import make_loss
 from ..selection.heldout import heldout_predictions
-from ..selection.screen import screen_landmarks, screen_path, widen
+from ..selection.screen import nystroem_features, screen_landmarks, screen_loo, screen_path, widen
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
-from .lssvm import SCREEN_MIN_ROWS
-from .scoring import best_of, cv_results, resolve_scoring
+from .scoring import Scoring, best_of, cv_results, resolve_scoring
 
-__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID"]
+__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID", "SEARCHES", "SCREEN_MIN_ROWS"]
+
+#: the search strategies of ``selection="loo"``
+SEARCHES = ("auto", "grid", "screen")
+#: ``search="auto"`` screens the grid (low rank, exact LOO on a short list) above this many rows
+SCREEN_MIN_ROWS = 1500
 
 #: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
 DEFAULT_WEIGHT_GRID = np.logspace(-5, 3, 17)
-#: after the screen, the exact path scores the best screened candidate (σ², other weights) and
-#: at most ``SCREEN_SHORTLIST - 1`` more whose screened LOO criterion is within
-#: ``SCREEN_RTOL`` of the best (a clear screen winner costs one eigendecomposition)
+#: after the screen, the exact path scores the ``SCREEN_SHORTLIST`` best screened candidates
+#: (σ², other weights) around their screened optima
 SCREEN_SHORTLIST = 2
-SCREEN_RTOL = 0.05
 
 
 def weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
@@ -79,7 +86,8 @@ def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
 
 def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.ndarray | None,
            labeled: np.ndarray, terms: dict, groups: Any = None, *, classification: bool,
-           formulation: Callable[..., Any], classes: np.ndarray | None
+           formulation: Callable[..., Any], classes: np.ndarray | None,
+           landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
            ) -> tuple[float, dict, dict[str, Any]]:
     """Search ``est``'s grid (module docstring).
 
@@ -107,6 +115,10 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         ``formulation(X, y, sigma2, w, terms)``: the estimator's problem for one candidate.
     classes : numpy.ndarray or None
         A classifier's classes (what its scorer needs), else None.
+    landmark_gram : callable or None, default=None
+        ``landmark_gram(sigma2, L)``: the kernel between every point and the landmarks ``L``
+        and the landmarks' own Gram, for a screen of RKHS-only terms without the full Gram
+        (None: the screen builds each candidate's formulation).
 
     Returns
     -------
@@ -123,16 +135,17 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         raise HyperparameterError("cv yields a split with no labelled test point")
     loss = make_loss(est.loss)
     scoring = resolve_scoring(est.scoring, classifier=classification, loss=loss)
+    solver = getattr(est, "solver", None)
     path_key, *other_keys = list(grid)
     quadratic = loss.squared and all(t.is_quadratic for t, _ in terms.values())
     rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
     if (searched and est.selection == "loo" and s2s.size > 1 and est.search != "grid"
             and (est.search == "screen" or n > SCREEN_MIN_ROWS) and quadratic
-            and est.solver is None and w is None and (est.loo == "loss" or rkhs_only)
+            and solver is None and w is None and (est.loo == "loss" or rkhs_only)
             and scoring.kind in ("mse", "accuracy")):
         return _screened(est, X, Y, labels, terms, grid, s2s, path_key, other_keys, splits,
-                         scoring, classification=classification, formulation=formulation,
-                         classes=classes)
+                         scoring, formulation=formulation, classes=classes,
+                         landmark_gram=landmark_gram if rkhs_only else None)
     params, rows, status, reasons, times = [], [], [], [], []
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     for s2 in s2s:
@@ -141,7 +154,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
             cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
             form = formulation(X, y0, float(s2), w, cand)
             t0 = time.perf_counter()
-            use_path = (form.is_quadratic and est.solver is None and not nonconvex_keys(cand)
+            use_path = (form.is_quadratic and solver is None and not nonconvex_keys(cand)
                         and (est.loo == "loss" or rkhs_only) and _partition(splits, n))
             if use_path:
                 loo = all(te.size == 1 for _, te in splits)
@@ -199,16 +212,20 @@ def _warn(status: list[str], reasons: list[str]) -> None:
 
 def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms: dict,
               grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str],
-              splits: list, scoring: Any, *, classification: bool,
-              formulation: Callable[..., Any], classes: np.ndarray | None
+              splits: list, scoring: Scoring, *, formulation: Callable[..., Any],
+              classes: np.ndarray | None,
+              landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None
               ) -> tuple[float, dict, dict[str, Any]]:
     """Screen every (σ², other weights) candidate's path by the low-rank LOO of
     :mod:`lssvm_cvx.selection.screen`, then score the :data:`SCREEN_SHORTLIST` best
-    by the exact path; the choice and its score are exact."""
+    by the exact path; the choice and its score are exact.  The screen's criterion is the
+    scoring's (error rate for accuracy, else squared error); its landmarks are seeded by
+    ``random_state`` (None: seed 0, a reproducible search)."""
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     ws = grid[path_key]
-    crit = "error" if classification else "mse"
-    landmarks = screen_landmarks(X.shape[0], random_state=est.random_state)
+    crit = "error" if scoring.kind == "accuracy" else "mse"
+    seed = 0 if est.random_state is None else est.random_state
+    landmarks = screen_landmarks(X.shape[0], random_state=seed)
     cands = [(float(s2), combo) for s2 in s2s
              for combo in itertools.product(*(grid[k] for k in other_keys))]
 
@@ -217,11 +234,20 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
         cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
         return cand
 
-    screened = np.array([screen_path(formulation(X, y0, s2, None, with_weights(combo)),
-                                     path_key, ws, Y, landmarks, crit) for s2, combo in cands])
+    def screen(s2: float, combo: tuple) -> np.ndarray:
+        if landmark_gram is None:
+            return screen_path(formulation(X, y0, s2, None, with_weights(combo)), path_key, ws,
+                               Y, landmarks, crit)
+        # RKHS norms only: the features need the kernel at the landmarks, and every other
+        # term adds its weight times the identity in the features' coordinates
+        F, _ = nystroem_features(*landmark_gram(s2, landmarks))
+        other = sum(float(v) for v in combo) + sum(
+            float(wt) for k, (_, wt) in terms.items() if k != path_key and k not in other_keys)
+        return screen_loo(F, Y, ws, crit, fixed=other * np.eye(F.shape[1]) if other else None)
+
+    screened = np.array([screen(s2, combo) for s2, combo in cands])
     best_screen = np.nanmin(screened, axis=1)
-    ranked = np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]
-    order = [int(c) for c in ranked if best_screen[c] <= (1 + SCREEN_RTOL) * best_screen[ranked[0]]]
+    order = [int(c) for c in np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]]
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
     for c in order:
         # exact LOO around the screened optimum, widened while the exact optimum sits on the
@@ -246,7 +272,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
             p[f"terms__{path_key}"] = float(wk)
             p["sigma2"] = s2
             params.append(p)
-    screen_scores = (1.0 - screened if classification else -screened).ravel()
+    screen_scores = (1.0 - screened if crit == "error" else -screened).ravel()
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))

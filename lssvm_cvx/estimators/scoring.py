@@ -31,7 +31,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import HyperparameterError, SolverError
 from .search_results import param_columns, rank_scores
 
-__all__ = ["Scoring", "resolve_scoring", "cv_results", "best_of"]
+__all__ = ["Scoring", "resolve_scoring", "cv_results", "best_of", "preset_results"]
 
 
 class _HeldOutRegressor(RegressorMixin, BaseEstimator):
@@ -153,6 +153,8 @@ def resolve_scoring(scoring: Any, *, classifier: bool, loss: Any) -> Scoring:
     """
     import copy
 
+    if isinstance(scoring, Scoring):   # already resolved (a preset's own scoring)
+        return scoring
     if scoring is None:
         if classifier:
             return Scoring("accuracy", "accuracy", True)
@@ -263,3 +265,57 @@ def best_of(results: Mapping[str, Any]) -> tuple[int, dict[str, Any], float]:
                           + why)
     idx = int(np.flatnonzero(np.asarray(results["rank_test_score"]) == 1)[0])
     return idx, dict(results["params"][idx]), float(score[idx])
+
+
+def preset_results(results: dict[str, Any], gammas: np.ndarray, kind: str, sigma2: float,
+                   selection: str) -> tuple[float, dict[str, Any]]:
+    """The composition's ``cv_results_`` in the LS-SVM's words, and the chosen γ.
+
+    The search ran over the RKHS term's weights ``1/γ`` of ``gammas`` (in that order, inside
+    each σ²); each candidate's ``terms__rkhs`` becomes the ``gamma`` of the grid it came from
+    (the grid's own number, not ``1/(1/γ)``).  Beside scikit-learn's keys, the grid view the
+    LS-SVM estimators offer: ``gammas``, ``sigma2s``, ``scores`` (the criterion the search
+    minimised, one row per σ²: minus ``mean_test_score``, or one minus it for accuracy; NaN
+    where a screen left a candidate unscored), ``best_gamma``, ``best_sigma2``,
+    ``best_score``, ``criterion``; after a screen, ``screen_scores`` (the screen of the whole
+    grid, the same orientation) and ``n_exact``.
+
+    Parameters
+    ----------
+    results : dict
+        The composed estimator's ``cv_results_``.
+    gammas : numpy.ndarray
+        The γ grid.
+    kind : str
+        The scoring's kind (``"accuracy"``: the criterion is the error rate).
+    sigma2 : float
+        The width, when σ² was not searched.
+    selection : str
+        ``"loo"`` or ``"kfold"`` (the ``criterion`` key).
+
+    Returns
+    -------
+    tuple
+        ``(γ chosen, cv_results_)``.
+    """
+    n_g = gammas.size
+    params = [({"sigma2": p["sigma2"]} if "sigma2" in p else {}) | {"gamma": float(gammas[k % n_g])}
+              for k, p in enumerate(results["params"])]
+    out: dict[str, Any] = {"params": params, **param_columns(params)}
+    out.update({k: v for k, v in results.items() if k != "params" and not k.startswith("param_")})
+
+    def criterion(score: Any) -> np.ndarray:
+        score = np.asarray(score, dtype=np.float64).reshape(-1, n_g)
+        return 1.0 - score if kind == "accuracy" else -score
+
+    scores = criterion(results["mean_test_score"])
+    best, _, _ = best_of(out)
+    sigma2s = [p.get("sigma2", sigma2) for p in params[::n_g]]
+    out.update(gammas=gammas.tolist(), sigma2s=sigma2s, scores=scores.tolist(),
+               criterion=selection,
+               best_gamma=float(gammas[best % n_g]), best_sigma2=sigma2s[best // n_g],
+               best_score=float(scores.flat[best]))
+    if "screen_scores" in results:
+        out["screen_scores"] = criterion(results["screen_scores"]).tolist()
+        out["n_exact"] = int(np.isfinite(scores).sum())
+    return out["best_gamma"], out

@@ -1,10 +1,11 @@
 """Low-rank screens of a model-selection grid: the exact leave-one-out of a Nyström
 (subset-of-regressors) model for every candidate, the exact N × N model on a short list.
 
-One screen serves both searches: the LS-SVM's (γ, σ²) grid (:func:`screened_gamma_sigma2`,
-behind ``LSSVMRegressor(search="screen")``) and the composition core's (σ², term weights) grid
-(:func:`screen_path`, behind ``RegularizedLSSVMRegressor(search="screen")``).  The exhaustive
-searches pay one O(N³) (generalised) eigendecomposition per σ²; the screen pays O(N r²).
+One screen serves the composition core's (σ², term weights) grid (:func:`screen_path`, behind
+``RegularizedLSSVMRegressor(search="screen")``), and so the LS-SVM's (γ, σ²) grid
+(``LSSVMRegressor(search="screen")``, a preset of it: the RKHS norm's weight ``1/γ``,
+:mod:`lssvm_cvx.estimators.regularized_search`).  The exhaustive searches pay one O(N³)
+(generalised) eigendecomposition per σ²; the screen pays O(N r²).
 
 **The screen model.** With ``r`` landmark columns ``L`` (:func:`screen_landmarks`) the
 expansion is restricted to them, ``α = E_L β``, so that ``Kα = K_{:L}β`` and each quadratic
@@ -15,7 +16,7 @@ term ``½ α'P_kα`` becomes ``½ β'P_k[L, L]β``.  In the coordinates ``β = T
 unpenalised bias and ``r × r`` penalty matrices ``M_k = T'P_k[L, L]T`` (the LS-SVM with Gram
 ``F F'`` and regularisation γ is the case ``M = I``, weight ``1/γ``).
 
-**Its exact LOO** (:func:`screen_loo`, the one formula of both searches).  With the loss
+**Its exact LOO** (:func:`screen_loo`, the one formula of the screens).  With the loss
 weights ``s``, ``W = diag(√s)``, the weighted centring ``G = W(F - 1 f̄_s')``,
 ``ỹ = W(y - ȳ_s)`` and ``A(w) = G'G + M_fixed + w M_key``, one generalised eigendecomposition
 of ``(G'G + M_fixed, M_key)`` gives every ``A(w)^{-1}``, and the residual of observation ``i``
@@ -36,24 +37,19 @@ in ``benchmarks/results/scaling.md``, ``lssvm-cvx bench --only scaling``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
-from ..exceptions import HyperparameterError
 from ..formulations.regularized import RegularizedLSSVM
-from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_eigh
 from ..linalg.scores import loo_score, path_residuals
 from ..terms import RKHSNorm
-from .lssvm import SearchResult, gamma_sweep
 
 __all__ = ["SCREEN_RANK", "screen_landmarks", "nystroem_features", "screen_loo", "screen_path",
-           "widen", "screened_gamma_sigma2", "ScreenedSearch"]
+           "widen"]
 
 #: number of landmark columns of the screen (its rank at most)
 SCREEN_RANK = 300
@@ -244,91 +240,3 @@ def widen(evaluate: Callable[[list[int]], Any], row: np.ndarray, j0: int, window
         j = int(np.nanargmin(row))
         todo = [k for k in (j - 1, j + 1) if 0 <= k < row.size and np.isnan(row[k])]
     return done
-
-
-@dataclass
-class ScreenedSearch(SearchResult):
-    """A :class:`~lssvm_cvx.selection.lssvm.SearchResult` whose ``scores`` hold the exact LOO
-    where it was evaluated (NaN elsewhere); ``screen`` holds the low-rank screen of the whole
-    grid and ``n_exact`` the number of exact evaluations."""
-
-    screen: np.ndarray | None = None
-    n_exact: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        d = super().to_dict()
-        d["screen_scores"] = None if self.screen is None else self.screen.tolist()
-        d["n_exact"] = self.n_exact
-        return d
-
-
-def screened_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: Sequence[float] | np.ndarray,
-                          sigma2s: Sequence[float] | np.ndarray, *,
-                          kernel: Callable[[float], Kernel] = RBF, score: str = "mse",
-                          rank: int = SCREEN_RANK, shortlist: int = 2, gamma_window: int = 1,
-                          random_state: Any = 0) -> ScreenedSearch:
-    """The LS-SVM's (γ, σ²) search: the screen of the whole grid (:func:`screen_loo` with
-    weight ``1/γ``), then the exact LOO of the full N × N LS-SVM (one Cholesky and one
-    ``dtrtri`` per γ, or one ``eigh`` per σ² when there are at least
-    :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` of them) for the ``shortlist`` widths
-    with the best screened score, at the γ values within ``gamma_window`` grid steps of each
-    one's screened optimum, extended one grid step at a time while the exact optimum sits on
-    the window's edge (a 1-D search along γ).
-
-    Parameters
-    ----------
-    X : numpy.ndarray of shape (N, d)
-        Inputs.
-    y : numpy.ndarray of shape (N,) or (N, T)
-        Targets.
-    gammas, sigma2s : sequence of float
-        The grid.
-    kernel : callable, default=RBF
-        ``kernel(σ²)`` gives the kernel of a width.
-    score : {"mse", "misclassification"}, default="mse"
-        The LOO score.
-    rank : int, default=SCREEN_RANK
-        Number of landmarks.
-    shortlist : int, default=2
-        Widths evaluated exactly.
-    gamma_window : int, default=1
-        Grid steps around the screened optimum evaluated exactly at first.
-    random_state : int, numpy.random.Generator, RandomState or None, default=0
-        Seed of the landmarks (:func:`screen_landmarks`); None is seed 0, so that the
-        estimators' default ``random_state=None`` gives a reproducible search.
-
-    Returns
-    -------
-    ScreenedSearch
-        The exact scores where evaluated (NaN elsewhere) and the screen of the whole grid.
-    """
-    gammas = np.asarray(gammas, dtype=np.float64).reshape(-1)
-    sigma2s = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
-    if gammas.size == 0 or sigma2s.size == 0:
-        raise HyperparameterError("the γ and σ² grids must be non-empty")
-    for name, v in (("rank", rank), ("shortlist", shortlist), ("gamma_window", gamma_window)):
-        low = 0 if name == "gamma_window" else 1
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
-            raise HyperparameterError(f"{name} must be a positive integer, got {v!r}")
-    order = np.argsort(gammas)
-    gammas = gammas[order]
-    Y = np.asarray(y, dtype=np.float64)
-    Z = X[screen_landmarks(X.shape[0], rank, 0 if random_state is None else random_state)]
-    screen = np.vstack([screen_loo(nystroem_features(kern(X, Z), kern(Z))[0], Y, 1.0 / gammas,
-                                   score) for kern in (kernel(float(s2)) for s2 in sigma2s)])
-    exact = np.full(screen.shape, np.nan)
-    best_rows = np.argsort(np.nanmin(np.where(np.isfinite(screen), screen, np.inf), axis=1))
-    n_exact = 0
-    for i in best_rows[:int(shortlist)]:
-        j0 = int(np.nanargmin(np.where(np.isfinite(screen[i]), screen[i], np.inf)))
-        sweep = partial(gamma_sweep, kernel(float(sigma2s[i]))(X), Y, criterion="loo",
-                        score=score)
-
-        def evaluate(todo: list[int], sweep: Callable[..., Any] = sweep) -> np.ndarray:
-            return sweep(gammas[todo]).scores
-
-        n_exact += widen(evaluate, exact[i], j0, gamma_window)
-        del sweep, evaluate  # the N × N Gram
-    inv = np.argsort(order)
-    return ScreenedSearch(gammas[inv], sigma2s, exact[:, inv], "loo", screen=screen[:, inv],
-                          n_exact=n_exact)
