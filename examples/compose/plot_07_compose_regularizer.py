@@ -81,3 +81,21 @@ ax2.set_title("σ² = 0.1: the curvature\nterm tames the fit")
 ax2.legend()
 fig.tight_layout()
 plt.show()
+
+# %%
+# The LS-SVM is a preset of the composition
+# -----------------------------------------
+# ``LSSVMRegressor(gamma=γ)`` is the squared loss with the RKHS norm weighted :math:`1/\gamma`:
+# its fit and its exact leave-one-out search over a γ grid *are* the composed estimator's over
+# the weights :math:`1/\gamma` (one code path, ``lssvm_cvx.estimators.regularized.fit_arrays``).
+from lssvm_cvx import LSSVMRegressor, RegularizedLSSVMRegressor  # noqa: E402
+
+gammas = np.logspace(-2, 3, 11)
+lssvm = LSSVMRegressor(sigma2=0.1, selection="loo", gamma_grid=gammas).fit(X, y)
+composed = RegularizedLSSVMRegressor(sigma2=0.1, selection="loo",
+                                     weight_grid={"rkhs": 1.0 / gammas}).fit(X, y)
+print(f"LSSVMRegressor: γ = {lssvm.gamma_:.4g}; composed: RKHS weight "
+      f"{composed.terms_['rkhs'][1]:.4g} = 1/{1 / composed.terms_['rkhs'][1]:.4g}")
+print("largest difference of the LOO scores:",
+      f"{np.max(np.abs(lssvm.cv_results_['mean_test_score'] - composed.cv_results_['mean_test_score'])):.1e},",
+      f"of the coefficients: {np.max(np.abs(lssvm.dual_coef_ - composed.dual_coef_)):.1e}")
