@@ -32,7 +32,6 @@ combined output; the subtitle names the per-node or per-component array it combi
 from __future__ import annotations
 
 import os
-import tempfile
 import textwrap
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -161,25 +160,22 @@ def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: float | None = N
     if res > MAX_DPI:
         raise HyperparameterError(f"dpi must be at most {MAX_DPI:g}, got {dpi!r}")
     metadata = {"Date": None} if fmt == "svg" else {"Software": "lssvm-cvx"}
-    try:
-        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=f".{fmt}")
-    except OSError as exc:
-        raise InputError(f"path: cannot write in {out.parent} ({exc.strerror or exc})") from None
+    if not out.parent.is_dir():
+        raise InputError(f"path: cannot write in {out.parent} (no such folder)")
     import matplotlib
 
-    try:
+    from .harness.files import atomic_write
+
+    def write(tmp: str) -> None:
         # the same figure gives the same SVG (ids are hashed with a fixed salt, no date)
-        with os.fdopen(fd, "wb") as fh, matplotlib.rc_context({"svg.hashsalt": "lssvm-cvx"}):
-            fig.savefig(fh, format=fmt, dpi=res, metadata=metadata, bbox_inches="tight",
+        with matplotlib.rc_context({"svg.hashsalt": "lssvm-cvx"}):
+            fig.savefig(tmp, format=fmt, dpi=res, metadata=metadata, bbox_inches="tight",
                         pad_inches=0.05)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
+
+    try:
+        atomic_write(out, write)   # the package's one atomic write (flushed to disk)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise InputError(f"path: cannot write {out} ({exc.strerror or exc})") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return out
 
 

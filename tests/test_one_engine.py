@@ -109,3 +109,14 @@ def test_the_classifier_twins_only_go_down():
     twins = sorted(c.__name__ for n, c in registered.items() if "classifier" in n
                    and any(b in regression for b in c.__mro__[1:]))
     assert twins == TWINS
+
+
+def test_one_atomic_write():
+    """Issue 30, item 4: every file the package writes in one step goes through
+    :func:`lssvm_cvx.harness.files.atomic_write` (flushed to disk, ordinary permissions): no
+    other module renames a temporary file into place (``save_figure`` had its own, unsynced)."""
+    sites = sorted(str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
+                   if any(isinstance(n, ast.Attribute) and n.attr in ("replace", "rename")
+                          and isinstance(n.value, ast.Name) and n.value.id == "os"
+                          for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
+    assert sites == ["harness/files.py"]
