@@ -18,7 +18,7 @@ from sklearn.model_selection import KFold
 
 import lssvm_cvx.estimators.lssvm as lssvm_module
 from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
-from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.selection.screen import screen_landmarks, screen_path
@@ -180,3 +180,60 @@ def test_the_rkhs_screen_from_the_landmarks_equals_the_formulations_screen(data,
             form = RegularizedLSSVM(X, y, kernel=RBF(s2), terms=cand)
             expected.append(screen_path(form, keys[0], grid[keys[0]], y, L, "mse"))
     np.testing.assert_allclose(m.cv_results_["screen_scores"], -np.ravel(expected), rtol=1e-8)
+
+
+def test_any_splitter_is_scored_as_gridsearchcv_scores_it(data):
+    """Test sets that do not partition the data (``ShuffleSplit``) are scored by refits, as the
+    composed search does (the LS-SVM's k-fold used to refuse them); the scores are those of
+    ``GridSearchCV`` refitting the LS-SVM on every training set."""
+    from sklearn.model_selection import GridSearchCV, ShuffleSplit
+
+    X, y, _, _ = data
+    cv = ShuffleSplit(4, test_size=0.2, random_state=0)
+    m = LSSVMRegressor(sigma2=2.0, selection="kfold", cv=cv, gamma_grid=GAMMAS).fit(X, y)
+    ref = GridSearchCV(LSSVMRegressor(sigma2=2.0), {"gamma": GAMMAS}, cv=cv,
+                       scoring="neg_mean_squared_error").fit(X, y)
+    np.testing.assert_allclose(m.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-8)
+    assert m.best_params_ == ref.best_params_
+
+
+def test_groups_are_the_kept_points_groups(data):
+    """A point of weight 0 leaves the LS-SVM (eq. 74) and the splitter: the group split of the
+    weighted fit is the group split of the data without those points."""
+    from sklearn.model_selection import GroupKFold
+
+    X, y, _, w = data
+    groups = np.arange(X.shape[0]) % 7
+    w0 = w.copy()
+    w0[::9] = 0.0
+    keep = w0 > 0
+    kw = dict(selection="kfold", cv=GroupKFold(3), gamma_grid=GAMMAS)
+    a = LSSVMRegressor(**kw).fit(X, y, sample_weight=w0, groups=groups)
+    b = LSSVMRegressor(**kw).fit(X[keep], y[keep], sample_weight=w0[keep], groups=groups[keep])
+    np.testing.assert_allclose(a.cv_results_["mean_test_score"],
+                               b.cv_results_["mean_test_score"], rtol=RTOL)
+    for est in (LSSVMRegressor(**kw), RegularizedLSSVMRegressor(selection="kfold",
+                                                              cv=GroupKFold(3))):
+        with pytest.raises(InputError, match="groups"):   # was an IndexError in the splitter
+            est.fit(X, y, groups=groups[:-1])
+
+
+def test_overlapping_test_sets_are_scored_by_refits():
+    """``ShuffleSplit`` trains each split on the complement of its test set, but the test sets
+    overlap: the composed search used the path there, whose held-out residuals keep one value
+    per point (the last fold's), and scored every earlier split wrongly (3.7 % off
+    GridSearchCV at e232253).  Overlapping test sets now go to refits."""
+    from sklearn.model_selection import GridSearchCV, ShuffleSplit
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(70, 3))
+    y = np.sin(2 * X[:, 0]) + 0.3 * X[:, 1] + 0.1 * rng.normal(size=70)
+    cv = ShuffleSplit(4, test_size=0.2, random_state=0)
+    m = RegularizedLSSVMRegressor(sigma2=2.0, selection="kfold", cv=cv,
+                                  weight_grid={"rkhs": 1.0 / GAMMAS}).fit(X, y)
+    ref = GridSearchCV(LSSVMRegressor(sigma2=2.0), {"gamma": GAMMAS}, cv=cv,
+                       scoring="neg_mean_squared_error").fit(X, y)
+    for j in range(4):
+        np.testing.assert_allclose(m.cv_results_[f"split{j}_test_score"],
+                                   ref.cv_results_[f"split{j}_test_score"], rtol=1e-8)

@@ -36,6 +36,7 @@ __all__ = [
     "SaveMixin",
     "check_finite_model",
     "check_kernel_param",
+    "checked_groups",
     "checked_weights",
     "check_fitted",
     "check_scale",
@@ -421,6 +422,17 @@ def checked_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.n
             f"sample_weight is zero for all but {int(keep.sum())} samples; at least 2 need a "
             "positive weight")
     return w, keep
+
+
+def checked_groups(groups: Any, n: int) -> np.ndarray | None:
+    """``groups`` (a group splitter's labels) as one label per sample, None staying None;
+    :class:`InputError` otherwise (not an ``IndexError`` inside the splitter)."""
+    if groups is None:
+        return None
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.shape[0] != n:
+        raise InputError(f"groups must hold one label per sample ({n}), got shape {g.shape}")
+    return g
 
 
 def sample_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.ndarray]:

@@ -24,15 +24,15 @@ from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
 from ..linalg import lssvm_system
 from ..model_selection import CRITERIA, select_gamma_sigma2
-from ..linalg.streaming import is_dask
 from ..linalg.folds import cv_splits
+from ..linalg.streaming import is_dask
 from ..selection.heldout import ESTIMANDS
 from ..terms import RKHSNorm
 from .regularized import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor, fit_arrays
 from .regularized_search import SEARCHES
 from .search_results import search_results
 from .scoring import Scoring, best_of, preset_results, resolve_scoring
-from .base import KernelMixin, check_fitted, sample_weights, encode_labels
+from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
 from .grids import default_sigma2_grid, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
@@ -79,26 +79,6 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         "n_components": [POSITIVE_INT], "n_loo": [AT_LEAST_TWO],
         "sigma2_subsample": [AT_LEAST_TWO, None], "progress": ["boolean"],
     }
-
-    def _folds(self, y_split: np.ndarray, keep: np.ndarray, classification: bool,
-               groups: Any = None) -> list[np.ndarray] | None:
-        """Held-out index sets (into the kept points) for ``selection="kfold"``: the test sets
-        of ``cv``, which must partition the kept points (the closed form's k-fold)."""
-        if self.selection != "kfold":
-            return None
-        n_kept = int(keep.sum())
-        splits = cv_splits(self.cv, keep.size, y=y_split, groups=groups,
-                           stratified=classification, random_state=self.random_state,
-                           labeled=keep)
-        position = np.cumsum(keep) - 1  # index among the kept points
-        folds = [position[te] for _, te in splits if te.size]
-        if any(int(keep[tr].sum()) + te.size != n_kept for tr, te in splits) or not folds or \
-                np.unique(np.concatenate(folds)).size != sum(f.size for f in folds):
-            raise HyperparameterError(
-                "cv: the LS-SVM's exact k-fold needs test sets that partition the data, each "
-                "trained on all the others (KFold, StratifiedKFold, GroupKFold, LeaveOneOut...); "
-                "for other splitters use RegularizedLSSVMRegressor/Classifier")
-        return folds
 
     def _gcv(self, X: np.ndarray, Y: np.ndarray, gammas: np.ndarray, weights: np.ndarray | None,
              score: str) -> tuple[float, float, dict[str, Any]]:
@@ -221,16 +201,21 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
             gamma, sigma2, results = self._gcv(Xk, Yk, gammas, w, score)
         held_out = self.selection in ("loo", "kfold")
         scoring = selection_scoring(self, classification)
-        folds = self._folds(Y if Y.ndim == 1 else np.argmax(Y, axis=1), keep, classification,
-                            groups)
+        cv = self.cv
+        if self.selection == "kfold":
+            # the splits of every sample (cv's indices, groups, labels are the caller's), of which
+            # the points of weight 0 leave the model: indices into the kept points
+            at = np.cumsum(keep) - 1
+            cv = [(at[tr[keep[tr]]], at[te]) for tr, te in cv_splits(
+                self.cv, keep.size, y=Y if Y.ndim == 1 else np.argmax(Y, axis=1),
+                groups=checked_groups(groups, keep.size), stratified=classification, random_state=self.random_state,
+                labeled=keep)]
         core = (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
             kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
             terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, selection=self.selection if held_out
             else None, loo=self.loo, scoring=scoring,
             weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid if held_out
-            else None, cv=self.cv if folds is None else [
-                (np.setdiff1d(np.arange(Yk.shape[0]), te), te) for te in folds],
-            search=self.search,
+            else None, cv=cv, search=self.search,
             random_state=self.random_state)
         if classification:
             core.classes_ = self.classes_
@@ -294,10 +279,11 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         as given: an explicit width is never replaced), ``"auto"``
         (:func:`default_sigma2_grid`) or widths.
     cv :
-        Number of folds (shuffled with ``random_state``), a scikit-learn splitter whose test
-        sets partition the data (``KFold``, ``StratifiedKFold``, ``GroupKFold`` with
-        ``fit(..., groups=)``) or an iterable of such ``(train, test)`` pairs, for
-        ``selection="kfold"``.
+        Number of folds (shuffled with ``random_state``), a scikit-learn splitter (``KFold``,
+        ``StratifiedKFold``, ``GroupKFold`` with ``fit(..., groups=)``, ``ShuffleSplit``...)
+        or an iterable of ``(train, test)`` pairs, for ``selection="kfold"``: test sets that
+        partition the data are scored from one factorisation per candidate (exact k-fold),
+        others by refitting on each training set (the composed estimator's search).
     search :
         How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
         eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,

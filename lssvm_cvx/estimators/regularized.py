@@ -33,7 +33,7 @@ from ..kernels import Kernel
 from ..losses import Loss, make_loss
 from ..selection.gnc_terms import gnc_fit
 from ..selection.heldout import ESTIMANDS
-from .base import KernelMixin, check_fitted, checked_weights, encode_labels
+from .base import KernelMixin, check_fitted, checked_groups, checked_weights, encode_labels
 from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses_device
 from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
@@ -309,6 +309,7 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
             f"loss {type(loss).__name__} is a {loss.task} loss; {type(est).__name__} needs "
             f"a {task} or general loss (Loss.task = {task!r} or 'both')")
     w, labeled = _loss_weights(sample_weight, X.shape[0])
+    groups = checked_groups(groups, X.shape[0])
     sigma2, results = est.sigma2, None
     for attr in ("best_params_", "best_score_", "best_index_"):
         if hasattr(est, attr):

@@ -80,8 +80,14 @@ def weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
 
 
 def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
-    """Whether each split trains on everything but its test set (KFold, LeaveOneOut...)."""
-    return all(train.size + test.size == n for train, test in splits)
+    """Whether the test sets are disjoint and each split trains on everything but its test set
+    (KFold, LeaveOneOut...): what the path's held-out residuals, one per point, need.  Test
+    sets that overlap (``ShuffleSplit``) are scored by refits: the path would keep one
+    residual per point, that of the last fold holding it."""
+    if not all(train.size + test.size == n for train, test in splits):
+        return False
+    tests = np.concatenate([test for _, test in splits])
+    return np.unique(tests).size == tests.size
 
 
 def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.ndarray | None,
