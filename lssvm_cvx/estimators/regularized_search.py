@@ -45,7 +45,7 @@ from ..terms import RKHSNorm
 from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 
-__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID", "SEARCHES", "SCREEN_MIN_ROWS"]
+__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID"]
 
 #: the search strategies of ``selection="loo"``
 SEARCHES = ("auto", "grid", "screen")
