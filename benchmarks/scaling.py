@@ -8,7 +8,11 @@ eigendecomposition of the N × N Gram in the same run.
 Data: ``make_friedman1(N, n_features=10, noise=1.0)`` from seeds (test: 5000 noise-free points);
 sinc ``y = sinc(x) + 0.1 ε`` on [-3, 3] for the LOO selection (test: 2000 noise-free points).
 Every (method, N) fit runs in a fresh subprocess with one BLAS thread; its peak memory is the
-child's ``ru_maxrss`` (no grandchildren: the process tree is that one process).
+child's own high-water mark, ``VmHWM`` of ``/proc/self/status`` (no grandchildren: the process
+tree is that one process; ``ru_maxrss`` where there is no ``/proc``).  Not ``ru_maxrss`` on
+Linux: it keeps the parent's peak across ``fork`` + ``exec``, so when ``scaling`` ran after other
+benchmarks in one ``lssvm-cvx bench`` process every row read the bench process's peak (1875 MB
+for every method and N at cf47788, the sklearn fit at N = 1000 included).
 """
 
 from __future__ import annotations
@@ -52,8 +56,12 @@ else:
     est = NeoLSSVM().fit(X, y)
 fit = time.perf_counter() - t0
 rmse = float(np.sqrt(np.mean((est.predict(Xt) - yt) ** 2)))
-print(json.dumps({"fit": fit, "rmse": rmse, "ran": ran,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+try:  # the process's own peak (ru_maxrss would keep the parent's across fork + exec)
+    with open("/proc/self/status") as fh:
+        peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM:")) / 1024
+except (OSError, StopIteration):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"fit": fit, "rmse": rmse, "ran": ran, "peak_mb": peak}))
 """
 
 
