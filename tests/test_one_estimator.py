@@ -237,3 +237,27 @@ def test_overlapping_test_sets_are_scored_by_refits():
     for j in range(4):
         np.testing.assert_allclose(m.cv_results_[f"split{j}_test_score"],
                                    ref.cv_results_[f"split{j}_test_score"], rtol=1e-8)
+
+
+def test_the_screened_fit_solves_with_the_searchs_factorisation(monkeypatch):
+    """Factorise once: the screen's exact step factorised the chosen system; the final fit
+    solves with it (no Gram, no factorisation after the search) and equals a plain fit at the
+    chosen (γ, σ²) bit for bit."""
+    import lssvm_cvx.estimators.regularized as regularized
+
+    rng = np.random.default_rng(6)
+    X = rng.uniform(-3, 3, (400, 1))
+    y = np.sinc(X[:, 0]) + 0.1 * rng.normal(size=400)
+    built = []
+    real = regularized.RegularizedLSSVMRegressor._formulation
+
+    def spy(self, *args, **kwargs):
+        built.append(args[2])
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(regularized.RegularizedLSSVMRegressor, "_formulation", spy)
+    m = LSSVMRegressor(selection="loo", search="screen", sigma2_grid="auto").fit(X, y)
+    assert len(built) == 2          # the two screened candidates scored exactly, no refit
+    plain = LSSVMRegressor(sigma2=m.sigma2_, gamma=m.gamma_).fit(X, y)
+    np.testing.assert_array_equal(m.dual_coef_, plain.dual_coef_)
+    assert m.intercept_ == plain.intercept_

@@ -311,6 +311,7 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
     w, labeled = _loss_weights(sample_weight, X.shape[0])
     groups = checked_groups(groups, X.shape[0])
     sigma2, results = est.sigma2, None
+    keep: dict[str, Any] = {}   # the search's factorisation of its choice
     for attr in ("best_params_", "best_score_", "best_index_"):
         if hasattr(est, attr):
             delattr(est, attr)
@@ -319,17 +320,20 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
             est, X, Y, Y if labels is None else labels, w, labeled, terms, groups,
             classification=est._classification, formulation=est._formulation,
             classes=est._classes(),
-            landmark_gram=lambda s2, L: est._landmark_gram(s2, L, X))
+            landmark_gram=lambda s2, L: est._landmark_gram(s2, L, X), keep=keep)
         est.best_index_, est.best_params_, est.best_score_ = best_of(results)
-    form = est._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
-    alpha, b = est._solve(form, Y)
+    if keep and est.solver is None:   # the chosen system, factorised by the screen: solve only
+        (alpha, b), kernel, X_form = keep["system"].solve(Y), keep["kernel"], keep["X"]
+    else:
+        form = est._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
+        (alpha, b), kernel, X_form = est._solve(form, Y), form.kernel, form.X
     est.device_ = None
-    est.kernel_ = form.kernel
+    est.kernel_ = kernel
     est.sigma2_ = sigma2
     est.terms_ = terms
     est.cv_results_ = results
     est.support_ = np.arange(X.shape[0])
-    est.X_fit_ = None if form.X is None else X.copy(order="C")  # None: a precomputed Gram
+    est.X_fit_ = None if X_form is None else X.copy(order="C")  # None: a precomputed Gram
     est.dual_coef_ = alpha
     est.intercept_ = b
 

@@ -93,8 +93,8 @@ def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
 def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.ndarray | None,
            labeled: np.ndarray, terms: dict, groups: Any = None, *, classification: bool,
            formulation: Callable[..., Any], classes: np.ndarray | None,
-           landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
-           ) -> tuple[float, dict, dict[str, Any]]:
+           landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
+           keep: dict[str, Any] | None = None) -> tuple[float, dict, dict[str, Any]]:
     """Search ``est``'s grid (module docstring).
 
     Parameters
@@ -125,6 +125,10 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         ``landmark_gram(sigma2, L)``: the kernel between every point and the landmarks ``L``
         and the landmarks' own Gram, for a screen of RKHS-only terms without the full Gram
         (None: the screen builds each candidate's formulation).
+    keep : dict or None, default=None
+        Filled, when the chosen candidate's system was factorised by the search (the screen's
+        exact step), with ``"system"`` (the factorisation: the final fit only solves with it),
+        ``"kernel"`` and ``"X"`` (the formulation's inputs, None for a precomputed Gram).
 
     Returns
     -------
@@ -151,7 +155,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
             and scoring.kind in ("mse", "accuracy")):
         return _screened(est, X, Y, labels, terms, grid, s2s, path_key, other_keys, splits,
                          scoring, formulation=formulation, classes=classes,
-                         landmark_gram=landmark_gram if rkhs_only else None)
+                         landmark_gram=landmark_gram if rkhs_only else None,
+                         keep={} if keep is None else keep)
     params, rows, status, reasons, times = [], [], [], [], []
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     for s2 in s2s:
@@ -220,13 +225,15 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
               grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str],
               splits: list, scoring: Scoring, *, formulation: Callable[..., Any],
               classes: np.ndarray | None,
-              landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None
-              ) -> tuple[float, dict, dict[str, Any]]:
+              landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None,
+              keep: dict[str, Any]) -> tuple[float, dict, dict[str, Any]]:
     """Screen every (σ², other weights) candidate's path by the low-rank LOO of
     :mod:`lssvm_cvx.selection.screen`, then score the :data:`SCREEN_SHORTLIST` best
     by the exact path; the choice and its score are exact.  The screen's criterion is the
     scoring's (error rate for accuracy, else squared error); its landmarks are seeded by
-    ``random_state`` (None: seed 0, a reproducible search)."""
+    ``random_state`` (None: seed 0, a reproducible search).  The factorisation of the best
+    candidate scored exactly is kept (one at a time) and handed to the final fit in ``keep``
+    when it is the chosen one: the fit then costs two triangular solves."""
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     ws = grid[path_key]
     crit = "error" if scoring.kind == "accuracy" else "mse"
@@ -254,6 +261,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     screened = np.array([screen(s2, combo) for s2, combo in cands])
     best_screen = np.nanmin(screened, axis=1)
     order = [int(c) for c in np.argsort(best_screen, kind="stable")[:SCREEN_SHORTLIST]]
+    best_exact: dict[str, Any] = {"value": np.inf, "index": -1}
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
     for c in order:
         # exact LOO around the screened optimum, widened while the exact optimum sits on the
@@ -264,10 +272,14 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
         def exact(todo: list[int], c: int = c, form: Any = form) -> list[float]:
             out = []
             for j in todo:
-                R = form.system({path_key: float(ws[j])}).loo(Y)
+                system = form.system({path_key: float(ws[j])})
+                R = system.loo(Y)
                 rows[c * ws.size + j] = [scoring.split_score(
                     labels[te], Y[te] - R[te], classes=classes, targets=Y[te]) for _, te in splits]
                 out.append(-float(np.mean(rows[c * ws.size + j])))   # lower is better
+                if np.isfinite(out[-1]) and out[-1] < best_exact["value"]:
+                    best_exact.update(value=out[-1], index=c * ws.size + j, system=system,
+                                      kernel=form.kernel, X=form.X)
             return out
 
         widen(exact, np.full(ws.size, np.nan), int(np.nanargmin(screened[c])))
@@ -282,6 +294,8 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))
-    _, best, _ = best_of(results)
+    index, best, _ = best_of(results)
+    if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
+        keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
     return best["sigma2"], chosen, results
