@@ -30,14 +30,11 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_table2",
     "areg_table2_claim",
     "areg_table3",
     "auto_real",
     "auto_sinc",
-    "auto_sinc_grid",
     "componentwise_defaults",
-    "componentwise_fig6",
     "componentwise_kernel_choice",
     "componentwise_solvers",
     "componentwise_spam",
