@@ -30,13 +30,11 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_table2_claim",
     "areg_table3",
     "auto_real",
     "auto_sinc",
     "componentwise_defaults",
     "componentwise_kernel_choice",
-    "componentwise_solvers",
     "componentwise_spam",
     "componentwise_table1",
     "device",
@@ -46,7 +44,6 @@ STALE: frozenset[str] = frozenset({
     "l2svm_speed",
     "l2svm_table3",
     "pareto_table3",
-    "selection_semantics",
 })
 
 
