@@ -40,12 +40,12 @@ from sklearn.exceptions import ConvergenceWarning
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise import (column_groups, component_columns_gram, as_componentwise,
                                           check_component_inputs, component_kernels)
-from ..kernels.base import RBF, Componentwise, Kernel, make_kernel
+from ..kernels.base import Componentwise, Kernel, make_kernel
+from ..terms import RKHSNorm
 from ..linalg.folds import make_folds
 from ..selection.componentwise_cv import (RULES, cv_path, default_lam_grid, default_sigma2_grid,
                                           default_xi_grid)
 from ..selection.kernel_choice import choose_kernels
-from ..selection.lssvm import select_gamma_sigma2
 from ..linalg.bordered import lssvm_system
 from ..linalg.threads import small_system_blas
 from ..selection.gnc import STARTS
@@ -53,6 +53,9 @@ from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .componentwise_fits import FITS, FitSettings
 from .componentwise_fits import GNC_DEFAULTS  # noqa: F401 (the benchmarks read it here)
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
+from .grids import has_width
+from .regularized import RegularizedLSSVMRegressor, fit_arrays
+from .scoring import preset_results
 from .params import (FRACTION, KERNEL_PARAMS, POSITIVE, Interval, StrOptions, validate_params)
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
@@ -167,36 +170,62 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         validate_params(self, self._parameter_constraints)
 
     # --- hyperparameters by 10-fold CV (§5) ---------------------------------------------------
-    def _has_rbf(self) -> bool:
-        k = self._componentwise_kernel(1.0).kernel
-        return any(isinstance(b, RBF) for b in (k if isinstance(k, (list, tuple)) else [k]))
+    def _searches_width(self) -> bool:
+        """Whether σ² is chosen by CV: ``sigma2=None`` and the estimator builds an RBF from the
+        name ``"rbf"`` (a kernel object keeps its own widths)."""
+        k = self.kernel
+        items = list(k) if isinstance(k, (list, tuple)) else [k]
+        named = any(isinstance(i, str) and i.lower() == "rbf" for i in items)
+        if self.sigma2 is not None or not named:
+            return False
+        if any(isinstance(i, Kernel) and has_width(i) for i in items):
+            raise HyperparameterError(
+                "kernel mixes 'rbf' (whose width sigma2=None chooses by CV) with kernel objects "
+                "that hold their own width; give sigma2, or name every RBF 'rbf'")
+        return True
 
     def _folds(self, n: int) -> Any:
         """``cv`` folds, at most one per point pair (small data sets)."""
         cv = self.cv
         return min(int(cv), max(2, n // 2)) if isinstance(cv, (int, np.integer)) else cv
 
-    def _select_hyperparameters(self, X: np.ndarray, Y: np.ndarray) -> None:
-        """σ² (and γ) by exact k-fold CV of the componentwise LS-SVM (closed form, all γ
-        from one eigendecomposition per σ²); λ / ξ by k-fold CV of the penalty itself."""
+    def _select_hyperparameters(self, X: np.ndarray, Y: np.ndarray) -> Any:
+        """σ² (and γ) by exact k-fold CV of the componentwise LS-SVM; λ / ξ by k-fold CV of
+        the penalty itself.  Returns the componentwise LS-SVM fitted at the chosen (γ, σ²)
+        when the search ran (None otherwise).
+
+        The (γ, σ²) search is a preset of the composed estimator (as ``LSSVMRegressor``'s):
+        Squared + ``RKHSNorm`` with weight ``1/γ`` on the componentwise kernel, its weight
+        grid ``1/γ`` of :data:`GAMMA_GRID`, the widths set inside the kernel
+        (:func:`~lssvm_cvx.estimators.grids.set_width`), scored by ``neg_mean_squared_error``
+        per fold and averaged over folds as ``GridSearchCV`` does; every γ of a width from one
+        factorisation (:func:`~lssvm_cvx.estimators.regularized.fit_arrays`)."""
         self.cv_results_ = {}
         s2, g = self.sigma2, self.gamma
         needs_gamma = g is None and self.penalty in (None, "fusion_eta")
-        if (s2 is None and self._has_rbf()) or needs_gamma:
-            s2s = default_sigma2_grid(X) if s2 is None else np.array([float(s2)])
+        searched = self._searches_width()
+        lssvm = None
+        if searched or needs_gamma:
             gs = GAMMA_GRID if g is None else np.array([float(g)])
-            folds = make_folds(len(Y), self._folds(len(Y)), _seed(self.random_state))
-            res = select_gamma_sigma2(X, Y, gs, s2s, kernel=self._componentwise_kernel,
-                                      criterion="kfold", folds=folds)
-            s2, g = float(res.best_sigma2), float(res.best_gamma)
-            self.cv_results_["gamma_sigma2"] = res.to_dict()
-        self.sigma2_ = 1.0 if s2 is None else float(s2)        # unused without RBF components
+            n = len(Y)
+            folds = make_folds(n, self._folds(n), _seed(self.random_state))
+            lssvm = RegularizedLSSVMRegressor(
+                kernel=self._componentwise_kernel(1.0 if searched or s2 is None else s2),
+                terms={"rkhs": (RKHSNorm(), 1.0 / gs[0])}, weight_grid={"rkhs": 1.0 / gs},
+                sigma2_grid=default_sigma2_grid(X) if searched else None, selection="kfold",
+                cv=[(np.setdiff1d(np.arange(n), f), f) for f in folds],
+                scoring="neg_mean_squared_error")
+            fit_arrays(lssvm, X, Y, None)
+            s2 = float(lssvm.sigma2_) if searched else s2
+            g, self.cv_results_["gamma_sigma2"] = preset_results(
+                lssvm.cv_results_, gs, "mse", 1.0 if s2 is None else float(s2), "kfold")
+        self.sigma2_ = 1.0 if s2 is None else float(s2)        # unused without named RBFs
         self.gamma_ = 1.0 if g is None else float(g)
         self.reg_ = None
         names: dict[str | None, str] = {"l1": "xi", "fusion_areg": "xi", "stp": "lam"}
         name = names.get(self.penalty)
         if name is None:
-            return
+            return lssvm
         value = getattr(self, name)
         if value is None:
             grid = self.cv_grid
@@ -226,6 +255,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             self.cv_results_[name]["n_selected"] = [
                 float(np.mean([e.get("n_selected", np.nan) for e in ex])) for ex in path.extras]
         self.reg_ = float(value)
+        return lssvm
 
     # --- fitting (regression machinery on targets Y) ------------------------------------------
     def _fit_targets(self, X: np.ndarray, Y: np.ndarray, *, classification: bool = False) -> None:
@@ -238,7 +268,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             self.__dict__.pop(attr, None)
         min_c = 1 if self.penalty is None else 2
         X = check_component_inputs(X, self._componentwise_kernel(), min_components=min_c)
-        self._select_hyperparameters(X, Y)
+        lssvm = self._select_hyperparameters(X, Y)
         cw = self._componentwise_kernel(self.sigma2_)
         comps = component_kernels(cw, X.shape[1])
         # candidate kernels that share an input (several kernels per column)
@@ -250,7 +280,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             rank_tol=self.rank_tol, selection_tol=self.selection_tol, gnc_start=self.gnc_start,
             gnc_options=self.gnc_options, start_weights=self.start_weights,
             validation_fraction=self.validation_fraction, random_state=self.random_state,
-            groups=groups, classification=classification)
+            groups=groups, classification=classification, lssvm=lssvm)
         fit = FITS[self.penalty](X, Y, cw, settings)
         self.converged_, self.n_iter_, self.history_ = fit.converged, fit.n_iter, fit.history
         for name, value in fit.attrs.items():

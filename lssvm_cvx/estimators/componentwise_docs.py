@@ -11,14 +11,19 @@ DOC_PARAMS = """
         candidate component per column *and* kernel, e.g. ``["rbf", "linear"]``), or a
         :class:`~lssvm_cvx.kernels.Componentwise` (used as is, e.g. with column groups).
     sigma2 :
-        RBF width σ² > 0 (the same for every component, as in the chapter).  ``None``
-        (default): chosen with γ by exact ``cv``-fold CV of the componentwise LS-SVM over the
-        median column variance × (1, 3, 10, 30, 100) (§5: "the kernel parameter (taken to be
-        constant over the components) ... tuned using 10-fold cross-validation").
+        RBF width σ² > 0 of the components named ``"rbf"`` (the same for every component, as
+        in the chapter).  ``None`` (default): chosen with γ by exact ``cv``-fold CV of the
+        componentwise LS-SVM over the median column variance × (1, 3, 10, 30, 100) (§5: "the
+        kernel parameter (taken to be constant over the components) ... tuned using 10-fold
+        cross-validation").  A kernel object keeps its own widths (no width is searched; a
+        list that names ``"rbf"`` beside a kernel object holding a width needs ``sigma2``).
     gamma :
         Regularization constant γ > 0 of eq. (4) (``penalty=None``); the start ``η = γ 1`` of
         ``"fusion_eta"``.  ``None`` (default): chosen with σ² by that CV over
-        ``logspace(-2, 4, 13)``.
+        ``logspace(-2, 4, 13)``.  The search is the composed estimator's
+        (``RegularizedLSSVMRegressor`` with ``RKHSNorm`` of weight ``1/γ`` on the
+        componentwise kernel): the mean squared error of each fold, averaged over the folds
+        as ``GridSearchCV`` does, every γ of a width from one factorisation.
     degree, t :
         Polynomial kernel degree and offset.
     penalty :
@@ -104,11 +109,14 @@ DOC_ATTRS = """
     eta_ : ndarray
         Final η (``"fusion_eta"`` only).
     sigma2_, gamma_ : float
-        The σ² and γ used (given or chosen by CV).
+        The σ² and γ used (given or chosen by CV); ``sigma2_`` is 1.0 when no component is
+        named ``"rbf"`` (a kernel object keeps its own widths).
     reg_ : float or None
         The λ (``"stp"``) or ξ (``"l1"``, ``"fusion_areg"``) used (given or chosen by CV).
     cv_results_ : dict
-        ``"gamma_sigma2"``: the (γ, σ²) search; ``"lam"`` / ``"xi"``: grid, mean and standard
+        ``"gamma_sigma2"``: the (γ, σ²) search (``GridSearchCV``'s keys, and the grid view
+        ``gammas``, ``sigma2s``, ``scores`` — one row per σ² —, ``best_gamma``,
+        ``best_sigma2``, ``best_score``, ``criterion``); ``"lam"`` / ``"xi"``: grid, mean and standard
         error of the CV error, ``index_min``, chosen ``index``, mean number of selected
         components per grid value.
     start_weights_ : ndarray

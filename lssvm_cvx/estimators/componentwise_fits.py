@@ -32,17 +32,15 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ..exceptions import HyperparameterError, InputError, SolverError
-from ..formulations.componentwise import (
-    ComponentwiseLSSVM,
-    ComponentwiseLSSVMClassification,
-    check_component_inputs,
-)
+from ..formulations.componentwise import check_component_inputs, component_kernels
 from ..formulations.componentwise_eta import ComponentwiseEta
 from ..formulations.componentwise_gnc import ComponentwiseSTP, kernel_dof_weights
 from ..formulations.componentwise_sparse import ComponentwiseFusion, ComponentwiseL1, selected_components
 from ..kernels.base import Componentwise
 from ..selection.eta_als import eta_fusion
 from ..selection.gnc import gnc, prune_overlaps
+from ..terms import RKHSNorm
+from .regularized import RegularizedLSSVMRegressor, fit_arrays
 
 __all__ = ["FitSettings", "ComponentFit", "FITS", "fit_lssvm", "fit_l1", "fit_stp",
            "fit_fusion_areg", "fit_fusion_eta", "validation_split", "gnc_start_weights",
@@ -67,6 +65,9 @@ class FitSettings:
         Candidate components that share an input column (several kernels per column).
     classification : bool
         The targets are ±1 labels (the classifier).
+    lssvm : RegularizedLSSVMRegressor or None
+        The componentwise LS-SVM already fitted at (``gamma``, the kernel's σ²) by the
+        hyperparameter search, which :func:`fit_lssvm` then reuses (None: it fits one).
     """
 
     gamma: float
@@ -82,6 +83,7 @@ class FitSettings:
     random_state: Any
     groups: list[list[int]] = field(default_factory=list)
     classification: bool = False
+    lssvm: Any = None
 
 
 @dataclass
@@ -129,14 +131,17 @@ def solve_qp(f: Any, solver: str):
 
 
 def fit_lssvm(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> ComponentFit:
-    """The componentwise LS-SVM, eq. (7) (regression) or eq. (16) (classifier, ``α̃ = y ∘ α``):
-    every component shares the dual coefficients."""
-    cls = ComponentwiseLSSVMClassification if s.classification else ComponentwiseLSSVM
-    form = cls(X, Y, kernel=cw, gamma=s.gamma)
-    sol = form.closed_form()
-    coef = sol["alpha"] * np.asarray(Y, dtype=np.float64) if s.classification else sol["alpha"]
-    P = form.n_components
-    return ComponentFit(np.repeat(coef[:, None], P, axis=1), sol.scalar("b"), np.arange(P), X, Y)
+    """The componentwise LS-SVM, eq. (7) (regression) or eq. (16) (classifier, after
+    ``α̃ = y ∘ α`` the regression system on the ±1 targets): every component shares the dual
+    coefficients.  A preset of the composition, Squared + ``RKHSNorm`` with weight ``1/γ`` on
+    the componentwise kernel (the search's fit when it made one, :attr:`FitSettings.lssvm`)."""
+    est = s.lssvm
+    if est is None:
+        est = RegularizedLSSVMRegressor(kernel=cw, terms={"rkhs": (RKHSNorm(), 1.0 / s.gamma)})
+        fit_arrays(est, X, Y, None)
+    P = len(component_kernels(cw, X.shape[1]))
+    return ComponentFit(np.repeat(np.asarray(est.dual_coef_)[:, None], P, axis=1),
+                        float(est.intercept_), np.arange(P), X, Y)
 
 
 def fit_l1(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> ComponentFit:

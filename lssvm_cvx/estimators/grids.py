@@ -1,5 +1,6 @@
 """The RBF widths a search covers: around the median squared distance (``"auto"``), the
-widths given, or ``sigma2`` as given (an explicit width is never replaced by a grid)."""
+widths given, or ``sigma2`` as given (an explicit width is never replaced by a grid); and the
+kernel of one width, for a kernel object with RBF widths inside it (:func:`set_width`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError
-from ..kernels.base import sq_dists
+from ..kernels.base import Kernel, sq_dists
 
-__all__ = ["default_sigma2_grid", "sigma2_candidates"]
+__all__ = ["default_sigma2_grid", "sigma2_candidates", "set_width", "has_width"]
 
 
 def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:
@@ -22,7 +23,58 @@ def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.n
     return (med if med > 0 else 1.0) * np.logspace(-2, 2, 9)
 
 
-def sigma2_candidates(est: Any, X: np.ndarray) -> tuple[np.ndarray, bool]:
+def _kernels_in(value: Any) -> bool:
+    return isinstance(value, Kernel) or (isinstance(value, (list, tuple)) and any(
+        isinstance(v, Kernel) for v in value))
+
+
+def set_width(kernel: Kernel, sigma2: float) -> Kernel:
+    """``kernel`` with every width inside it set to ``sigma2``: a kernel with a ``sigma2``
+    parameter (:class:`~lssvm_cvx.kernels.RBF`, or one of your own) gets the new value, and a
+    kernel made of kernels (a sum, a product, a scaling, a
+    :class:`~lssvm_cvx.kernels.Componentwise` kernel and its list of kernels) is rebuilt
+    around its parts with their widths set.  The kernel given is not changed.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel (its ``get_params(deep=False)`` rebuild it, as for any scikit-learn
+        estimator).
+    sigma2 : float
+        The width.
+
+    Returns
+    -------
+    Kernel
+        A new kernel, or ``kernel`` itself when it holds no width.
+    """
+    params = kernel.get_params(deep=False)
+    new = {}
+    for name, value in params.items():
+        if name == "sigma2":
+            new[name] = float(sigma2)
+        elif isinstance(value, Kernel):
+            new[name] = set_width(value, sigma2)
+        elif _kernels_in(value):
+            new[name] = type(value)(set_width(v, sigma2) if isinstance(v, Kernel) else v
+                                    for v in value)
+    return type(kernel)(**{**params, **new}) if new and has_width(kernel) else kernel
+
+
+def has_width(kernel: Kernel) -> bool:
+    """Whether ``kernel`` holds a width that :func:`set_width` sets (a ``sigma2`` parameter,
+    in it or in a kernel it is made of)."""
+    for name, value in kernel.get_params(deep=False).items():
+        if name == "sigma2":
+            return True
+        if _kernels_in(value) and any(has_width(v) for v in (
+                value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, Kernel)):
+            return True
+    return False
+
+
+def sigma2_candidates(est: Any, X: np.ndarray, *, objects: bool = False
+                      ) -> tuple[np.ndarray, bool]:
     """The RBF widths a search covers and whether σ² is searched: ``sigma2`` as given unless
     ``sigma2_grid`` asks for a grid (``"auto"``: 9 values around the median squared distance,
     or the given values).
@@ -33,6 +85,10 @@ def sigma2_candidates(est: Any, X: np.ndarray) -> tuple[np.ndarray, bool]:
         With ``kernel``, ``sigma2`` and ``sigma2_grid``.
     X : numpy.ndarray
         Training inputs.
+    objects : bool, default=False
+        Whether the caller searches the widths inside a kernel object (:func:`set_width`; the
+        exact CPU search does): then ``kernel`` may be an object with a width, not only
+        ``"rbf"``.
 
     Returns
     -------
@@ -43,9 +99,12 @@ def sigma2_candidates(est: Any, X: np.ndarray) -> tuple[np.ndarray, bool]:
     if grid is None:
         return np.array([est.sigma2], dtype=np.float64), False
     rbf = isinstance(est.kernel, str) and est.kernel.lower() == "rbf"
+    if objects and isinstance(est.kernel, Kernel):
+        rbf = has_width(est.kernel)
     if not rbf:
-        raise HyperparameterError(f"sigma2_grid searches the RBF width; kernel={est.kernel!r} has "
-                                  "none (set sigma2_grid=None)")
+        inside = "a kernel object with a sigma2 inside" if objects else "kernel='rbf' only"
+        raise HyperparameterError(f"sigma2_grid searches the RBF width ({inside}); "
+                                  f"kernel={est.kernel!r} has none (set sigma2_grid=None)")
     if isinstance(grid, str):
         if grid != "auto":
             raise HyperparameterError(f"sigma2_grid must be None, 'auto' or widths, got {grid!r}")

@@ -11,7 +11,6 @@ the Schur complement for the bias, :func:`lssvm_cvx.linalg.lssvm_system`) and ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 from numbers import Real
 from typing import ClassVar, Any
@@ -19,7 +18,6 @@ from typing import ClassVar, Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
-from ..checks import check_gamma
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
 from ..linalg import lssvm_system
@@ -33,7 +31,7 @@ from .regularized_search import SEARCHES
 from .search_results import search_results
 from .scoring import Scoring, best_of, preset_results, resolve_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
-from .grids import default_sigma2_grid, sigma2_candidates
+from .grids import default_sigma2_grid, set_width, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
 from .lssvm_device import DeviceModelMixin, decision_device, fit_device, labels_device, uses_device
@@ -84,10 +82,13 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
              score: str) -> tuple[float, float, dict[str, Any]]:
         """``selection="gcv"``: (γ, σ²) by generalised cross-validation (a criterion, not
         held-out splits: :func:`~lssvm_cvx.model_selection.select_gamma_sigma2`)."""
-        sigma2s, searched = sigma2_candidates(self, X)
-        make: Callable[[float], Kernel] = self._make_kernel
-        if not searched:
-            make = lambda _s2: self._make_kernel()  # noqa: E731 - the width as given
+        sigma2s, searched = sigma2_candidates(self, X, objects=True)
+
+        def make(s2: float) -> Kernel:
+            if not searched:
+                return self._make_kernel()          # the width as given
+            kernel = self._make_kernel(s2)
+            return set_width(kernel, s2) if isinstance(self.kernel, Kernel) else kernel
         res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion="gcv",
                                   score=score, weights=weights)
         params = [({"sigma2": float(s2)} if searched else {}) | {"gamma": float(g)}
@@ -140,7 +141,10 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         Y2 = Y if Y.ndim == 2 else Y[:, None]
         if self.selection == "loo":
             gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
-            if isinstance(self.kernel, str) and self.kernel.lower() == "rbf":
+            rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
+            if self.sigma2_grid is not None and not rbf:
+                sigma2_candidates(self, X)   # raises: the approximations search named RBFs only
+            if rbf:
                 # σ² as given unless a grid is asked for ("auto": around the median distance)
                 if isinstance(self.sigma2_grid, str) and self.sigma2_grid == "auto":
                     sigma2s = default_sigma2_grid(subsample_rows(X, 1000, 0))
@@ -183,7 +187,7 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         (:func:`~lssvm_cvx.estimators.regularized.fit_arrays`) over the weight grid ``1/γ``
         of ``gamma_grid``; a point of weight 0 leaves the model (eq. 74), the others weigh
         the loss.  GCV, a criterion rather than held-out splits, picks (γ, σ²) first."""
-        gamma = check_gamma(self.gamma, name="gamma")
+        gamma = self._gamma()
         if np.ndim(gamma):
             raise HyperparameterError(
                 "gamma must be a number > 0; per-point constants γ_i = γ w_i (eq. 74) are "
@@ -210,8 +214,11 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 self.cv, keep.size, y=Y if Y.ndim == 1 else np.argmax(Y, axis=1),
                 groups=checked_groups(groups, keep.size), stratified=classification, random_state=self.random_state,
                 labeled=keep)]
+        kernel = self.kernel
+        if self.selection == "gcv" and self.sigma2_grid is not None and isinstance(kernel, Kernel):
+            kernel = set_width(kernel, sigma2)      # the widths GCV chose, inside the object
         core = (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
-            kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
+            kernel=kernel, sigma2=sigma2, degree=self.degree, t=self.t,
             terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, selection=self.selection if held_out
             else None, loo=self.loo, scoring=scoring,
             weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid if held_out
@@ -277,7 +284,9 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     gamma_grid, sigma2_grid :
         γ candidates (default :data:`DEFAULT_GAMMA_GRID`); σ² candidates: None (``sigma2``
         as given: an explicit width is never replaced), ``"auto"``
-        (:func:`default_sigma2_grid`) or widths.
+        (:func:`default_sigma2_grid`) or widths; with ``kernel="rbf"`` or, for the exact fit, a
+        kernel object that holds widths (``Componentwise(RBF())``, ``RBF() + Linear()``:
+        :func:`~lssvm_cvx.estimators.grids.set_width`).
     cv :
         Number of folds (shuffled with ``random_state``), a scikit-learn splitter (``KFold``,
         ``StratifiedKFold``, ``GroupKFold`` with ``fit(..., groups=)``, ``ShuffleSplit``...)

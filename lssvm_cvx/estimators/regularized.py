@@ -5,7 +5,9 @@ Every term weight is a parameter: ``est.set_params(terms__graph=0.1)`` sets the 
 term named ``"graph"`` and ``terms__graph__n_neighbors=5`` a parameter of the term itself, so
 ``GridSearchCV(est, {"terms__graph": [...]})`` tunes it.  ``selection="loo" | "kfold"`` searches
 a grid of weights (``weight_grid``, default the first term over ``10^-5 … 10^3``) and, when
-asked (``sigma2_grid``), of RBF widths itself, scoring every candidate on every split with
+asked (``sigma2_grid``), of RBF widths itself (also the widths inside a kernel object:
+``Componentwise(RBF())``, ``RBF() + Linear()``; :func:`~lssvm_cvx.estimators.grids.set_width`),
+scoring every candidate on every split with
 ``scoring`` (:mod:`lssvm_cvx.estimators.scoring`) under the estimand ``loo``: ``"refit"`` (the
 default: a point leaves the loss, the basis and every term, as in
 ``GridSearchCV(est, cv=LeaveOneOut())``) or ``"loss"`` (it leaves the loss only).  Exact closed
@@ -34,6 +36,7 @@ from ..losses import Loss, make_loss
 from ..selection.gnc_terms import gnc_fit
 from ..selection.heldout import ESTIMANDS
 from .base import KernelMixin, check_fitted, checked_groups, checked_weights, encode_labels
+from .grids import set_width
 from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses_device
 from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
@@ -139,9 +142,17 @@ class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         return super().set_params(**params)
 
     # --- fitting ------------------------------------------------------------------------------
+    def _kernel_at(self, sigma2: float) -> Kernel:
+        """The kernel at width ``sigma2``; a kernel object gets the width set inside it when
+        ``sigma2_grid`` searches widths (and is used as given otherwise)."""
+        kernel = self._make_kernel(sigma2)
+        if self.sigma2_grid is not None and isinstance(self.kernel, Kernel):
+            kernel = set_width(kernel, sigma2)
+        return kernel
+
     def _formulation(self, X: np.ndarray, y: np.ndarray, sigma2: float, w: np.ndarray | None,
                      terms: dict) -> RegularizedLSSVM:
-        kernel = self._make_kernel(sigma2)
+        kernel = self._kernel_at(sigma2)
         K = self._gram(kernel, X)
         return RegularizedLSSVM(None if self._precomputed else X, y, kernel=kernel,
                                 loss=make_loss(self.loss, sample_weight=w), terms=terms, K=K,
@@ -153,7 +164,7 @@ class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         Gram, without the full Gram (the screen of RKHS-only terms)."""
         if self._precomputed:
             return X[:, L], X[np.ix_(L, L)]
-        kernel = self._make_kernel(sigma2)
+        kernel = self._kernel_at(sigma2)
         return kernel(X, X[L]), kernel(X[L])
 
     def _classes(self) -> np.ndarray | None:
@@ -247,7 +258,10 @@ _DOC_SEARCH = """
         Weights per term key to search (default: the first term over ``10^-5 … 10^3``).
     sigma2_grid : None, "auto" or array-like, default=None
         RBF widths to search.  ``None``: ``sigma2`` is used as given (an explicit width is
-        never replaced); ``"auto"``: 9 values around the median squared distance.
+        never replaced); ``"auto"``: 9 values around the median squared distance.  With
+        ``kernel="rbf"`` or a kernel object that holds widths (``Componentwise(RBF())``,
+        ``RBF() + Linear()``, a kernel of your own with a ``sigma2`` parameter): each candidate
+        sets every width inside it (:func:`~lssvm_cvx.estimators.grids.set_width`).
     cv : int, splitter or iterable, default=5
         For ``selection="kfold"``: a number of folds (shuffled with ``random_state``), any
         scikit-learn splitter (``KFold``, ``GroupKFold`` with ``fit(..., groups=)``,

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import HyperparameterError, LssvmCvxWarning
+from ..exceptions import HyperparameterError, LssvmCvxWarning, NumericalError
 from ..formulations.regularized import nonconvex_keys
 from ..linalg.folds import cv_splits
 from ..losses import make_loss
@@ -136,7 +136,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         ``(sigma2, terms with the chosen weights, cv_results_)``.
     """
     grid = weight_grid(est, terms)
-    s2s, searched = sigma2_candidates(est, X)
+    s2s, searched = sigma2_candidates(est, X, objects=True)
     n = X.shape[0]
     y_split = Y if Y.ndim == 1 else np.argmax(Y, axis=1)
     splits = cv_splits("loo" if est.selection == "loo" else est.cv, n, y=y_split, groups=groups,
@@ -145,7 +145,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
         raise HyperparameterError("cv yields a split with no labelled test point")
     loss = make_loss(est.loss)
     scoring = resolve_scoring(est.scoring, classifier=classification, loss=loss)
-    solver = getattr(est, "solver", None)
+    solver = est.solver
     path_key, *other_keys = list(grid)
     quadratic = loss.squared and all(t.is_quadratic for t, _ in terms.values())
     rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
@@ -205,9 +205,24 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          estimand=est.loo, scoring=scoring.name, n_splits=len(splits),
                          search="grid")
     _warn(status, reasons)
-    _, best, _ = best_of(results)
+    _, best, _ = _best(results, X, Y)
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
     return best.get("sigma2", est.sigma2), chosen, results
+
+
+def _best(results: dict[str, Any], X: np.ndarray, Y: np.ndarray) -> tuple[int, dict, float]:
+    """:func:`~lssvm_cvx.estimators.scoring.best_of`, but when no candidate has a finite
+    score although no solve failed (held-out errors that overflow), a
+    :class:`~lssvm_cvx.exceptions.NumericalError` naming the magnitudes, not a solver error."""
+    scores = np.asarray(results["mean_test_score"], dtype=np.float64)
+    if not np.isfinite(scores).any() and "failed" not in list(results.get("status", [])):
+        sizes = ", ".join(f"max |{name}| = {np.abs(a[np.isfinite(a)]).max():.3g}"
+                          for name, a in (("X", X), ("y", Y)) if np.isfinite(a).any())
+        raise NumericalError(
+            f"model selection: no candidate has a finite held-out score though every fit ran "
+            f"({sizes}): y (or X) is out of the range double precision can square; rescale it "
+            "(e.g. divide y by its largest value)")
+    return best_of(results)
 
 
 def _warn(status: list[str], reasons: list[str]) -> None:
@@ -294,7 +309,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))
-    index, best, _ = best_of(results)
+    index, best, _ = _best(results, X, Y)
     if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
