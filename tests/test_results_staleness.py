@@ -33,8 +33,6 @@ STALE: frozenset[str] = frozenset({
     "areg_speed",
     "auto_gradient",
     "auto_large",
-    "auto_real",
-    "auto_sinc",
     "componentwise_defaults",
     "componentwise_kernel_choice",
     "componentwise_solvers",
