@@ -30,22 +30,13 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_speed",
-    "auto_gradient",
-    "auto_large",
     "componentwise_defaults",
     "componentwise_kernel_choice",
-    "componentwise_solvers",
     "componentwise_spam",
     "device",
     "l2svm_mixture",
     "l2svm_spam",
-    "l2svm_speed",
-    "lssvm_speed",
     "pareto_table3",
-    "regularized_speed",
-    "scaling",
-    "selection_semantics",
 })
 
 
