@@ -166,3 +166,30 @@ def test_a_search_whose_scores_overflow_names_y(data, make):
     X, y = data
     with pytest.raises(NumericalError, match=r"max \|y\| = .*rescale"):
         make().fit(X, y * 1e300)
+
+
+def test_a_kernel_of_ones_own_with_a_sigma2_parameter_is_searched(data):
+    """The docs' claim, with code a user would write: a Laplacian kernel of one's own with a
+    ``sigma2`` parameter, inside a sum with a linear kernel, searched by ``sigma2_grid``."""
+    from scipy.spatial.distance import cdist
+
+    from lssvm_cvx.kernels import Kernel
+
+    class Laplacian(Kernel):
+        def __init__(self, sigma2=1.0):
+            self.sigma2 = sigma2
+
+        def _gram(self, X, Z):
+            return np.exp(-cdist(X, X if Z is None else Z, "cityblock") / self.sigma2)
+
+    X, y = data
+    s2s, weights = [0.5, 2.0, 8.0], [0.01, 1.0]
+    est = RegularizedLSSVMRegressor(kernel=Laplacian() + Linear(), sigma2_grid=s2s,
+                                    weight_grid={"rkhs": weights}, selection="loo").fit(X, y)
+    ref = GridSearchCV(RegularizedLSSVMRegressor(),
+                       {"kernel": [Laplacian(v) + Linear() for v in s2s], "terms__rkhs": weights},
+                       cv=len(y), scoring="neg_mean_squared_error").fit(X, y)
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-8)
+    assert isinstance(est.kernel_.kernels[0], Laplacian)
+    assert est.kernel_.kernels[0].sigma2 == est.sigma2_ == ref.best_params_["kernel"].kernels[0].sigma2
