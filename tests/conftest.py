@@ -40,6 +40,25 @@ def tol(solver):
 
 
 @pytest.fixture
+def spy(monkeypatch):
+    """``spy(module, name)`` replaces the function ``module.name`` by a wrapper that calls it
+    and records its first argument; returns the list of those arguments (one per call)."""
+
+    def install(module, name: str) -> list:
+        calls: list = []
+        real = getattr(module, name)
+
+        def wrapper(first, *args, **kwargs):
+            calls.append(first)
+            return real(first, *args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+        return calls
+
+    return install
+
+
+@pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
 

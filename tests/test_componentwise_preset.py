@@ -79,17 +79,10 @@ def test_a_grid_over_a_kernel_without_width_is_refused(data):
                        approximation="nystroem").fit(X, y)
 
 
-def test_the_componentwise_fit_runs_the_composed_fit(data, monkeypatch):
+def test_the_componentwise_fit_runs_the_composed_fit(data, spy):
     """The componentwise LS-SVM's fit is a call of the composed estimator's fit."""
     X, y = data
-    calls = []
-    real = fits_module.fit_arrays
-
-    def spy(est, *args, **kwargs):
-        calls.append(est)
-        return real(est, *args, **kwargs)
-
-    monkeypatch.setattr(fits_module, "fit_arrays", spy)
+    calls = spy(fits_module, "fit_arrays")
     m = ComponentwiseLSSVMRegressor(sigma2=2.0, gamma=5.0).fit(X, y)
     assert len(calls) == 1 and isinstance(calls[0], RegularizedLSSVMRegressor)
     assert isinstance(calls[0].terms["rkhs"][0], RKHSNorm)

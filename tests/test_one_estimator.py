@@ -42,17 +42,10 @@ def _core(cls, gamma, **kw):
     return cls(terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, **kw)
 
 
-def test_the_lssvm_fit_runs_the_composed_fit(data, monkeypatch):
+def test_the_lssvm_fit_runs_the_composed_fit(data, spy):
     """The LS-SVM's exact fit is a call of the composed estimator's fit, not a copy of it."""
     X, y, _, _ = data
-    calls = []
-    real = lssvm_module.fit_arrays
-
-    def spy(est, *args, **kwargs):
-        calls.append(est)
-        return real(est, *args, **kwargs)
-
-    monkeypatch.setattr(lssvm_module, "fit_arrays", spy)
+    calls = spy(lssvm_module, "fit_arrays")
     m = LSSVMRegressor(gamma=5.0, selection="loo", gamma_grid=GAMMAS).fit(X, y)
     assert len(calls) == 1 and isinstance(calls[0], RegularizedLSSVMRegressor)
     assert set(calls[0].terms) == {"rkhs"} and isinstance(calls[0].terms["rkhs"][0], RKHSNorm)
