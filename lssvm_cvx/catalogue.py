@@ -75,7 +75,9 @@ def _unicode(cls: Any) -> dict[str, str]:
 
 def _methods(cls: Any) -> list[str]:
     """The public methods a formulation adds to the contract of
-    :class:`~lssvm_cvx.formulations.base.Formulation` (``predict``, ``path``, ...)."""
+    :class:`~lssvm_cvx.formulations.base.Formulation` (``predict``, ``path``, ...), but those of
+    the other task (:func:`~lssvm_cvx.formulations.tasks.task_method`: a regression class's
+    ``decision_function``, its classifier preset's ``predict``)."""
     from types import FunctionType
 
     from .formulations.base import Formulation
@@ -88,7 +90,9 @@ def _methods(cls: Any) -> list[str]:
         found.update(a for a, v in vars(k).items()
                      if not a.startswith("_") and a not in contract
                      and isinstance(v, (FunctionType, classmethod, staticmethod)))
-    return sorted(found)
+    task = getattr(cls, "default_task", None)
+    return sorted(a for a in found
+                  if getattr(getattr(cls, a, None), "only_task", task) in (None, task))
 
 
 def _entry(cls: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from lssvm_cvx.formulations import FORMULATIONS
+from lssvm_cvx.formulations.tasks import PRESET_KEYS
 
 PKG = Path(__file__).resolve().parents[1] / "lssvm_cvx"
 
@@ -33,10 +34,9 @@ ENGINES = {
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],
     "linalg/streaming.py": ["StreamingPenalizedLS"],
 }
-#: registered formulation classes that are the classifier twin of a regression class
-TWINS = ["ARegClassification", "ARegClassifierCV", "ARegClassifierEnsemble",
-         "ARegClassifierFastCV", "ARegClassifierFusion", "AutoLSSVMClassification",
-         "ComponentwiseLSSVMClassification", "LSSVMClassification"]
+#: registered formulation classes that are the classifier twin of a regression class (issue 30,
+#: step 3: none left, every classifier is a preset of its regression class)
+TWINS: list[str] = []
 
 
 def _name(node: ast.AST) -> str | None:
@@ -100,15 +100,77 @@ def test_the_engines_only_go_down():
     assert {k: sorted(v) for k, v in found.items()} == ENGINES
 
 
+def _own_attributes(cls: type) -> set[str]:
+    """What a class body sets beyond a preset's (name, reference, docstring, task)."""
+    return {k for k in vars(cls) if not k.startswith("__") and k != "_abc_impl"} - PRESET_KEYS
+
+
 def test_the_classifier_twins_only_go_down():
     """A twin: a registered classifier formulation (its name holds ``classifier``) that
-    subclasses a registered formulation of another task (it re-codes the targets through the
-    task hooks of :class:`~lssvm_cvx.formulations.lssvm.KernelFormulation`, or its own)."""
+    subclasses a registered formulation of another task with a body of its own (methods or
+    attributes beyond those :func:`~lssvm_cvx.formulations.tasks.classifier_preset` sets: the
+    registry name, reference, docstring and ``default_task``)."""
     registered = dict(FORMULATIONS.items())
     regression = {c for n, c in registered.items() if "classifier" not in n}
     twins = sorted(c.__name__ for n, c in registered.items() if "classifier" in n
-                   and any(b in regression for b in c.__mro__[1:]))
+                   and any(b in regression for b in c.__mro__[1:]) and _own_attributes(c))
     assert twins == TWINS
+
+
+def test_the_classifiers_are_presets_of_their_regression_class():
+    """Each registered classifier of a regression formulation is its preset: the regression
+    class with ``task="classification"``, built with the same data as ``task=`` given."""
+    presets = {n: c for n, c in FORMULATIONS.items() if getattr(c, "preset_of", None)}
+    assert sorted(presets) == ["areg_classifier", "areg_classifier_cv", "areg_classifier_ensemble",
+                               "areg_classifier_fast_cv", "areg_classifier_fusion",
+                               "auto_lssvm_classifier", "componentwise_lssvm_classifier",
+                               "lssvm_classifier"]
+    for name, cls in presets.items():
+        base = cls.preset_of
+        assert base in FORMULATIONS.values() and "classifier" not in base.name, name
+        assert cls.default_task == "classification" and base.default_task == "regression"
+        assert not _own_attributes(cls), name
+        inst = cls.random_instance(12, seed=0)
+        assert inst.task == "classification" and isinstance(inst, base)
+
+
+def test_the_task_is_an_instance_attribute():
+    """``LSSVM(X, y, task="classification")`` is ``LSSVMClassification(X, y)`` (one closed form),
+    a method of the other task raises, and ``task`` is checked."""
+    import numpy as np
+    import pytest
+
+    from lssvm_cvx.exceptions import HyperparameterError, NotSupportedError
+    from lssvm_cvx.formulations.lssvm import LSSVM, LSSVMClassification
+
+    f = LSSVMClassification.random_instance(20, seed=3)
+    g = LSSVM(f.X, f.y, kernel=f.kernel, gamma=f.gamma, task="classification")
+    a, b = f.solve(), g.solve()
+    assert np.array_equal(a["alpha"], b["alpha"]) and np.array_equal(g.classes, f.classes)
+    assert np.array_equal(f.decision_function(a, f.X[:4]), g.decision_function(b, g.X[:4]))
+    reg = LSSVM(f.X, f.y.astype(float), kernel=f.kernel)
+    with pytest.raises(NotSupportedError, match="classification task's"):
+        reg.decision_function(reg.solve(), f.X[:4])
+    with pytest.raises(HyperparameterError, match="task must be one of"):
+        LSSVM(f.X, f.y, task="ranking")
+
+
+def test_one_label_coder():
+    """Formulations code labels in one place: no formulation class under ``formulations/``
+    calls :func:`lssvm_cvx.checks.binary_labels`; they call
+    :func:`lssvm_cvx.formulations.tasks.task_targets`, its one caller there (a solver function
+    on raw arrays, ``l2svm_active_set.solve_fixed``, codes its own ``y``)."""
+    in_classes, coders = [], []
+    for p in sorted((PKG / "formulations").rglob("*.py")):
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)
+                     and _name(n.func) == "binary_labels"]
+            if isinstance(node, ast.ClassDef) and calls:
+                in_classes.append(f"{p.name}::{node.name}")
+            if isinstance(node, ast.FunctionDef) and node.name == "task_targets" and calls:
+                coders.append(p.name)
+    assert in_classes == [] and coders == ["tasks.py"]
 
 
 def test_one_atomic_write():

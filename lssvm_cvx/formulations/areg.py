@@ -31,7 +31,8 @@ paper writes ``R^{n×n}`` after eq. 3, which is a slip of the dimension).  The r
 Regression and classification share one code path through four "hooks": the Gram block
 (``Ω`` or ``Ω_y = diag(y) Ω diag(y)``), the border of the bias (``1`` or ``y``) and the
 right-hand side (``y`` or ``1``) — exactly as :class:`~lssvm_cvx.formulations.lssvm.LSSVM`
-and :class:`~lssvm_cvx.formulations.lssvm.LSSVMClassification` do.
+and :class:`~lssvm_cvx.formulations.lssvm.LSSVMClassification` do: each classifier here is its
+regression class with ``task="classification"`` (:mod:`lssvm_cvx.formulations.tasks`).
 
 Paper slips handled here (each has a test in ``tests/test_areg_formulations.py``)
 ---------------------------------------------------------------------------------
@@ -55,13 +56,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..checks import as_matrix, as_targets, binary_labels, check_gamma, check_same_features
+from ..checks import as_matrix, check_gamma, check_same_features
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, lssvm_system
@@ -70,6 +71,7 @@ from ..linalg.lstsq import constrained_lstsq, lsqr_lstsq, min_norm_lstsq
 from ..solution import Solution
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER, KernelFormulation
+from .tasks import classifier_preset, task_targets
 
 __all__ = [
     "AREG_REF",
@@ -122,20 +124,16 @@ class ARegData(KernelFormulation):
         return self.kernel or RBF()
 
 
-class ClassifierHooks:
-    """Appendix A: the classifier task (labels coded ±1, ``Ω_y``, border ``y``, right-hand side
-    ``1``: the hooks of :class:`~lssvm_cvx.formulations.lssvm.KernelFormulation` with
-    ``classification = True``).  Mixed in before an AReg regression class."""
-
-    classification: ClassVar[bool] = True
-
-
 class ValidationData(ARegData):
     """Adds a validation set ``(X_val, y_val)`` (or a precomputed ``Omega_v``, ``n × N``)."""
 
+    # lazily set caches of the classifier (declared only: ``getattr`` sees them unset)
+    _yvpm: np.ndarray | None
+    _Omega_vy: np.ndarray | None
+
     def __init__(self, X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Kernel | None = None,
-                 Omega: Any | None = None, Omega_v: Any | None = None):
-        super().__init__(X, y, kernel=kernel, Omega=Omega)
+                 Omega: Any | None = None, Omega_v: Any | None = None, task: str | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega, task=task)
         self.X_val = X_val
         self.y_val = y_val
         self._Omega_v = None if Omega_v is None else np.asarray(Omega_v, dtype=np.float64)
@@ -168,71 +166,38 @@ class ValidationData(ARegData):
             self._Omega_v_checked = True
         return self._Omega_v
 
+    # --- the validation side of the task's hooks (Appendix A, eq. 61 for the classifier) ----
     def _val_targets(self) -> np.ndarray:
-        return as_targets(self.y_val, self.n_val, name="y_val")
-
-    def _val_border(self) -> np.ndarray:
-        return np.ones(self.n_val)
-
-    def _val_rhs(self) -> np.ndarray:
-        return self._val_targets()
-
-    def _omega_v(self) -> np.ndarray:
-        return self.Omega_v
-
-    def validate(self) -> None:
-        self.rhs()
-        self._val_rhs()
-
-
-class _ValidationClassifierHost(Protocol):
-    """What :class:`ValidationClassifierHooks` uses of its host (a :class:`ValidationData`
-    regression class, with the classifier hooks of :class:`KernelFormulation`)."""
-
-    y_val: Any
-    _yvpm: np.ndarray | None
-    _Omega_vy: np.ndarray | None
-
-    @property
-    def classes(self) -> np.ndarray: ...
-    @property
-    def n_val(self) -> int: ...
-    @property
-    def Omega_v(self) -> np.ndarray: ...
-    def targets(self) -> np.ndarray: ...
-    def _val_targets(self) -> np.ndarray: ...
-
-
-class ValidationClassifierHooks(ClassifierHooks):
-    """Validation side of Appendix A: ``Ω^v_y = diag(y^v) Ω^v diag(y)``, border ``y^v``,
-    right-hand side ``1_n`` (eq. 61)."""
-
-    # lazily set caches (declared only: no class attribute, ``getattr`` sees them unset)
-    _yvpm: np.ndarray | None
-    _Omega_vy: np.ndarray | None
-
-    def _val_targets(self: _ValidationClassifierHost) -> np.ndarray:
+        """``y^v``, or its labels coded ±1 with the training classes."""
+        if not self.classification:
+            return task_targets(self.y_val, self.n_val, self.task, name="y_val")[0]
         yvpm = getattr(self, "_yvpm", None)
         if yvpm is None:
             self.targets()
-            yv = np.asarray(self.y_val)
-            if yv.ndim != 1 or yv.shape[0] != self.n_val:
-                raise InputError(f"y_val must be 1-D with {self.n_val} entries, got shape {yv.shape}")
-            yvpm, _ = binary_labels(yv, self.classes, name="y_val")
-            self._yvpm = yvpm
+            yvpm = self._yvpm = task_targets(self.y_val, self.n_val, self.task,
+                                             classes=self.classes, name="y_val")[0]
         return yvpm
 
-    def _val_border(self: _ValidationClassifierHost) -> np.ndarray:
-        return self._val_targets()
+    def _val_border(self) -> np.ndarray:
+        """``1_n`` (regression) or ``y^v`` (classification)."""
+        return self._val_targets() if self.classification else np.ones(self.n_val)
 
-    def _val_rhs(self: _ValidationClassifierHost) -> np.ndarray:
-        return np.ones(self.n_val)
+    def _val_rhs(self) -> np.ndarray:
+        """``y^v`` (regression) or ``1_n`` (classification)."""
+        return np.ones(self.n_val) if self.classification else self._val_targets()
 
-    def _omega_v(self: _ValidationClassifierHost) -> np.ndarray:
+    def _omega_v(self) -> np.ndarray:
+        """``Ω^v`` (regression) or ``Ω^v_y = diag(y^v) Ω^v diag(y)`` (classification)."""
+        if not self.classification:
+            return self.Omega_v
         Omega_vy = getattr(self, "_Omega_vy", None)
         if Omega_vy is None:
             Omega_vy = self._Omega_vy = self.Omega_v * np.outer(self._val_targets(), self.targets())
         return Omega_vy
+
+    def validate(self) -> None:
+        self.rhs()
+        self._val_rhs()
 
 
 # ------------------------------------------------------------------------------ item 1: training
@@ -268,6 +233,8 @@ class AReg(ARegData):
         A :class:`~lssvm_cvx.kernels.Kernel` (default ``RBF(1.0)``).
     Omega :
         Optional precomputed Gram (use :meth:`from_gram`).
+    task :
+        ``"regression"`` or ``"classification"`` (Appendix A.2; default the class's).
     """
 
     name: ClassVar[str] = "areg"
@@ -277,8 +244,8 @@ class AReg(ARegData):
     compare = ("alpha", "b", "e")
 
     def __init__(self, X: Any, y: Any, *, c: Any = None, kernel: Kernel | None = None,
-                 Omega: Any | None = None):
-        super().__init__(X, y, kernel=kernel, Omega=Omega)
+                 Omega: Any | None = None, task: str | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega, task=task)
         self.c = c
 
     def _c(self) -> np.ndarray:
@@ -332,15 +299,19 @@ class AReg(ARegData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
                         **kwargs: Any) -> AReg:
+        """``n`` points of ``lssvm_regression`` (``lssvm_classification`` for the classifier)
+        and ``c ~ N(0, 0.3²)``."""
         from lssvm_cvx import problems
 
-        ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n, seed=seed, **kwargs)
         c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)
         return cls(ds.X, ds.y, c=c, kernel=RBF(sigma2))
 
 
-class ARegClassification(ClassifierHooks, AReg):
-    """AReg LS-SVM classifier for a fixed ``c`` (Appendix A.2, eq. 59-60).
+ARegClassification = classifier_preset(
+    AReg, "ARegClassification", name="areg_classifier",
+    reference=Reference(AREG_REF, AREG_PAPER, {"primal": "(59)", "dual system": "(60)"}),
+    doc="""AReg LS-SVM classifier for a fixed ``c`` (Appendix A.2, eq. 59-60).
 
     Primal (59) with ``w = Σ_i α_i y_i φ(x_i)``::
 
@@ -349,19 +320,7 @@ class ARegClassification(ClassifierHooks, AReg):
     and the dual system ``[[0, y'], [y, Ω_y + I]] [b; α] = [0; 1 - c]``.  The paper prints the
     right-hand side ``1 - c∘y`` (eq. 60); that does not follow from (59) — see slip 2 in the
     module docstring.  The decision function is ``f(x) = Σ_i α_i y_i K(x_i, x) + b``.
-    """
-
-    name: ClassVar[str] = "areg_classifier"
-    reference = Reference(AREG_REF, AREG_PAPER, {"primal": "(59)", "dual system": "(60)"})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,
-                        **kwargs: Any) -> ARegClassification:
-        from lssvm_cvx import problems
-
-        ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
-        c = np.random.default_rng(seed + 7).normal(scale=0.3, size=n)
-        return cls(ds.X, ds.y, c=c, kernel=RBF(sigma2))
+    """)
 
 
 def tikhonov_c(alpha: Any, gamma: Any) -> np.ndarray:

@@ -123,9 +123,10 @@ from ..linalg.bordered import BorderedSystem, bordered_solve
 from ..linalg.folds import make_folds
 from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
 from ..solution import Solution
-from .areg import AREG_REF, ARegData, ClassifierHooks, default_width
+from .areg import AREG_REF, ARegData, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
+from .tasks import classifier_preset
 
 __all__ = [
     "make_folds",
@@ -167,8 +168,9 @@ class FoldData(ARegData):
     """Training data with a partition into folds (``folds``: an int ``L`` or index sets)."""
 
     def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = 10,
-                 seed: int | None = 0, kernel: Kernel | None = None, Omega: Any | None = None):
-        super().__init__(X, y, kernel=kernel, Omega=Omega)
+                 seed: int | None = 0, kernel: Kernel | None = None, Omega: Any | None = None,
+                 task: str | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega, task=task)
         self.folds = folds
         self.seed = seed
 
@@ -476,30 +478,22 @@ class ARegCV(FoldData):
         """``n`` points of ``lssvm_regression``, ``folds`` folds; the narrow default RBF width
         keeps the least-squares problem in ``c`` well conditioned (so solvers can be compared
         on ``c``; for wide kernels only the models are well determined): 0.1 at ``n ≤ 50``,
-        :func:`~lssvm_cvx.formulations.areg.default_width` beyond."""
+        :func:`~lssvm_cvx.formulations.areg.default_width` beyond (``lssvm_classification``
+        and 0.5 for the classifier)."""
         from lssvm_cvx import problems
 
-        sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
+        base = {"regression": 0.1, "classification": 0.5}[cls.default_task]
+        sigma2 = default_width(base, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n, d=d, seed=seed, **kwargs)
         return cls(ds.X, ds.y, folds=folds, seed=seed, kernel=RBF(sigma2))
 
 
-class ARegClassifierCV(ClassifierHooks, ARegCV):
-    """:class:`ARegCV` for the classifier (Appendix A.6 for the full implementation, which the
-    paper leaves to "a similar methodology"): ``Ω_y``, border ``y``, right-hand side ``1``."""
-
-    name: ClassVar[str] = "areg_classifier_cv"
-    reference = Reference(AREG_REF, AREG_PAPER, {"classifier": "(59)-(61)", "per fold": "(32)",
-                                                  "shared c": "(34)", "A.6": "similar methodology"})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegClassifierCV:
-        from lssvm_cvx import problems
-
-        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, folds=folds, seed=seed, kernel=RBF(sigma2))
+ARegClassifierCV = classifier_preset(
+    ARegCV, "ARegClassifierCV", name="areg_classifier_cv",
+    reference=Reference(AREG_REF, AREG_PAPER, {"classifier": "(59)-(61)", "per fold": "(32)",
+                                               "shared c": "(34)", "A.6": "similar methodology"}),
+    doc=""":class:`ARegCV` for the classifier (Appendix A.6 for the full implementation, which the
+    paper leaves to "a similar methodology"): ``Ω_y``, border ``y``, right-hand side ``1``.""")
 
 
 # ------------------------------------------------------------------------------ item 5: fast CV

@@ -33,9 +33,10 @@ from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.bordered import bordered_solve
 from ..linalg.spectral import use_eigh
 from ..solution import Solution
-from .areg import AREG_REF, ValidationClassifierHooks, ValidationData
+from .areg import AREG_REF, ValidationData
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
+from .tasks import classifier_preset, task_method
 
 __all__ = [
     "check_node_gammas",
@@ -46,8 +47,11 @@ __all__ = [
     "CriterionSearch",
     "criterion_search",
     "CRITERIA",
+    "NODE_GAMMAS",
 ]
 
+#: the default node constants per task (Tables 2 and 3 of the paper)
+NODE_GAMMAS = {"regression": (1.0, 400.0), "classification": (1.0, 20.0)}
 #: non-convex validation criteria of Appendix A.5
 CRITERIA = ("misclassification", "roc")
 
@@ -205,7 +209,9 @@ class ARegEnsemble(ValidationData):
         Training and validation data.
     gammas :
         Node constants ``γ_1..γ_m`` (``m ≥ 2``; the paper uses ``(1, 400)`` in Table 2 and
-        ``(1, 20)`` in Table 3).
+        ``(1, 20)`` in Table 3); default :data:`NODE_GAMMAS` of the task.
+    task :
+        ``"regression"`` or ``"classification"`` (Appendix A.4; default the class's).
     kernel, Omega, Omega_v :
         As in :class:`~lssvm_cvx.formulations.areg_fusion.ARegFusion`.
     """
@@ -224,11 +230,12 @@ class ARegEnsemble(ValidationData):
     solver_options = {"CLARABEL": {"static_regularization_constant": 1e-6, "tol_gap_abs": 1e-12,
                                    "tol_gap_rel": 1e-12, "tol_feas": 1e-12}}
 
-    def __init__(self, X: Any, y: Any, X_val: Any, y_val: Any, *, gammas: Any = (1.0, 400.0),
+    def __init__(self, X: Any, y: Any, X_val: Any, y_val: Any, *, gammas: Any = None,
                  kernel: Kernel | None = None, Omega: Any | None = None,
-                 Omega_v: Any | None = None):
-        super().__init__(X, y, X_val, y_val, kernel=kernel, Omega=Omega, Omega_v=Omega_v)
-        self.gammas = gammas
+                 Omega_v: Any | None = None, task: str | None = None):
+        super().__init__(X, y, X_val, y_val, kernel=kernel, Omega=Omega, Omega_v=Omega_v,
+                         task=task)
+        self.gammas = NODE_GAMMAS[self.task] if gammas is None else gammas
 
     def validate(self) -> None:
         super().validate()
@@ -272,6 +279,28 @@ class ARegEnsemble(ValidationData):
         alpha, b = np.asarray(values["alpha"]), float(np.asarray(values["b"]))
         e_v = self._val_rhs() - self._omega_v() @ alpha - self._val_border() * b
         return float(e_v @ e_v)
+
+    # --- the classifier's criteria (Appendix A.4-A.5) --------------------------------------
+    @task_method("classification")
+    def node_decision_values(self) -> np.ndarray:
+        """The classifier's validation decision values
+        ``f_k(x^v_j) = Σ_i α_{k,i} y_i K(x_i, x^v_j) + b_k`` (``task="classification"``)."""
+        return self._val_targets()[:, None] * self.node_validation_outputs()
+
+    @task_method("classification")
+    def search(self, criterion: str = "misclassification", **kwargs: Any) -> Solution:
+        """The classifier's non-convex validation criterion minimised over the node simplex
+        (eq. 66, §A.5), starting from the 2-norm solution of (64); see
+        :func:`criterion_search`."""
+        self.validate()
+        values = self.node_decision_values()
+        start = simplex_lstsq(self.node_validation_outputs(), self._val_rhs())
+        res = criterion_search(values, self._val_targets(), criterion, lam0=start, **kwargs)
+        sol = self.from_lambda(res.lam)
+        sol.backend = f"search/{criterion}"
+        sol.extras.update({"criterion": criterion, "value": res.value, "history": res.history,
+                           "method": res.method, "l2_start": start})
+        return sol
 
     # --- the two layers -------------------------------------------------------------------
     def nodes(self) -> TikhonovNodes:
@@ -354,62 +383,32 @@ class ARegEnsemble(ValidationData):
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
-                        gammas: Any = (1.0, 400.0), sigma2: float = 1.0, d: int = 3,
+                        gammas: Any = None, sigma2: float = 1.0, d: int = 3,
                         **kwargs: Any) -> ARegEnsemble:
+        """``n`` training and ``n_val`` (default ``n``) validation points of
+        ``lssvm_regression`` with noise 0.5 (the classifier: ``lssvm_classification``)."""
         from lssvm_cvx import problems
 
         nv = n if n_val is None else n_val
-        ds = problems.get_problem("lssvm_regression", n=n + nv, d=d, seed=seed,
-                                  noise_std=0.5, **kwargs)
+        if cls.default_task == "regression":
+            kwargs = {"noise_std": 0.5, **kwargs}
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n + nv, d=d, seed=seed,
+                                  **kwargs)
         return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], gammas=gammas, kernel=RBF(sigma2))
 
 
-class ARegClassifierEnsemble(ValidationClassifierHooks, ARegEnsemble):
-    """Tikhonov-node ensemble of LS-SVM classifiers (Appendix A.4, eq. 63-64).
+ARegClassifierEnsemble = classifier_preset(
+    ARegEnsemble, "ARegClassifierEnsemble", name="areg_classifier_ensemble",
+    reference=Reference(AREG_REF, AREG_PAPER, {"nodes": "(63)", "second layer": "(64)",
+                                               "other criteria": "(65)-(66), A.5"}),
+    doc="""Tikhonov-node ensemble of LS-SVM classifiers (Appendix A.4, eq. 63-64).
 
     Nodes: ``(Ω_y + I/γ_k)α_k + y b_k = 1``, ``y'α_k = 0`` (eq. 63); second layer:
     ``min_λ ||Σ_k [Ω^v_yα_k + y^v b_k] λ_k - 1_n||²`` over the simplex (eq. 64).  The builder is
     (26) with the classifier's Gram, border and right-hand side.  :meth:`search` replaces the
     2-norm of (64) by the misclassification count (eq. 65-66) or the area under the ROC curve
     (§A.5), which are not convex (:func:`criterion_search`).
-    """
-
-    name: ClassVar[str] = "areg_classifier_ensemble"
-    reference = Reference(AREG_REF, AREG_PAPER, {"nodes": "(63)", "second layer": "(64)",
-                                                  "other criteria": "(65)-(66), A.5"})
-
-    def __init__(self, X: Any, y: Any, X_val: Any, y_val: Any, *, gammas: Any = (1.0, 20.0),
-                 kernel: Kernel | None = None, Omega: Any | None = None,
-                 Omega_v: Any | None = None):
-        super().__init__(X, y, X_val, y_val, gammas=gammas, kernel=kernel, Omega=Omega,
-                         Omega_v=Omega_v)
-
-    def node_decision_values(self) -> np.ndarray:
-        """Validation decision values ``f_k(x^v_j) = Σ_i α_{k,i} y_i K(x_i, x^v_j) + b_k``."""
-        return self._val_targets()[:, None] * self.node_validation_outputs()
-
-    def search(self, criterion: str = "misclassification", **kwargs: Any) -> Solution:
-        """Minimise a non-convex validation criterion over the node simplex (eq. 66, §A.5),
-        starting from the 2-norm solution of (64); see :func:`criterion_search`."""
-        self.validate()
-        start = simplex_lstsq(self.node_validation_outputs(), self._val_rhs())
-        res = criterion_search(self.node_decision_values(), self._val_targets(), criterion,
-                               lam0=start, **kwargs)
-        sol = self.from_lambda(res.lam)
-        sol.backend = f"search/{criterion}"
-        sol.extras.update({"criterion": criterion, "value": res.value, "history": res.history,
-                           "method": res.method, "l2_start": start})
-        return sol
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
-                        gammas: Any = (1.0, 20.0), sigma2: float = 1.0, d: int = 3,
-                        **kwargs: Any) -> ARegClassifierEnsemble:
-        from lssvm_cvx import problems
-
-        nv = n if n_val is None else n_val
-        ds = problems.get_problem("lssvm_classification", n=n + nv, d=d, seed=seed, **kwargs)
-        return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], gammas=gammas, kernel=RBF(sigma2))
+    """)
 
 
 # ------------------------------------------------------------------------------ item 6: search

@@ -15,10 +15,11 @@ from ..exceptions import HyperparameterError, NotSupportedError
 from ..kernels import RBF, Kernel
 from ..linalg.lstsq import LSQR_ITER, constrained_lstsq
 from ..solution import Solution
-from .areg import AREG_REF, ClassifierHooks, default_width
+from .areg import AREG_REF, default_width
 from .areg_cv import FoldData, fast_cv_matrices
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
+from .tasks import classifier_preset
 
 __all__ = ["ARegFastCV", "ARegClassifierFastCV", "ARegStability"]
 
@@ -58,8 +59,8 @@ class ARegFastCV(FoldData):
 
     def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = 10,
                  xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
-                 Omega: Any | None = None):
-        super().__init__(X, y, folds=folds, seed=seed, kernel=kernel, Omega=Omega)
+                 Omega: Any | None = None, task: str | None = None):
+        super().__init__(X, y, folds=folds, seed=seed, kernel=kernel, Omega=Omega, task=task)
         self.xi = xi
 
     def _xi(self) -> float:
@@ -157,32 +158,25 @@ class ARegFastCV(FoldData):
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
                         sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegFastCV:
+        """``n`` points of ``lssvm_regression``, RBF width 0.5 at ``n ≤ 50`` (the classifier:
+        ``lssvm_classification``, 1.0), :func:`~lssvm_cvx.formulations.areg.default_width`
+        beyond."""
         from lssvm_cvx import problems
 
-        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_regression", n=n, d=d, seed=seed, **kwargs)
+        base = {"regression": 0.5, "classification": 1.0}[cls.default_task]
+        sigma2 = default_width(base, n, d) if sigma2 is None else sigma2
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n, d=d, seed=seed, **kwargs)
         return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
 
 
-class ARegClassifierFastCV(ClassifierHooks, ARegFastCV):
-    """Fast CV fusion for the classifier (Appendix A.6, eq. 67-69): :class:`ARegFastCV` with
+ARegClassifierFastCV = classifier_preset(
+    ARegFastCV, "ARegClassifierFastCV", name="areg_classifier_fast_cv",
+    reference=Reference(AREG_REF, AREG_PAPER, {"system": "(67)", "Omega_CV,y": "(68)",
+                                               "criterion": "(69)"}),
+    doc="""Fast CV fusion for the classifier (Appendix A.6, eq. 67-69): :class:`ARegFastCV` with
     ``Ω_y``, ``Ω_CV,y`` (eq. 68), border ``y`` and right-hand side ``1_N`` (eq. 67 prints
     ``1/N``, read as ``1_N``; its ``1/L`` weight and third row are corrected as in the module
-    docstring)."""
-
-    name: ClassVar[str] = "areg_classifier_fast_cv"
-    reference = Reference(AREG_REF, AREG_PAPER, {"system": "(67)", "Omega_CV,y": "(68)",
-                                                  "criterion": "(69)"})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, folds: int = 5, xi: float = 1.0,
-                        sigma2: float | None = None, d: int = 3,
-                        **kwargs: Any) -> ARegClassifierFastCV:
-        from lssvm_cvx import problems
-
-        sigma2 = default_width(1.0, n, d) if sigma2 is None else sigma2
-        ds = problems.get_problem("lssvm_classification", n=n, d=d, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, folds=folds, xi=xi, seed=seed, kernel=RBF(sigma2))
+    docstring).""")
 
 
 class ARegStability(ARegFastCV):
@@ -204,8 +198,9 @@ class ARegStability(ARegFastCV):
 
     def __init__(self, X: Any, y: Any, *, folds: int | Sequence[Sequence[int]] | None = None,
                  xi: float = 1.0, seed: int | None = 0, kernel: Kernel | None = None,
-                 Omega: Any | None = None):
-        super().__init__(X, y, folds=folds, xi=xi, seed=seed, kernel=kernel, Omega=Omega)
+                 Omega: Any | None = None, task: str | None = None):
+        super().__init__(X, y, folds=folds, xi=xi, seed=seed, kernel=kernel, Omega=Omega,
+                         task=task)
 
     def _build(self) -> BuiltProblem:
         N = self.n

@@ -18,9 +18,10 @@ import numpy as np
 from ..kernels import RBF
 from ..linalg.lstsq import LSQR_ITER, constrained_lstsq
 from ..solution import Solution
-from .areg import AREG_REF, ValidationClassifierHooks, ValidationData, default_width
+from .areg import AREG_REF, ValidationData, default_width
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
+from .tasks import classifier_preset
 
 __all__ = ["ARegFusion", "ARegClassifierFusion"]
 
@@ -146,17 +147,21 @@ class ARegFusion(ValidationData):
         ``lssvm_regression``; the narrow default RBF width (0.1 at ``n ≤ 50``,
         :func:`~lssvm_cvx.formulations.areg.default_width` beyond) keeps ``M`` well conditioned
         so that the solvers can be compared on α and c (for wide kernels only the model is
-        well-determined)."""
+        well-determined).  The classifier: ``lssvm_classification``, width 0.5 at ``n ≤ 50``."""
         from lssvm_cvx import problems
 
-        sigma2 = default_width(0.1, n, d) if sigma2 is None else sigma2
+        base = {"regression": 0.1, "classification": 0.5}[cls.default_task]
+        sigma2 = default_width(base, n, d) if sigma2 is None else sigma2
         nv = n if n_val is None else n_val
-        ds = problems.get_problem("lssvm_regression", n=n + nv, d=d, seed=seed, **kwargs)
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n + nv, d=d, seed=seed, **kwargs)
         return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], kernel=RBF(sigma2))
 
 
-class ARegClassifierFusion(ValidationClassifierHooks, ARegFusion):
-    """Fusion of the AReg classifier with a validation set (Appendix A.3, eq. 62), solved with
+ARegClassifierFusion = classifier_preset(
+    ARegFusion, "ARegClassifierFusion", name="areg_classifier_fusion",
+    reference=Reference(AREG_REF, AREG_PAPER, {"fusion system": "(62)",
+                                               "validation residual": "(61)"}),
+    doc="""Fusion of the AReg classifier with a validation set (Appendix A.3, eq. 62), solved with
     the least-squares criterion on the training errors ``e = α + c`` and the validation errors
     ``e^v`` (the paper's suggestion after eq. 62)::
 
@@ -165,18 +170,4 @@ class ARegClassifierFusion(ValidationClassifierHooks, ARegFusion):
 
     (first row of eq. 62 read as ``y'α = 0``; slip 3 of the module docstring).  With
     ``α̃ = y∘α`` this is :class:`ARegFusion` on the ±1 targets.
-    """
-
-    name: ClassVar[str] = "areg_classifier_fusion"
-    reference = Reference(AREG_REF, AREG_PAPER, {"fusion system": "(62)",
-                                                  "validation residual": "(61)"})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, n_val: int | None = None,
-                        sigma2: float | None = None, d: int = 3, **kwargs: Any) -> ARegClassifierFusion:
-        from lssvm_cvx import problems
-
-        sigma2 = default_width(0.5, n, d) if sigma2 is None else sigma2
-        nv = n if n_val is None else n_val
-        ds = problems.get_problem("lssvm_classification", n=n + nv, d=d, seed=seed, **kwargs)
-        return cls(ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:], kernel=RBF(sigma2))
+    """)

@@ -43,19 +43,20 @@ estimators tune are mapped to them by :meth:`AutoLSSVM.from_normalized`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, as_targets, binary_labels
-from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..checks import as_matrix
+from ..exceptions import HyperparameterError, NotPSDError
 from ..linalg import Cholesky
 from ..linalg.penalized import normalizers
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
 from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
 from .base import BuiltProblem, Formulation, Reference
+from .tasks import check_task, classifier_preset, task_targets
 
 __all__ = ["AutoLSSVM", "AutoLSSVMClassification", "AUTO_PAPER"]
 
@@ -95,6 +96,9 @@ class AutoLSSVM(Formulation):
         ``"normalized"`` (default) or ``"exact"``; ``"eq43"``/``"eq44"`` are accepted for the
         closed form but their Gram is indefinite from d = 3 on and the builder then raises
         :class:`~lssvm_cvx.exceptions.NotPSDError`.
+    task :
+        ``"regression"`` or ``"classification"`` (§1.1 item 1b, the module docstring); default
+        the class's (``"classification"`` for :class:`AutoLSSVMClassification`).
     """
 
     name: ClassVar[str] = "auto_lssvm"
@@ -102,11 +106,16 @@ class AutoLSSVM(Formulation):
                           {"model": "(8)", "objective": "(9)", "regularizer": "(41), (44) normalised"})
     has_closed_form = True
     compare = ("alpha", "b", "e")
+    #: the task of an instance made without ``task`` (the classifier preset sets it)
+    default_task: ClassVar[str] = "regression"
+    #: the original labels of a classifier (set when its targets are coded)
+    classes: np.ndarray
 
     def __init__(self, X: Any, y: Any, *, gamma: Any = 1.0, mu: Any = 1.0, nu: Any = 1.0,
-                 form: str = "normalized", margin: str = "alpha"):
+                 form: str = "normalized", margin: str = "alpha", task: str | None = None):
         self.X = X
         self.y = y
+        self.task = check_task(self.default_task if task is None else task)
         self.gamma = gamma
         self.mu = mu
         self.nu = nu
@@ -139,9 +148,19 @@ class AutoLSSVM(Formulation):
     def n(self) -> int:
         return self.inputs().shape[0]
 
+    @property
+    def classification(self) -> bool:
+        """Whether :attr:`task` is ``"classification"``."""
+        return self.task == "classification"
+
     def targets(self) -> np.ndarray:
         """The validated targets ``y``; the ±1 labels for the classifier."""
-        return as_targets(self.y, self.n)
+        if not self.classification:
+            return task_targets(self.y, self.n, self.task)[0]
+        if "ypm" not in self._cache:
+            ypm, classes = task_targets(self.y, self.n, self.task)
+            self._cache["ypm"], self.classes = ypm, cast(np.ndarray, classes)
+        return self._cache["ypm"]
 
     def rhs(self) -> np.ndarray:
         """The targets of the fit term (``y``; the ±1 labels for the classifier)."""
@@ -229,6 +248,8 @@ class AutoLSSVM(Formulation):
 
     # cvxpy -------------------------------------------------------------------------------
     def _fit_constraint(self, K, alpha, b, e):
+        if self.classification:
+            return cp.multiply(self.targets(), K @ alpha + b) + e == 1.0
         return K @ alpha + b + e == self.rhs()
 
     def _build(self) -> BuiltProblem:
@@ -246,10 +267,13 @@ class AutoLSSVM(Formulation):
 
     # NumPy twin ----------------------------------------------------------------------------
     def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
+        if self.classification:
+            return 1.0 - self.targets() * (self.K @ alpha + b)
         return self.rhs() - self.K @ alpha - b
 
     def objective(self, values: Mapping[str, np.ndarray]) -> float:
-        """Eq. (9): ``||y - Kα - b||² + μ α'Gα + ν α'Rα`` (residuals implied by (α, b))."""
+        """Eq. (9): ``||y - Kα - b||² + μ α'Gα + ν α'Rα`` (residuals implied by (α, b); the
+        classifier's: ``Σ_i (1 - y_i f(x_i))² + μ α'Gα + ν α'Rα``)."""
         alpha, b = np.asarray(values["alpha"], dtype=np.float64), float(np.asarray(values["b"]))
         r = self._residual(alpha, b)
         mu, nu = self.parameter_values().values()
@@ -279,61 +303,27 @@ class AutoLSSVM(Formulation):
         return Kx @ solution["alpha"] + solution.scalar("b")
 
     @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 3.0, mu: float = 1.0,
-                        nu: float = 1.0, **kwargs: Any) -> AutoLSSVM:
-        """``n`` points of the note's sinc problem (``problems.get_problem("sinc_auto")``) with
-        normalised (μ, ν) mapped to eq. (9) by :meth:`from_normalized`."""
+    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float | None = None,
+                        mu: float = 1.0, nu: float = 1.0, **kwargs: Any) -> AutoLSSVM:
+        """``n`` points of the note's sinc problem (``problems.get_problem("sinc_auto")``; the
+        classifier: ``lssvm_classification``) with normalised (μ, ν) mapped to eq. (9) by
+        :meth:`from_normalized`; ``gamma`` 3 (the classifier: 4)."""
         from lssvm_cvx import problems
 
-        ds = problems.get_problem("sinc_auto", n_train=n, seed=seed)
+        if cls.default_task == "regression":
+            ds = problems.get_problem("sinc_auto", n_train=n, seed=seed)
+        else:
+            ds = problems.get_problem("lssvm_classification", n=n, seed=seed)
+        gamma = {"regression": 3.0, "classification": 4.0}[cls.default_task] \
+            if gamma is None else gamma
         return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)
 
 
-class AutoLSSVMClassification(AutoLSSVM):
-    """Auto LS-SVM classifier, note §1.1 item 1b: fit on the ±1 margin targets, gradient norm of
+AutoLSSVMClassification = classifier_preset(
+    AutoLSSVM, "AutoLSSVMClassification", name="auto_lssvm_classifier",
+    reference=Reference("auto-lssvm-sorber-2017", AUTO_PAPER,
+                        {"model": "(8)", "objective": "§1.1 item 1b with (9)",
+                         "regularizer": "(41), (44) normalised"}),
+    doc="""Auto LS-SVM classifier, note §1.1 item 1b: fit on the ±1 margin targets, gradient norm of
     the decision function, and the margin (L2) term; labels are any two values (sorted, the
-    first is -1), the originals in :attr:`classes`.  See the module docstring."""
-
-    name: ClassVar[str] = "auto_lssvm_classifier"
-    reference = Reference("auto-lssvm-sorber-2017", AUTO_PAPER,
-                          {"model": "(8)", "objective": "§1.1 item 1b with (9)",
-                           "regularizer": "(41), (44) normalised"})
-
-    def targets(self) -> np.ndarray:
-        """The validated targets ``y``; the ±1 labels for the classifier."""
-        if "ypm" not in self._cache:
-            y = np.asarray(self.y)
-            if y.ndim != 1 or y.shape[0] != self.n:
-                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._cache["ypm"], self.classes = binary_labels(y)
-        return self._cache["ypm"]
-
-    def rhs(self) -> np.ndarray:
-        """The targets of the fit term: the ±1 labels."""
-        return self.targets()
-
-    def _fit_constraint(self, K, alpha, b, e):
-        y = self.targets()
-        return cp.multiply(y, K @ alpha + b) + e == 1.0
-
-    def _residual(self, alpha: np.ndarray, b: float) -> np.ndarray:
-        y = self.targets()
-        return 1.0 - y * (self.K @ alpha + b)
-
-    def objective(self, values: Mapping[str, np.ndarray]) -> float:
-        """``Σ_i (1 - y_i f(x_i))² + μ α'Gα + ν α'Rα``."""
-        return super().objective(values)
-
-    def closed_form(self) -> Solution:
-        y = self.targets()
-        alpha, b = self._solve_targets(y)
-        e = self._residual(alpha, b)
-        return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 4.0, mu: float = 1.0,
-                        nu: float = 1.0, **kwargs: Any) -> AutoLSSVMClassification:
-        from lssvm_cvx import problems
-
-        ds = problems.get_problem("lssvm_classification", n=n, seed=seed)
-        return cls.from_normalized(ds.X, ds.y, gamma=gamma, mu=mu, nu=nu, **kwargs)
+    first is -1), the originals in :attr:`classes`.  See the module docstring.""")

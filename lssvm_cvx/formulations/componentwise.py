@@ -44,7 +44,8 @@ from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg import BorderedSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
-from .lssvm import LSSVM, LSSVMClassification
+from .lssvm import LSSVM
+from .tasks import check_task, classifier_preset, task_method
 
 __all__ = [
     "CW_PAPER",
@@ -230,13 +231,17 @@ class Components:
 
 # ----------------------------------------------------------------- componentwise LS-SVM
 class _ComponentwiseGamma(Components):
-    """Constructor shared by the componentwise LS-SVM regressor and classifier: the
-    componentwise kernel and the regularization constant γ (the LS-SVM machinery does the rest)."""
+    """Constructor of the componentwise LS-SVM: the componentwise kernel, the regularization
+    constant γ and the task (the LS-SVM machinery does the rest)."""
 
-    def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0):
+    default_task: ClassVar[str]  # (declared: the LS-SVM's, or a classifier preset's)
+
+    def __init__(self, X: Any, y: Any, *, kernel: Any = None, gamma: Any = 1.0,
+                 task: str | None = None):
         self._init_components(X, y, kernel)
         self.kernel: Kernel | None = self.cw
         self.gamma = gamma
+        self.task = check_task(self.default_task if task is None else task)
         self._precomputed = False
         self._factor: np.ndarray | None = None
 
@@ -253,6 +258,9 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
         ``Componentwise(RBF(1))``: one RBF component per input column).
     gamma :
         Regularization constant γ > 0 of eq. (4).
+    task :
+        ``"regression"`` or ``"classification"`` (eq. 14-17: ``Ω_y^d = diag(y) Ω^d diag(y)``,
+        border ``y``, right-hand side ``1``); default the class's.
 
     Notes
     -----
@@ -270,14 +278,18 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
     compare = ("alpha", "b", "e")
 
     def _build(self) -> BuiltProblem:
-        n, y = self.n, self.targets()
+        n = self.n
+        yy = self.targets() if self.classification else None     # Ω_y^d = diag(y) Ω^d diag(y)
         gamma = cp.Parameter(nonneg=True, name="gamma")
         alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
-        Ls = self.component_factors()
+        Ls = [L if yy is None else yy[:, None] * L for L in self.component_factors()]
+        grams = [self.component_gram(d) for d in range(len(Ls))]
+        grams = grams if yy is None else [G * np.outer(yy, yy) for G in grams]
         reg = 0.5 * sum(cp.sum_squares(L.T @ alpha) for L in Ls)          # ½ Σ_d w_d'w_d
-        fit = sum(self.component_gram(d) @ alpha for d in range(len(Ls)))  # Σ_d Ω^d α
+        fit = sum(G @ alpha for G in grams)                               # Σ_d Ω^d α
         objective = cp.Minimize(reg + gamma / 2 * cp.sum_squares(e))
-        constraints = {"fit": fit + b + e == y, "kkt": gamma * e == alpha}
+        bias = b if yy is None else yy * b
+        constraints = {"fit": fit + bias + e == self.rhs(), "kkt": gamma * e == alpha}
         return BuiltProblem(objective, constraints, vars={"alpha": alpha, "b": b, "e": e},
                             params={"gamma": gamma})
 
@@ -285,15 +297,26 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
 
     def component_outputs(self, alpha: np.ndarray, X_new: Any | None = None) -> np.ndarray:
         """Per-component outputs of eq. (9): column ``d`` is ``Ω^d α`` (training) or
-        ``K^d(X_new, X) α`` (new points); shape ``(n, P)``.  Row sums plus ``b`` are eq. (8)."""
+        ``K^d(X_new, X) α`` (new points); shape ``(n, P)``.  Row sums plus ``b`` are eq. (8).
+        The classifier's are the latent ``Σ_k α_k y_k K^d(x_k, x)`` (the terms of eq. 17)."""
         alpha = np.asarray(alpha, dtype=np.float64)
+        if self.classification:
+            alpha = alpha * self.targets()
         return np.column_stack([self.component_gram(d, X_new) @ alpha
                                 for d in range(self.n_components)])
 
+    @task_method("regression")
     def predict(self, solution: Solution, X_new: Any) -> np.ndarray:
-        """Eq. (8): ``Σ_k α_k Σ_d K^d(x_k^d, x^d) + b``."""
+        """Eq. (8): ``Σ_k α_k Σ_d K^d(x_k^d, x^d) + b`` (regression; the classifier's output is
+        :meth:`decision_function`)."""
         return self.component_outputs(solution["alpha"], X_new).sum(axis=1) + solution.scalar("b")
 
+    @task_method("classification")
+    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
+        """The classifier's eq. (17) without the sign: ``Σ_k α_k y_k Σ_d K^d(x_k, x) + b``."""
+        return self.component_outputs(solution["alpha"], X_new).sum(axis=1) + solution.scalar("b")
+
+    @task_method("regression")
     def smoother(self, *, bias: bool = True, components: bool = False) -> np.ndarray:
         """The linear smoother of eq. (10): fitted values ``Ŷ = S Y``.
 
@@ -302,7 +325,7 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
         ``S = Ω C + 1 u'/s`` with ``C`` the α-block of the bordered inverse, ``u = H^{-1}1``,
         ``s = 1'u`` (:class:`~lssvm_cvx.linalg.BorderedSystem`).  ``components=True`` returns
         the per-component smoothers ``S^d = Ω^d C`` (shape ``(P, N, N)``) with
-        ``Ŷ^d = S^d Y`` (the bias part ``1u'/s`` is not split over components).
+        ``Ŷ^d = S^d Y`` (the bias part ``1u'/s`` is not split over components).  Regression only.
         """
         H = self.Omega + np.eye(self.n) / self._gamma()
         if not bias:
@@ -326,11 +349,15 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
         from lssvm_cvx import problems
 
         ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
+        y = ds.y if cls.default_task == "regression" else np.where(ds.y > np.median(ds.y), 1.0, -1.0)
+        return cls(ds.X, y, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
 
 
-class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification):
-    """Componentwise LS-SVM classifier, eq. (14)-(17).
+ComponentwiseLSSVMClassification = classifier_preset(
+    ComponentwiseLSSVM, "ComponentwiseLSSVMClassification", name="componentwise_lssvm_classifier",
+    reference=Reference(CW_KEY, CW_PAPER, {"primal": "(15)", "dual system": "(16)",
+                                           "prediction": "(17)"}),
+    doc="""Componentwise LS-SVM classifier, eq. (14)-(17).
 
     Labels may be any two values (mapped to ±1, sorted order).  Builder::
 
@@ -338,42 +365,7 @@ class ComponentwiseLSSVMClassification(_ComponentwiseGamma, LSSVMClassification)
 
     with ``Ω_y^d = diag(y) Ω^d diag(y)``; the closed form is the dual system (16).
     The decision function is eq. (17) without the sign: ``Σ_k α_k y_k Σ_d K^d(x_k, x) + b``.
-    """
-
-    name: ClassVar[str] = "componentwise_lssvm_classifier"
-    reference = Reference(CW_KEY, CW_PAPER, {"primal": "(15)", "dual system": "(16)",
-                                             "prediction": "(17)"})
-    has_closed_form = True
-    compare = ("alpha", "b", "e")
-
-    def _build(self) -> BuiltProblem:
-        n, yy = self.n, self.targets()
-        gamma = cp.Parameter(nonneg=True, name="gamma")
-        alpha, b, e = cp.Variable(n, name="alpha"), cp.Variable(name="b"), cp.Variable(n, name="e")
-        Ls = self.component_factors()
-        reg = 0.5 * sum(cp.sum_squares((yy[:, None] * L).T @ alpha) for L in Ls)
-        fit = sum((self.component_gram(d) * np.outer(yy, yy)) @ alpha for d in range(len(Ls)))
-        objective = cp.Minimize(reg + gamma / 2 * cp.sum_squares(e))
-        constraints = {"fit": fit + yy * b + e == np.ones(n), "kkt": gamma * e == alpha}
-        return BuiltProblem(objective, constraints, vars={"alpha": alpha, "b": b, "e": e},
-                            params={"gamma": gamma})
-
-    def component_outputs(self, alpha: np.ndarray, X_new: Any | None = None) -> np.ndarray:
-        """Per-component latent outputs ``Σ_k α_k y_k K^d(x_k, x)`` (the terms of eq. 17)."""
-        ay = np.asarray(alpha, dtype=np.float64) * self.targets()
-        return np.column_stack([self.component_gram(d, X_new) @ ay for d in range(self.n_components)])
-
-    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
-        return self.component_outputs(solution["alpha"], X_new).sum(axis=1) + solution.scalar("b")
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
-                        sigma2: float = 1.0, **kwargs: Any) -> "ComponentwiseLSSVMClassification":
-        from lssvm_cvx import problems
-
-        ds = problems.get_problem("additive10", n_train=n, n_test=0, seed=seed, **kwargs)
-        ylab = np.where(ds.y > np.median(ds.y), 1.0, -1.0)
-        return cls(ds.X, ylab, kernel=Componentwise(RBF(sigma2)), gamma=gamma)
+    """)
 
 
 # ----------------------------------------------------------------- AReg substrate

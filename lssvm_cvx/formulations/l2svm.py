@@ -40,12 +40,12 @@ given, :meth:`L2SVMDual.closed_form` finds it with the active-set (primal Newton
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, binary_labels, check_positive
+from ..checks import as_matrix, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
@@ -53,6 +53,7 @@ from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
+from .tasks import task_targets
 
 __all__ = [
     "L2SVM_PAPER",
@@ -171,10 +172,8 @@ class _L2SVMBase(Formulation):
     def labels(self) -> np.ndarray:
         """Labels mapped to ±1 (the original ones are in :attr:`classes`)."""
         if self._ypm is None:
-            y = np.asarray(self.y)
-            if y.ndim != 1 or y.shape[0] != self.n:
-                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = binary_labels(y)
+            ypm, classes = task_targets(self.y, self.n, "classification")
+            self._ypm, self.classes = ypm, cast(np.ndarray, classes)
         return self._ypm
 
     @property

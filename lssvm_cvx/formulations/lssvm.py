@@ -40,13 +40,14 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, as_targets, binary_labels, check_gamma
+from ..checks import as_matrix, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_factor
 from ..linalg import BorderedSystem, lssvm_system
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
+from .tasks import check_task, classifier_preset, task_method, task_targets
 
 __all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
 
@@ -58,24 +59,30 @@ class KernelFormulation(Formulation):
     """Shared data handling: ``X``, ``y``, a kernel, the Gram ``Omega`` and its factor, and the
     task.
 
-    The task is one flag, :attr:`classification`, read by the five hooks of the bordered
-    systems of the papers (the LS-SVM, AReg and componentwise formulations): the targets
-    (:meth:`targets`), the Gram block (:meth:`omega`), its factor rows (:meth:`_factor_rows`),
-    the border (:meth:`border`) and the right-hand side (:meth:`rhs`).  Regression uses
-    ``y``, ``Ω``, ``1`` and ``y``; classification (AReg paper Appendix A, eq. 57) uses the
-    labels coded ±1 by :func:`lssvm_cvx.checks.binary_labels` (sorted order, the first class is
-    ``-1``; the originals in :attr:`classes`), ``Ω_y = diag(y)Ωdiag(y)``, ``y`` and ``1``.
-    A classifier formulation is its regression formulation with ``classification = True``:
-    this is the one place where formulations code labels.
+    The task is one instance attribute, :attr:`task` (``"regression"`` or
+    ``"classification"``; default the class's :attr:`default_task`), read by the five hooks of
+    the bordered systems of the papers (the LS-SVM, AReg and componentwise formulations): the
+    targets (:meth:`targets`), the Gram block (:meth:`omega`), its factor rows
+    (:meth:`_factor_rows`), the border (:meth:`border`) and the right-hand side (:meth:`rhs`).
+    Regression uses ``y``, ``Ω``, ``1`` and ``y``; classification (AReg paper Appendix A,
+    eq. 57) uses the labels coded ±1 by :func:`~lssvm_cvx.formulations.tasks.task_targets`
+    (sorted order, the first class is ``-1``; the originals in :attr:`classes`),
+    ``Ω_y = diag(y)Ωdiag(y)``, ``y`` and ``1``.  A registered classifier is its regression
+    formulation with ``task="classification"``
+    (:func:`~lssvm_cvx.formulations.tasks.classifier_preset`).
     """
 
-    #: the task of the hooks (class docstring)
-    classification: ClassVar[bool] = False
+    #: the task of an instance made without ``task`` (a classifier preset sets it)
+    default_task: ClassVar[str] = "regression"
+    #: the original labels of a classifier (set when its targets are coded)
+    classes: np.ndarray
 
-    def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None):
+    def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, Omega: Any | None = None,
+                 task: str | None = None):
         self.X = X
         self.y = y
         self.kernel = kernel
+        self.task = check_task(self.default_task if task is None else task)
         self._Omega: np.ndarray | None = None if Omega is None else np.asarray(Omega, dtype=np.float64)
         self._precomputed = Omega is not None
         self._factor: np.ndarray | None = None
@@ -109,20 +116,18 @@ class KernelFormulation(Formulation):
         return self._Omega
 
     @property
-    def task(self) -> str:
-        """``"classification"`` or ``"regression"`` (see :attr:`classification`)."""
-        return "classification" if self.classification else "regression"
+    def classification(self) -> bool:
+        """Whether :attr:`task` is ``"classification"``."""
+        return self.task == "classification"
 
     # --- the task's hooks (class docstring) ----------------------------------------------------
     def targets(self) -> np.ndarray:
         """The validated targets: ``y`` for regression, the ±1 labels for classification."""
         if not self.classification:
-            return as_targets(self.y, self.n)
+            return task_targets(self.y, self.n, self.task)[0]
         if getattr(self, "_ypm", None) is None:
-            y = np.asarray(self.y)
-            if y.ndim != 1 or y.shape[0] != self.n:
-                raise InputError(f"y must be 1-D with {self.n} entries, got shape {y.shape}")
-            self._ypm, self.classes = binary_labels(y)
+            ypm, classes = task_targets(self.y, self.n, self.task)
+            self._ypm, self.classes = ypm, cast(np.ndarray, classes)
         return self._ypm
 
     def border(self) -> np.ndarray:
@@ -172,6 +177,9 @@ class LSSVM(KernelFormulation):
         Regularization constant γ > 0 of eq. (1) (*not* scikit-learn's RBF width).
     Omega : array-like of shape (N, N) or None, default=None
         Optional precomputed Gram (use :meth:`from_gram`).
+    task : {"regression", "classification"} or None, default=None
+        The task (:class:`KernelFormulation`); None: the class's (``"classification"`` for
+        :class:`LSSVMClassification`, eq. 57).
 
     Notes
     -----
@@ -192,8 +200,8 @@ class LSSVM(KernelFormulation):
                       "SCS": {"eps_abs": 1e-7, "eps_rel": 1e-7}}
 
     def __init__(self, X: Any, y: Any, *, kernel: Kernel | None = None, gamma: Any = 1.0,
-                 Omega: Any | None = None):
-        super().__init__(X, y, kernel=kernel, Omega=Omega)
+                 Omega: Any | None = None, task: str | None = None):
+        super().__init__(X, y, kernel=kernel, Omega=Omega, task=task)
         self.gamma = gamma
 
     def _gamma(self) -> float | np.ndarray:
@@ -251,12 +259,20 @@ class LSSVM(KernelFormulation):
         return Solution(values={"alpha": alpha, "b": b, "e": e},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
 
+    @task_method("classification")
+    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
+        """The classifier's ``f(x) = Σ_i α_i y_i K(x_i, x) + b`` at new points (eq. 57; the label
+        is ``sign f``).  A regression LS-SVM has none (:class:`NotSupportedError`)."""
+        K = (self.kernel or RBF())(as_matrix(X_new), self.inputs())
+        return K @ (solution["alpha"] * self.targets()) + solution.scalar("b")
+
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
                         sigma2: float = 1.0, **kwargs: Any) -> LSSVM:
+        """``n`` points of ``lssvm_regression`` (``lssvm_classification`` for the classifier)."""
         from lssvm_cvx import problems
 
-        ds = problems.get_problem("lssvm_regression", n=n, seed=seed, **kwargs)
+        ds = problems.get_problem(f"lssvm_{cls.default_task}", n=n, seed=seed, **kwargs)
         return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
 
 
@@ -283,8 +299,11 @@ class WeightedLSSVM(LSSVM):
         return cls(base.X, base.y, kernel=base.kernel, gamma=gammas)
 
 
-class LSSVMClassification(LSSVM):
-    """LS-SVM classifier, AReg paper Appendix A.1 eq. (57).
+LSSVMClassification = classifier_preset(
+    LSSVM, "LSSVMClassification", name="lssvm_classifier",
+    reference=Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
+                        {"primal": "A.1", "dual system": "(57)"}),
+    doc="""LS-SVM classifier, AReg paper Appendix A.1 eq. (57).
 
     Labels may be any two values; they are mapped to ``{-1, +1}`` (sorted order, the first
     class is ``-1``) and the original labels are kept in :attr:`classes`.  The builder is the
@@ -293,22 +312,4 @@ class LSSVMClassification(LSSVM):
         min ½ α'Ω_yα + γ/2 Σ e_i²  s.t.  Ω_y α + y b + e = 1,  γ e = α.
 
     The decision function is ``f(x) = Σ_i α_i y_i K(x_i, x) + b`` and the label ``sign f``.
-    """
-
-    name: ClassVar[str] = "lssvm_classifier"
-    reference = Reference("areg-fusion-pelckmans-2006", AREG_PAPER,
-                          {"primal": "A.1", "dual system": "(57)"})
-    classification = True
-
-    def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
-        """``f(x) = Σ_i α_i y_i K(x_i, x) + b`` at new points."""
-        K = (self.kernel or RBF())(as_matrix(X_new), self.inputs())
-        return K @ (solution["alpha"] * self.targets()) + solution.scalar("b")
-
-    @classmethod
-    def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,
-                        sigma2: float = 1.0, **kwargs: Any) -> LSSVMClassification:
-        from lssvm_cvx import problems
-
-        ds = problems.get_problem("lssvm_classification", n=n, seed=seed, **kwargs)
-        return cls(ds.X, ds.y, kernel=RBF(sigma2), gamma=gamma)
+    """)
