@@ -161,6 +161,26 @@ def test_a_search_whose_scores_overflow_names_y(data, make):
         make().fit(X, y * 1e300)
 
 
+@pytest.mark.parametrize("make", [lambda s: LSSVMRegressor(selection="kfold", scoring=s),
+                                  lambda s: RegularizedLSSVMRegressor(selection="kfold", scoring=s)])
+def test_a_scorer_that_gives_no_finite_value_is_named_not_y(data, make):
+    """A user's scorer returning NaN on every split, with data of ordinary size: the error
+    names the scorer, and does not blame y (as it did before, for any non-finite score)."""
+    from sklearn.metrics import make_scorer
+
+    from lssvm_cvx.exceptions import NumericalError
+
+    X, y = data
+    with pytest.raises(NumericalError, match=r"scoring=make_scorer\(nan_score.*check the scorer"
+                       ) as info:
+        make(make_scorer(nan_score)).fit(X, y)
+    assert "rescale" not in str(info.value)
+
+
+def nan_score(y_true, y_pred):
+    return float("nan")
+
+
 def test_a_kernel_of_ones_own_with_a_sigma2_parameter_is_searched(data):
     """The docs' claim, with code a user would write: a Laplacian kernel of one's own with a
     ``sigma2`` parameter, inside a sum with a linear kernel, searched by ``sigma2_grid``."""

@@ -34,6 +34,7 @@ __all__ = [
     "BinaryClassifierMixin",
     "KernelMixin",
     "SaveMixin",
+    "input_magnitudes",
     "check_finite_model",
     "check_kernel_param",
     "checked_groups",
@@ -205,8 +206,22 @@ _IN_FIT: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
     "lssvm_cvx_in_fit", default=frozenset())
 
 
-def _magnitudes(X: Any, y: Any) -> tuple[list[str], str]:
-    """``max |X|``/``max |y|`` as text and the likely cause of a non-finite fit."""
+def input_magnitudes(X: Any, y: Any) -> tuple[list[str], str]:
+    """``max |X|`` and ``max |y|`` as text, and the cause of a non-finite result they explain:
+    an entry too large for double precision to square (``""`` when none is).
+
+    Parameters
+    ----------
+    X, y : array-like or None
+        The inputs and the targets (a dask array's largest entry is computed lazily).
+
+    Returns
+    -------
+    parts : list of str
+        ``"max |X| = ..."`` and ``"max |y| = ..."`` for those with a finite entry.
+    cause : str
+        The overflow that explains a non-finite result, or ``""``.
+    """
     parts, cause = [], ""
     for name, a in (("X", X), ("y", y)):
         try:  # a dask array's largest entry is computed lazily, never gathered
@@ -223,8 +238,14 @@ def _magnitudes(X: Any, y: Any) -> tuple[list[str], str]:
                          f"{_SQUARE_LIMIT:.2g}): standardising it, the squared-error loss and "
                          f"the leave-one-out criteria overflow; rescale {name} (e.g. divide by "
                          "its largest value)")
-    return parts, cause or ("a linear system too ill-conditioned for double precision; "
-                            "rescale the data or raise the regularisation")
+    return parts, cause
+
+
+def _likely_cause(X: Any, y: Any) -> str:
+    parts, cause = input_magnitudes(X, y)
+    return (f"({', '.join(parts) or 'inputs finite'}); likely cause: "
+            + (cause or "a linear system too ill-conditioned for double precision; rescale the "
+               "data or raise the regularisation"))
 
 
 def check_finite_model(est: Any, X: Any, y: Any = None) -> None:
@@ -241,10 +262,9 @@ def check_finite_model(est: Any, X: Any, y: Any = None) -> None:
     values = method(rows)
     values = np.asarray(values.compute() if hasattr(values, "compute") else values)
     if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
-        parts, cause = _magnitudes(X, y)
         raise NumericalError(
             f"{type(est).__name__}.fit produced a model whose {method.__name__} values are "
-            f"not finite ({', '.join(parts) or 'inputs finite'}); likely cause: {cause}")
+            f"not finite {_likely_cause(X, y)}")
 
 
 def _clear_fitted(est: Any) -> None:
@@ -264,10 +284,8 @@ def _checked_fit(fit: Any) -> Any:
             try:
                 out = fit(self, X, *args, **kwargs)
             except (np.linalg.LinAlgError, FloatingPointError) as exc:
-                parts, cause = _magnitudes(X, y)
-                raise NumericalError(
-                    f"{type(self).__name__}.fit: {type(exc).__name__}: {exc} "
-                    f"({', '.join(parts) or 'inputs finite'}); likely cause: {cause}") from exc
+                raise NumericalError(f"{type(self).__name__}.fit: {type(exc).__name__}: {exc} "
+                                     f"{_likely_cause(X, y)}") from exc
             check_finite_model(self, X, y)
         except NumericalError:
             _clear_fitted(self)  # a model that predicts NaN is not left behind to be used

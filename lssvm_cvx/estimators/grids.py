@@ -49,28 +49,25 @@ def set_width(kernel: Kernel, sigma2: float) -> Kernel:
         A new kernel, or ``kernel`` itself when it holds no width.
     """
     params = kernel.get_params(deep=False)
-    new = {}
+    new: dict[str, Any] = {}
     for name, value in params.items():
         if name == "sigma2":
             new[name] = float(sigma2)
         elif isinstance(value, Kernel):
-            new[name] = set_width(value, sigma2)
+            part = set_width(value, sigma2)
+            if part is not value:
+                new[name] = part
         elif _kernels_in(value):
-            new[name] = type(value)(set_width(v, sigma2) if isinstance(v, Kernel) else v
-                                    for v in value)
-    return type(kernel)(**{**params, **new}) if new and has_width(kernel) else kernel
+            parts = [set_width(v, sigma2) if isinstance(v, Kernel) else v for v in value]
+            if any(p is not v for p, v in zip(parts, value)):
+                new[name] = type(value)(parts)
+    return type(kernel)(**{**params, **new}) if new else kernel
 
 
 def has_width(kernel: Kernel) -> bool:
     """Whether ``kernel`` holds a width that :func:`set_width` sets (a ``sigma2`` parameter,
     in it or in a kernel it is made of)."""
-    for name, value in kernel.get_params(deep=False).items():
-        if name == "sigma2":
-            return True
-        if _kernels_in(value) and any(has_width(v) for v in (
-                value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, Kernel)):
-            return True
-    return False
+    return set_width(kernel, 1.0) is not kernel
 
 
 def sigma2_candidates(est: Any, X: np.ndarray, *, objects: bool = False

@@ -214,15 +214,13 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 self.cv, keep.size, y=Y if Y.ndim == 1 else np.argmax(Y, axis=1),
                 groups=checked_groups(groups, keep.size), stratified=classification, random_state=self.random_state,
                 labeled=keep)]
-        kernel = self.kernel
-        if self.selection == "gcv" and self.sigma2_grid is not None and isinstance(kernel, Kernel):
-            kernel = set_width(kernel, sigma2)      # the widths GCV chose, inside the object
+        # GCV's width: the core puts it inside a kernel object when sigma2_grid is set (_kernel_at)
         core = (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
-            kernel=kernel, sigma2=sigma2, degree=self.degree, t=self.t,
+            kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
             terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, selection=self.selection if held_out
             else None, loo=self.loo, scoring=scoring,
-            weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid if held_out
-            else None, cv=cv, search=self.search,
+            weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid
+            if held_out or self.selection == "gcv" else None, cv=cv, search=self.search,
             random_state=self.random_state)
         if classification:
             core.classes_ = self.classes_

@@ -42,6 +42,7 @@ from ..losses import make_loss
 from ..selection.heldout import heldout_predictions
 from ..selection.screen import nystroem_features, screen_landmarks, screen_loo, screen_path, widen
 from ..terms import RKHSNorm
+from .base import input_magnitudes
 from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 
@@ -205,23 +206,25 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          estimand=est.loo, scoring=scoring.name, n_splits=len(splits),
                          search="grid")
     _warn(status, reasons)
-    _, best, _ = _best(results, X, Y)
+    _, best, _ = _best(results, X, Y, scoring)
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
     return best.get("sigma2", est.sigma2), chosen, results
 
 
-def _best(results: dict[str, Any], X: np.ndarray, Y: np.ndarray) -> tuple[int, dict, float]:
+def _best(results: dict[str, Any], X: np.ndarray, Y: np.ndarray, scoring: Scoring
+          ) -> tuple[int, dict, float]:
     """:func:`~lssvm_cvx.estimators.scoring.best_of`, but when no candidate has a finite
-    score although no solve failed (held-out errors that overflow), a
-    :class:`~lssvm_cvx.exceptions.NumericalError` naming the magnitudes, not a solver error."""
+    score although no solve failed, a :class:`~lssvm_cvx.exceptions.NumericalError` naming
+    the cause (held-out errors that overflow, or a scoring that gave no finite value), not a
+    solver error."""
     scores = np.asarray(results["mean_test_score"], dtype=np.float64)
     if not np.isfinite(scores).any() and "failed" not in list(results.get("status", [])):
-        sizes = ", ".join(f"max |{name}| = {np.abs(a[np.isfinite(a)]).max():.3g}"
-                          for name, a in (("X", X), ("y", Y)) if np.isfinite(a).any())
+        parts, cause = input_magnitudes(X, Y)
+        used = scoring.name if scoring.scorer is None else scoring.scorer
         raise NumericalError(
             f"model selection: no candidate has a finite held-out score though every fit ran "
-            f"({sizes}): y (or X) is out of the range double precision can square; rescale it "
-            "(e.g. divide y by its largest value)")
+            f"({', '.join(parts)}): " + (cause or f"scoring={used!r} gave no finite value on "
+                                         "any split; check the scorer"))
     return best_of(results)
 
 
@@ -309,7 +312,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))
-    index, best, _ = _best(results, X, Y)
+    index, best, _ = _best(results, X, Y, scoring)
     if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
