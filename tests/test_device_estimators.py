@@ -82,6 +82,37 @@ def test_the_kfold_search_on_a_device_equals_the_numpy_estimator(ns, classify, d
     np.testing.assert_allclose(to_numpy(got), want, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])
+@pytest.mark.parametrize("classify, kw", [
+    (False, dict(selection="kfold", scoring="neg_mean_absolute_error")),
+    (False, dict(selection="kfold", scoring="r2")),
+    (False, dict(selection="loo", scoring="neg_mean_absolute_error")),
+    (True, dict(selection="loo", selection_score="misclassification")),
+    (True, dict(selection="kfold", scoring="balanced_accuracy")),
+])
+def test_the_exact_device_path_is_the_composed_one_and_scores_as_the_cpu(ns, classify, kw, data,
+                                                                         to_namespace, to_numpy):
+    """The exact LS-SVM on a device is the preset of the composed estimator's device path, so
+    a scoring of one's own (refused before) or the classifier's misclassification criterion
+    scores as on the CPU: the same grid view, ``best_params_`` and model."""
+    conv = to_namespace(ns)
+    X, y = data
+    C = LSSVMClassifier if classify else LSSVMRegressor
+    yy = (y > 0).astype(np.int64) * 3 + 2 if classify else y
+    kw = dict(kw, cv=5, random_state=2, sigma2_grid=[0.5, 2.0], gamma_grid=np.logspace(-1, 4, 6),
+              search="grid")
+    with lssvm_cvx.array_api_dispatch():
+        est = C(**kw).fit(conv(X), conv(yy))
+        got = est.decision_function(conv(X[:9])) if classify else est.predict(conv(X[:9]))
+    ref = C(**kw).fit(X, yy)
+    assert est.best_params_ == ref.best_params_ and est.gamma_ == ref.gamma_
+    np.testing.assert_allclose(est.cv_results_["scores"], ref.cv_results_["scores"], rtol=1e-9,
+                               atol=1e-12)
+    assert est.cv_results_["criterion"] == ref.cv_results_["criterion"]
+    want = ref.decision_function(X[:9]) if classify else ref.predict(X[:9])
+    np.testing.assert_allclose(to_numpy(got), want, rtol=0, atol=1e-9)
+
+
 def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
     torch = pytest.importorskip("torch")
     X, y = data
@@ -100,7 +131,7 @@ def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
     (dict(selection="gcv"), "selection must be None, 'loo' or 'kfold'"),
     (dict(selection="kfold", approximation="nystroem"), "not k-fold"),
     (dict(selection="kfold", approximation="rff"), "not k-fold"),
-    (dict(scoring="r2"), "mean squared held-out residual only"),
+    (dict(selection="loo", approximation="rff", scoring="r2"), "mean squared LOO residual only"),
 ])
 def test_unsupported_options_on_a_device_are_one_line_errors(kw, match, data):
     torch = pytest.importorskip("torch")

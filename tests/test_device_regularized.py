@@ -275,7 +275,6 @@ def test_a_cpu_fit_after_a_device_fit_is_a_cpu_model(data):
     (dict(selection="kfold", cv=3, weight_grid={"rkhs": [1.0]}, terms=GRAPH),
      HyperparameterError, "estimand is 'loss'"),
     (dict(terms=GRAPH, selection="loo"), HyperparameterError, "estimand is 'loss'"),
-    (dict(selection="loo", scoring="r2"), HyperparameterError, "default scoring"),
     (dict(solver="CLARABEL"), HyperparameterError, "closed form"),
 ])
 def test_what_the_device_path_does_not_cover_is_one_line_naming_the_cpu_path(kw, error, match, data):
@@ -284,6 +283,37 @@ def test_what_the_device_path_does_not_cover_is_one_line_naming_the_cpu_path(kw,
     with lssvm_cvx.array_api_dispatch(), pytest.raises(error, match=match) as e:
         RegularizedLSSVMRegressor(**kw).fit(torch.asarray(X), torch.asarray(y))
     assert "\n" not in str(e.value) and "CPU path" in str(e.value)
+
+
+@pytest.mark.parametrize("kw", [dict(selection="kfold", cv=4, scoring="r2"),
+                                dict(selection="loo", scoring="neg_mean_absolute_error")])
+def test_a_scoring_of_ones_own_scores_on_a_device_as_on_the_cpu(kw, data, to_numpy):
+    """The held-out residuals come back to the CPU and are scored there, as the CPU search
+    scores them (it was refused): the same ``cv_results_`` and choice."""
+    torch = pytest.importorskip("torch")
+    X, y, _ = data
+    kw = dict(kw, weight_grid={"rkhs": [0.01, 0.1, 1.0]}, sigma2_grid=[0.5, 2.0], random_state=0)
+    with lssvm_cvx.array_api_dispatch():
+        est = RegularizedLSSVMRegressor(**kw).fit(torch.asarray(X), torch.asarray(y))
+    ref = RegularizedLSSVMRegressor(**kw).fit(X, y)
+    assert est.best_params_ == ref.best_params_
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"],
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(to_numpy(est.predict(torch.asarray(X[:5]))), ref.predict(X[:5]),
+                               rtol=0, atol=1e-9)
+
+
+def test_a_scorer_with_no_finite_value_is_named_on_a_device_as_on_the_cpu(data):
+    """``r2`` of a single held-out point is undefined: on both paths the search says which
+    scorer gave no finite value (the device path said every fit failed)."""
+    from lssvm_cvx.exceptions import NumericalError
+
+    torch = pytest.importorskip("torch")
+    X, y, _ = data
+    kw = dict(selection="loo", scoring="r2", weight_grid={"rkhs": [0.1, 1.0]})
+    for args in ((X, y), (torch.asarray(X), torch.asarray(y))):
+        with lssvm_cvx.array_api_dispatch(), pytest.raises(NumericalError, match="r2_score"):
+            RegularizedLSSVMRegressor(**kw).fit(*args)
 
 
 def test_weights_groups_and_multiclass_are_refused_on_a_device(data):

@@ -21,6 +21,7 @@ from .lssvm import (
     inverse_diagonal,
     loo_gamma_path,
     loo_grid,
+    loo_path_residuals,
     lssvm_fit,
     lssvm_loo_residuals,
     rbf_gram,
@@ -31,5 +32,6 @@ from .rff import FourierFeatures, RFFPath, rff_loo_path
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
            "namespace_of", "float_dtype", "positive",
            "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
-           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal", "NystroemPath",
+           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "loo_path_residuals",
+           "inverse_diagonal", "NystroemPath",
            "nystroem_loo_path", "FourierFeatures", "RFFPath", "rff_loo_path"]

@@ -35,7 +35,7 @@ from ..exceptions import HyperparameterError, InputError, NumericalError
 from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
 
 __all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "lssvm_fit", "lssvm_factor", "LSSVMFactor",
-           "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal"]
+           "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal"]
 
 
 def _matrix(xp: Any, K: Any, y: Any) -> int:
@@ -297,35 +297,43 @@ def loo_grid(X: Any, y: Any, gammas: Any, sigma2s: Any, *, method: str = "choles
     """
     xp, device = namespace_of(X, y)
     float_dtype(xp, X, y)
-    gs = [positive(g) for g in gammas]
-    if method not in ("cholesky", "eigh"):
-        raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
     rows = []
     for s2 in sigma2s:
         K = rbf_gram(X, sigma2=s2, block_rows=block_rows)
-        if method == "eigh":
-            rows.append(loo_gamma_path(K, y, gs))
-            continue
-        xp, device, _ = _checked(K, y, 4.0)
-        scores = []
-        for g in gs:
-            r = _loo_cholesky(xp, device, K, y, g)
-            scores.append(xp.mean(r * r))
-        rows.append(xp.stack(scores))
+        r = loo_path_residuals(K, y, gammas, method=method)
+        rows.append(xp.mean(r * r, axis=1))
         del K
     return xp.stack(rows)
 
 
-def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
-    """Mean squared exact LOO residual of the LS-SVM at every γ of ``gammas``: one
-    eigendecomposition ``K = U Λ Uᵀ``, then O(N²) per γ.
+def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> Any:
+    """Exact leave-one-out residuals ``α_i / C_ii`` of the LS-SVM at every γ of ``gammas``,
+    on the inputs' device: one row per γ.
+
+    Parameters
+    ----------
+    K : array of shape (n, n)
+        The Gram matrix.
+    y : array of shape (n,)
+        Targets.
+    gammas : sequence of float
+        Regularisation constants (> 0).
+    method : {"eigh", "cholesky"}, default="eigh"
+        ``"eigh"``: one eigendecomposition ``K = U Λ Uᵀ``, then O(N²) per γ; ``"cholesky"``:
+        one Cholesky factor and the diagonal of its inverse per γ (:func:`lssvm_loo_residuals`).
+        The same numbers either way (to round-off).
 
     Returns
     -------
-    array of shape (len(gammas),), in the inputs' namespace and on their device
+    array of shape (len(gammas), n)
     """
-    xp, _, _ = _checked(K, y, 3.0)
     gs = [positive(g) for g in gammas]
+    if method not in ("cholesky", "eigh"):
+        raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
+    if method == "cholesky":
+        xp, device, _ = _checked(K, y, 4.0)
+        return xp.stack([_loo_cholesky(xp, device, K, y, g) for g in gs])
+    xp, _, _ = _checked(K, y, 3.0)
     lam, U = xp.linalg.eigh(K)
     lam = xp.clip(lam, 0.0, None)                       # round-off negatives of a PSD Gram
     Ut = xp.matrix_transpose(U)
@@ -335,6 +343,18 @@ def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
         w = 1.0 / (lam + 1.0 / g)
         hy, h1 = U @ (w * Uy), U @ (w * U1)
         alpha, _, s = _bordered(xp, hy, h1)
-        r = alpha / (U2 @ w - h1 * h1 / s)
-        out.append(xp.mean(r * r))
+        out.append(alpha / (U2 @ w - h1 * h1 / s))
     return xp.stack(out)
+
+
+def loo_gamma_path(K: Any, y: Any, gammas: Any) -> Any:
+    """Mean squared exact LOO residual of the LS-SVM at every γ of ``gammas``: one
+    eigendecomposition ``K = U Λ Uᵀ``, then O(N²) per γ (:func:`loo_path_residuals`).
+
+    Returns
+    -------
+    array of shape (len(gammas),), in the inputs' namespace and on their device
+    """
+    r = loo_path_residuals(K, y, gammas, method="eigh")
+    xp, _ = namespace_of(K, y)
+    return xp.mean(r * r, axis=1)

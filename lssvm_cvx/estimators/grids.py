@@ -11,7 +11,17 @@ import numpy as np
 from ..exceptions import HyperparameterError
 from ..kernels.base import Kernel, sq_dists
 
-__all__ = ["default_sigma2_grid", "sigma2_candidates", "set_width", "has_width"]
+__all__ = ["DEFAULT_GAMMA_GRID", "gamma_candidates", "default_sigma2_grid", "sigma2_candidates",
+           "set_width", "has_width"]
+
+#: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
+DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
+
+
+def gamma_candidates(est: Any) -> np.ndarray:
+    """The γ an LS-SVM estimator's search covers: ``gamma_grid``, else
+    :data:`DEFAULT_GAMMA_GRID`."""
+    return DEFAULT_GAMMA_GRID if est.gamma_grid is None else np.asarray(est.gamma_grid, float)
 
 
 def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:

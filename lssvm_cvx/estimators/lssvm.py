@@ -27,37 +27,22 @@ from ..linalg.streaming import is_dask
 from ..selection.heldout import ESTIMANDS
 from ..terms import RKHSNorm
 from .regularized import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor, fit_arrays
+from .regularized_device import fit_regularized_device
 from .regularized_search import SEARCHES
 from .search_results import search_results
-from .scoring import Scoring, best_of, preset_results, resolve_scoring
+from .scoring import best_of, preset_results, selection_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
-from .grids import default_sigma2_grid, set_width, sigma2_candidates
+from .grids import (DEFAULT_GAMMA_GRID, default_sigma2_grid, gamma_candidates, set_width,
+                    sigma2_candidates)
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
-from .lssvm_device import DeviceModelMixin, decision_device, fit_device, labels_device, uses_device
+from .lssvm_device import (DeviceModelMixin, check_device_options, decision_device, fit_device,
+                           labels_device, uses_device)
 from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
                      StrOptions, validate_params)
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
-           "selection_scoring",
-           "sigma2_candidates"]
-
-#: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
-DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
-
-
-def selection_scoring(est: Any, classification: bool) -> Scoring:
-    """The scoring of an LS-SVM estimator's search (on the CPU and the device): ``est.scoring``
-    resolved; None: the legacy ``selection_score`` of the classifier (``"mse"`` on the ±1
-    targets, or ``"misclassification"``: accuracy), ``-MSE`` for the regressor."""
-    if est.scoring is None and classification:
-        legacy = getattr(est, "selection_score", "mse")
-        if legacy == "mse":       # else "misclassification" / "error" (the constraints)
-            return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
-        return Scoring("accuracy", "accuracy", True)
-    from ..losses import Squared
-
-    return resolve_scoring(est.scoring, classifier=classification, loss=Squared())
+           "selection_scoring", "sigma2_candidates"]
 
 
 class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
@@ -140,7 +125,7 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         gammas = sigma2s = None
         Y2 = Y if Y.ndim == 2 else Y[:, None]
         if self.selection == "loo":
-            gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+            gammas = gamma_candidates(self)
             rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
             if self.sigma2_grid is not None and not rbf:
                 sigma2_candidates(self, X)   # raises: the approximations search named RBFs only
@@ -188,10 +173,6 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         of ``gamma_grid``; a point of weight 0 leaves the model (eq. 74), the others weigh
         the loss.  GCV, a criterion rather than held-out splits, picks (γ, σ²) first."""
         gamma = self._gamma()
-        if np.ndim(gamma):
-            raise HyperparameterError(
-                "gamma must be a number > 0; per-point constants γ_i = γ w_i (eq. 74) are "
-                "given as sample_weight=w")
         self.approximation_ = self.device_ = None
         for attr in ("best_params_", "best_score_", "best_index_"):
             if hasattr(self, attr):
@@ -199,11 +180,10 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         w, keep = sample_weights(sample_weight, X.shape[0])
         Xk = X[np.ix_(keep, keep)] if self._precomputed else X[keep]
         Yk = Y[keep]
-        gammas = DEFAULT_GAMMA_GRID if self.gamma_grid is None else np.asarray(self.gamma_grid, float)
+        gammas = gamma_candidates(self)
         sigma2, results = self.sigma2, None
         if self.selection == "gcv":
             gamma, sigma2, results = self._gcv(Xk, Yk, gammas, w, score)
-        held_out = self.selection in ("loo", "kfold")
         scoring = selection_scoring(self, classification)
         cv = self.cv
         if self.selection == "kfold":
@@ -215,17 +195,36 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 groups=checked_groups(groups, keep.size), stratified=classification, random_state=self.random_state,
                 labeled=keep)]
         # GCV's width: the core puts it inside a kernel object when sigma2_grid is set (_kernel_at)
-        core = (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
+        core = self._preset(classification, gamma, sigma2, gammas, scoring, cv)
+        if classification:
+            core.classes_ = self.classes_
+        fit_arrays(core, Xk, Yk, w, labels=None if labels is None else labels[keep])
+        self._read_preset(core, gamma, gammas, scoring, results)
+        self.support_ = np.flatnonzero(keep)
+        self.X_fit_ = Xk if not self._precomputed else None
+
+    def _preset(self, classification: bool, gamma: Any, sigma2: Any, gammas: np.ndarray,
+                scoring: Any, cv: Any) -> Any:
+        """The composed estimator this LS-SVM is: Squared + ``RKHSNorm(1/γ)``, searched over
+        the weights ``1/γ`` of ``gammas`` when ``selection`` holds out splits."""
+        if np.ndim(gamma):
+            raise HyperparameterError(
+                "gamma must be a number > 0; per-point constants γ_i = γ w_i (eq. 74) are "
+                "given as sample_weight=w")
+        held_out = self.selection in ("loo", "kfold")
+        return (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
             kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
-            terms={"rkhs": (RKHSNorm(), 1.0 / gamma)}, selection=self.selection if held_out
+            terms={"rkhs": (RKHSNorm(), 1.0 / float(gamma))}, selection=self.selection if held_out
             else None, loo=self.loo, scoring=scoring,
             weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid
             if held_out or self.selection == "gcv" else None, cv=cv, search=self.search,
             random_state=self.random_state)
-        if classification:
-            core.classes_ = self.classes_
-        fit_arrays(core, Xk, Yk, w, labels=None if labels is None else labels[keep])
-        if held_out:
+
+    def _read_preset(self, core: Any, gamma: Any, gammas: np.ndarray, scoring: Any,
+                     results: dict[str, Any] | None) -> None:
+        """The fitted preset's model and search in the LS-SVM's words (``gamma_``, the grid view
+        of ``cv_results_``: :func:`~lssvm_cvx.estimators.scoring.preset_results`)."""
+        if self.selection in ("loo", "kfold"):
             gamma, results = preset_results(core.cv_results_, gammas, scoring.kind,
                                             float(core.sigma2_), self.selection)
             self.best_index_, self.best_params_, self.best_score_ = best_of(results)
@@ -233,10 +232,25 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         self.gamma_ = float(gamma)
         self.sigma2_ = float(core.sigma2_)
         self.cv_results_ = results
-        self.support_ = np.flatnonzero(keep)
-        self.X_fit_ = Xk if not self._precomputed else None
         self.dual_coef_ = core.dual_coef_
         self.intercept_ = core.intercept_
+
+    def _fit_device(self, X: Any, y: Any, sample_weight: Any, groups: Any, *,
+                    classification: bool) -> Any:
+        """Device arrays (:mod:`lssvm_cvx.estimators.lssvm_device`): the approximations on
+        their own path; the exact LS-SVM as the same preset on the composed estimator's
+        device path (:mod:`lssvm_cvx.estimators.regularized_device`)."""
+        self._reset_fitted()
+        check_device_options(self, sample_weight, groups, classification)
+        if self.approximation is not None:
+            return fit_device(self, X, y, sample_weight, groups, classification=classification)
+        gammas, scoring, g = gamma_candidates(self), selection_scoring(self, classification), self._gamma()
+        core = self._preset(classification, g, self.sigma2, gammas, scoring, self.cv)
+        fit_regularized_device(core, X, y, sample_weight, groups, classification=classification)
+        self._read_preset(core, g, gammas, scoring, None)
+        self.__dict__.update({a: v for a, v in vars(core).items() if a in (
+            "X_fit_", "support_", "device_", "n_features_in_", "classes_", "pairs_")}, approximation_=None)
+        return self
 
     def _decision(self, X: Any) -> np.ndarray:
         check_fitted(self, "intercept_")
@@ -408,8 +422,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         ``groups`` are the group labels of a group splitter in ``cv``."""
         validate_params(self, self._parameter_constraints)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
-            self._reset_fitted()
-            return fit_device(self, X, y, sample_weight, groups)
+            return self._fit_device(X, y, sample_weight, groups, classification=False)
         if self.approximation is not None:
             self._reset_fitted()
             try:
@@ -516,8 +529,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         are the group labels of a group splitter in ``cv``."""
         validate_params(self, self._parameter_constraints)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
-            self._reset_fitted()
-            return fit_device(self, X, y, sample_weight, groups, classification=True)
+            return self._fit_device(X, y, sample_weight, groups, classification=True)
         if self.approximation is not None:
             self._reset_fitted()
             try:

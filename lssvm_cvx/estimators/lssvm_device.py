@@ -10,15 +10,17 @@ scikit-learn's ``array_api_dispatch`` is on (``sklearn.set_config(array_api_disp
 which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU tensor without a
 switch is converted to NumPy as before.
 
-What it covers: the RBF kernel; ``selection=None``, ``"loo"`` (exact LOO on every pair of the
-grid: :func:`~lssvm_cvx.device.loo_grid`; :func:`~lssvm_cvx.device.nystroem_loo_path` with
-``approximation="nystroem"``; :func:`~lssvm_cvx.device.rff_loo_path` with
-``approximation="rff"``, the CPU path's random features moved to the device) or ``"kfold"``
-(the exact model, the CPU path's folds of ``cv`` and
-``random_state``, ``C_VV⁻¹ α_V`` per fold from one Cholesky per pair:
-:func:`~lssvm_cvx.device.quadratic.lssvm_kfold_residuals`, split scores as the CPU path's); the
-default scoring (mean squared held-out residual, on the ±1 targets for the classifier).
-Anything else (another kernel, GCV, ``sample_weight``, a scorer, multiclass) is a one-line
+What it covers: the RBF kernel; ``selection=None``, ``"loo"`` or ``"kfold"``.  The exact
+LS-SVM is the preset Squared + ``RKHSNorm(1/γ)`` on the composed estimator's device path
+(:mod:`lssvm_cvx.estimators.regularized_device`, as on the CPU: one code for both estimators):
+exact LOO over the γ path of each σ² from one ``eigh`` (or one Cholesky per γ on CUDA), the
+CPU path's folds of ``cv`` and ``random_state`` for k-fold, and the CPU path's scoring (the
+default, ``selection_score``, or a ``scoring`` of one's own, scored on held-out residuals
+copied to the CPU).  The approximations stay here: exact LOO over γ of the approximate model
+with ``approximation="nystroem"`` (:func:`~lssvm_cvx.device.nystroem_loo_path`) or ``"rff"``
+(:func:`~lssvm_cvx.device.rff_loo_path`, the CPU path's random features moved to the device),
+scored by the mean squared LOO residual.  Anything else (another kernel, GCV,
+``sample_weight``, multiclass, k-fold or a scorer with an approximation) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the CPU path.  ``search`` is
 ignored: the device scores the whole grid exactly.
 """
@@ -33,32 +35,24 @@ from ..device import (
     dispatching,
     float_dtype,
     foreign_array,
-    loo_grid,
-    lssvm_fit,
     namespace_of,
     nystroem_loo_path,
     on_accelerator,
     rbf_gram,
 )
 from ..device.host import to_numpy as to_cpu
-from ..device.quadratic import lssvm_kfold_residuals
 from ..device.rff import FourierFeatures, rff_loo_path
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
 from ..linalg.folds import cv_splits
 from .base import check_fitted, check_gamma
-from .grids import sigma2_candidates
-from .scoring import best_of, cv_results
+from .grids import gamma_candidates, sigma2_candidates
+from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["DeviceModelMixin", "uses_device", "fit_device", "device_targets", "device_folds",
-           "device_split_scores", "to_cpu", "decision_device", "labels_device", "GRID_METHOD_MAX_GAMMAS"]
-
-#: ``loo_grid`` by one Cholesky per pair up to this many γ per σ² on CUDA, by one ``eigh`` per σ²
-#: above (on an H100 at N = 20 000 one ``eigh`` cost 24 Cholesky + triangular inverses:
-#: benchmarks/results/device.md); on the CPU always by ``eigh``.
-GRID_METHOD_MAX_GAMMAS = 20
+__all__ = ["DeviceModelMixin", "uses_device", "check_device_options", "fit_device", "device_targets",
+           "device_folds", "device_split_scores", "to_cpu", "decision_device", "labels_device"]
 
 
 def uses_device(X: Any) -> bool:
@@ -69,7 +63,9 @@ def uses_device(X: Any) -> bool:
         dispatching() or bool(get_config().get("array_api_dispatch"))))
 
 
-def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> None:
+def check_device_options(est: Any, sample_weight: Any, groups: Any, classification: bool) -> None:
+    """Refuse what the device paths of the LS-SVM estimators do not cover (module docstring),
+    in one line that names the CPU path."""
     cpu = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, "
            "which has it")
     if not (isinstance(est.kernel, str) and est.kernel.lower() == "rbf"):
@@ -83,10 +79,10 @@ def _refuse(est: Any, sample_weight: Any, groups: Any, classification: bool) -> 
     if est.approximation is not None and est.selection == "kfold":
         raise HyperparameterError(f"on a device the approximate model is selected by exact LOO "
                                   f"(selection='loo'), not k-fold{cpu}")
-    if getattr(est, "scoring", None) is not None or \
-            (classification and getattr(est, "selection_score", "mse") != "mse"):
-        raise HyperparameterError(f"on a device the search scores the mean squared held-out residual "
-                                  f"only (scoring=None, selection_score='mse'){cpu}")
+    if est.approximation is not None and (getattr(est, "scoring", None) is not None or (
+            classification and getattr(est, "selection_score", "mse") != "mse")):
+        raise HyperparameterError(f"on a device the approximations score the mean squared LOO "
+                                  f"residual only (scoring=None, selection_score='mse'){cpu}")
     if sample_weight is not None or groups is not None:
         raise InputError(f"sample_weight and groups are not supported on a device{cpu}")
 
@@ -117,34 +113,31 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool) -> tuple[Any,
 
 def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None, *,
                classification: bool = False) -> Any:
-    """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
-    _refuse(est, sample_weight, groups, classification)
+    """Fit ``est`` with ``approximation="nystroem" | "rff"`` on device arrays ``X``, ``y``
+    (module docstring; the exact LS-SVM is the composed estimator's device path); returns
+    ``est``."""
+    check_device_options(est, sample_weight, groups, classification)
     xp, device, Y = device_targets(est, X, y, classification)
-    gamma = float(check_gamma(est.gamma))
     if est.selection is None:          # γ and σ² as given: no search, as on the CPU path
-        gammas, sigma2s = [gamma], [float(est.sigma2)]
+        gammas, sigma2s = [float(check_gamma(est.gamma))], [float(est.sigma2)]
     else:
-        from .lssvm import DEFAULT_GAMMA_GRID
-
-        gammas = [float(g) for g in (DEFAULT_GAMMA_GRID if est.gamma_grid is None
-                                     else est.gamma_grid)]
+        gammas = [float(g) for g in gamma_candidates(est)]
         # the CPU path's widths and checks; "auto" reads at most 1000 rows (default_sigma2_grid's
         # seeded subsample, the same rows), copied from the device
         rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]), replace=False)
         sample = (to_cpu(xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0))
                   if isinstance(est.sigma2_grid, str) else np.empty((0, int(X.shape[1]))))
         sigma2s = [float(s) for s in sigma2_candidates(est, sample)[0]]
-    paths: list[Any] = []
+    m = min(int(est.n_components), int(X.shape[0]))
+    paths: list[Any]
     if est.approximation == "nystroem":
-        m = min(int(est.n_components), int(X.shape[0]))
         from sklearn.utils import check_random_state
 
         # the rows the CPU path (and scikit-learn's Nystroem) picks: a seeded permutation's first m
         idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
         centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
         paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas) for s2 in sigma2s]
-    elif est.approximation == "rff":
-        m = min(int(est.n_components), int(X.shape[0]))      # as the CPU path
+    else:
         # the CPU path's draws (RandomFourierMap with the same random_state) for every width
         maps = [FourierFeatures.like(RandomFourierMap(s2, int(X.shape[1]), m, est.random_state), X)
                 for s2 in sigma2s]
@@ -153,38 +146,24 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         est.cv_results_ = None
         i = j = 0
     else:
-        if est.selection == "kfold":
-            est.cv_results_ = _kfold_results(est, X, Y, gammas, sigma2s, classification,
-                                             str(device))
-        elif paths:
-            scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
-        else:
-            method = ("cholesky" if "cuda" in str(device) and len(gammas) <= GRID_METHOD_MAX_GAMMAS
-                      else "eigh")
-            scores = np.asarray(to_cpu(loo_grid(X, Y, gammas, sigma2s, method=method)),
-                                dtype=float)
-        if est.selection == "loo":
-            params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
-            est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
-                                             criterion="mean squared exact LOO residual")
+        scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
+        params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
+        est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
+                                         criterion="mean squared exact LOO residual")
         est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
         i, j = divmod(int(est.best_index_), len(gammas))
     est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
     est.kernel_ = RBF(est.sigma2_)
     est.approximation_ = None
+    path = paths[i]
     if est.approximation == "nystroem":
-        path = paths[i]
         est.X_fit_, est.dual_coef_ = centres, path.coef
-        est.intercept_ = path.intercept
-    elif est.approximation == "rff":      # the CPU path's attributes: φ(x)ᵀ coef_ + intercept_
-        path = paths[i]
+    else:                                 # the CPU path's attributes: φ(x)ᵀ coef_ + intercept_
         est.approximation_, est.feature_map_ = "rff", maps[i]
         est.n_components_ = maps[i].n_features
-        est.coef_, est.intercept_ = path.coef, path.intercept
+        est.coef_ = path.coef
         est.X_fit_ = est.dual_coef_ = None
-    else:
-        est.X_fit_ = X
-        est.dual_coef_, est.intercept_ = lssvm_fit(rbf_gram(X, sigma2=est.sigma2_), Y, est.gamma_)
+    est.intercept_ = path.intercept
     est.support_ = None
     est.device_ = str(device)
     est.n_features_in_ = int(X.shape[1])
@@ -207,28 +186,6 @@ def device_split_scores(scoring: Any, ycpu: np.ndarray, r: np.ndarray,
     classes = np.array([-1.0, 1.0]) if classification else None
     return [scoring.split_score(ycpu[te], ycpu[te] - r[te], classes=classes, targets=ycpu[te])
             for te in folds]
-
-
-def _kfold_results(est: Any, X: Any, Y: Any, gammas: list[float], sigma2s: list[float],
-                   classification: bool, device: str) -> dict[str, Any]:
-    """``cv_results_`` of the exact k-fold search on the device: the CPU path's folds
-    (:func:`device_folds`), the held-out residuals ``C_VV⁻¹ α_V`` of every (σ², γ)
-    (:func:`~lssvm_cvx.device.quadratic.lssvm_kfold_residuals`), scored split by split with
-    the CPU path's scoring (:func:`device_split_scores`)."""
-    from .lssvm import selection_scoring
-
-    Ycpu = to_cpu(Y)
-    folds = device_folds(est, Ycpu, classification)
-    scoring = selection_scoring(est, classification)
-    params, rows = [], []
-    for s2 in sigma2s:
-        K = rbf_gram(X, sigma2=s2)
-        for g in gammas:
-            r = to_cpu(lssvm_kfold_residuals(K, Y, g, folds))
-            rows.append(device_split_scores(scoring, Ycpu, r, folds, classification))
-            params.append({"sigma2": s2, "gamma": g})
-    return cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
-                      n_splits=len(folds), search="grid", device=device)
 
 
 class DeviceModelMixin:

@@ -14,13 +14,16 @@ norm's matrix is the device Gram; **every other term's matrix is built by NumPy 
 a copy of the inputs and moved to the device** (the terms are NumPy code).  ``selection=None``,
 ``"loo"`` or ``"kfold"`` with the estimand ``loo="loss"`` (or the RKHS norm alone, where the two
 estimands coincide): every candidate of the CPU search's grid (``weight_grid``, ``sigma2_grid``,
-in the same order) scored by its exact held-out residuals (leave-one-out: ``μ_i / (√s_i Z_ii)``;
-k-fold: the CPU search's folds of ``cv`` and ``random_state``, stratified for the classifier,
-``S_V^{-½} Z_VV⁻¹ μ_V`` per fold), with the CPU path's default scoring
-(``neg_mean_squared_error`` for the regressor, the accuracy of the held-out predictions for the
-classifier), so ``cv_results_`` matches the CPU path's.  Anything else (another kernel or loss,
-a non-quadratic term, the ``"refit"`` estimand with data-dependent terms, a scorer,
-``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
+in the same order) scored by its exact held-out residuals (leave-one-out: ``μ_i / (√s_i Z_ii)``,
+and for the RKHS norm alone the LS-SVM's γ path of each σ² from one ``eigh``, or one Cholesky
+per weight on CUDA up to :data:`GRID_METHOD_MAX_GAMMAS`; k-fold: the CPU search's folds of
+``cv`` and ``random_state``, stratified for the classifier, ``S_V^{-½} Z_VV⁻¹ μ_V`` per fold),
+with the CPU path's scoring (the default, ``neg_mean_squared_error`` for the regressor and
+the accuracy of the held-out predictions for the classifier, or any ``scoring``, applied to
+the held-out predictions copied to the CPU), so ``cv_results_`` matches the CPU path's.  The
+exact LS-SVM estimators run this path as their preset Squared + ``RKHSNorm(1/γ)``.  Anything
+else (another kernel or loss, a non-quadratic term, the ``"refit"`` estimand with
+data-dependent terms, ``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` or :class:`~lssvm_cvx.exceptions.InputError`
 that names the CPU path.
 """
@@ -32,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..device import lssvm_fit, lssvm_loo_residuals, namespace_of, rbf_gram
+from ..device import loo_path_residuals, lssvm_fit, namespace_of, rbf_gram
 from ..device.quadratic import (
     augmented_fit,
     augmented_kfold_residuals,
@@ -46,13 +49,18 @@ from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
 from .lssvm_device import device_folds, device_split_scores, device_targets, to_cpu
-from .regularized_search import weight_grid
-from .scoring import best_of, cv_results, resolve_scoring
+from .regularized_search import best_candidate, weight_grid
+from .scoring import Scoring, cv_results, resolve_scoring
 
 __all__ = ["fit_regularized_device"]
 
 _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, which "
         "has it")
+#: the leave-one-out path of the RKHS norm alone by one Cholesky per weight up to this many
+#: weights per σ² on CUDA, by one ``eigh`` per σ² above (on an H100 at N = 20 000 one ``eigh``
+#: cost 24 Cholesky + triangular inverses: benchmarks/results/device.md); elsewhere always by
+#: ``eigh``
+GRID_METHOD_MAX_GAMMAS = 20
 
 
 def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
@@ -72,9 +80,6 @@ def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
         raise HyperparameterError(f"on a device the held-out estimand is 'loss' (the basis "
                                   f"and the terms keep the held-out points); loo={est.loo!r} "
                                   f"with terms other than the RKHS norm refits{_CPU}")
-    if est.scoring is not None:
-        raise HyperparameterError(f"on a device the search uses the default scoring "
-                                  f"(scoring=None), got {est.scoring!r}{_CPU}")
     if est.solver is not None:
         raise HyperparameterError(f"on a device the fit is the closed form (solver=None), got "
                                   f"solver={est.solver!r}{_CPU}")
@@ -120,11 +125,19 @@ class _Problem:
             return lssvm_fit(self.K, self.Y, 1.0 / _positive_sum(c))
         return augmented_fit(self.K, self._ones(), P, self.Y)
 
-    def loo(self, weights: dict[str, float]) -> Any:
-        c, P = self._P(weights)
-        if P is None:
-            return lssvm_loo_residuals(self.K, self.Y, 1.0 / _positive_sum(c))
-        return augmented_loo_residuals(self.K, self._ones(), P, self.Y)
+    def loo_path(self, path: list[dict[str, float]]) -> list[Any]:
+        """Leave-one-out residuals of each weight choice of ``path``: for the RKHS norm alone
+        (``P = cK``, ``γ = 1/c``) the LS-SVM's path from one ``eigh`` (or one Cholesky per
+        choice on CUDA, :data:`GRID_METHOD_MAX_GAMMAS`), else ``μ_i / (√s_i Z_ii)`` of the
+        augmented system per choice."""
+        ps = [self._P(w) for w in path]
+        if all(P is None for _, P in ps):
+            gammas = [1.0 / _positive_sum(c) for c, _ in ps]
+            method = ("cholesky" if "cuda" in str(self.device)
+                      and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
+            r = loo_path_residuals(self.K, self.Y, gammas, method=method)
+            return [r[i, ...] for i in range(len(gammas))]
+        return [augmented_loo_residuals(self.K, self._ones(), P, self.Y) for _, P in ps]
 
     def kfold(self, weights: dict[str, float], folds: list[np.ndarray]) -> Any:
         """Held-out residuals of the folds."""
@@ -132,6 +145,19 @@ class _Problem:
         if P is None:
             return lssvm_kfold_residuals(self.K, self.Y, 1.0 / _positive_sum(c), folds)
         return augmented_kfold_residuals(self.K, self._ones(), P, self.Y, folds)
+
+
+def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
+                  folds: list[np.ndarray] | None, classification: bool) -> Any:
+    """One candidate's split scores from its held-out residuals ``r`` (``folds`` None: the
+    leave-one-out splits, one point each), as the CPU search scores them."""
+    if folds is None:
+        if scoring.kind == "mse":
+            return -(r * r)
+        if scoring.kind == "accuracy":
+            return (((ycpu - r) > 0) == (ycpu > 0)).astype(float)
+        folds = [np.array([i]) for i in range(ycpu.shape[0])]
+    return device_split_scores(scoring, ycpu, r, folds, classification)
 
 
 def _positive_sum(c: float | None) -> float:
@@ -154,34 +180,27 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
     if est.selection is not None:
         grid = weight_grid(est, terms)
         path_key, *other_keys = list(grid)
-        if est.selection == "kfold":     # the CPU search's folds and default scorer
-            folds = device_folds(est, ycpu, classification)
-            scoring = resolve_scoring(None, classifier=classification, loss=make_loss(est.loss))
+        scoring = resolve_scoring(est.scoring, classifier=classification,
+                                  loss=make_loss(est.loss))
+        folds = device_folds(est, ycpu, classification) if est.selection == "kfold" else None
         params, rows = [], []
         for s2 in s2s:                       # the CPU search's order of candidates
             prob = _Problem(X, Xcpu, ycpu, Y, float(s2), terms)
             for combo in itertools.product(*(grid[k] for k in other_keys)):
-                for wk in grid[path_key]:
-                    cand = {**weights, **dict(zip(other_keys, map(float, combo))),
-                            path_key: float(wk)}
-                    if est.selection == "loo":
-                        r = to_cpu(prob.loo(cand))
-                        # the CPU path's default scorers on the LOO splits, one point per split
-                        rows.append((((ycpu - r) > 0) == (ycpu > 0)).astype(float)
-                                    if classification else -(r * r))
-                    else:
-                        r = to_cpu(prob.kfold(cand, folds))
-                        rows.append(device_split_scores(scoring, ycpu, r, folds,
-                                                        classification))
+                fixed = {**weights, **dict(zip(other_keys, map(float, combo)))}
+                path = [{**fixed, path_key: float(wk)} for wk in grid[path_key]]
+                held = (prob.loo_path(path) if est.selection == "loo"
+                        else [prob.kfold(cand, folds or []) for cand in path])
+                for wk, r in zip(grid[path_key], held):
+                    rows.append(_split_scores(scoring, ycpu, to_cpu(r), folds, classification))
                     p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
                     p[f"terms__{path_key}"] = float(wk)
                     if searched:
                         p["sigma2"] = float(s2)
                     params.append(p)
-        results = cv_results(params, np.array(rows), estimand=est.loo,
-                             scoring="accuracy" if classification else "neg_mean_squared_error",
+        results = cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
                              n_splits=len(rows[0]), search="grid", device=str(device))
-        est.best_index_, best, est.best_score_ = best_of(results)
+        est.best_index_, best, est.best_score_ = best_candidate(results, Xcpu, ycpu, scoring)
         est.best_params_ = best
         sigma2 = float(best.get("sigma2", s2s[0]))
         weights.update({k: float(best[f"terms__{k}"]) for k in terms if f"terms__{k}" in best})

@@ -46,7 +46,7 @@ from .base import input_magnitudes
 from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 
-__all__ = ["search", "weight_grid", "DEFAULT_WEIGHT_GRID"]
+__all__ = ["search", "weight_grid", "best_candidate", "DEFAULT_WEIGHT_GRID"]
 
 #: the search strategies of ``selection="loo"``
 SEARCHES = ("auto", "grid", "screen")
@@ -206,17 +206,32 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          estimand=est.loo, scoring=scoring.name, n_splits=len(splits),
                          search="grid")
     _warn(status, reasons)
-    _, best, _ = _best(results, X, Y, scoring)
+    _, best, _ = best_candidate(results, X, Y, scoring)
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
     return best.get("sigma2", est.sigma2), chosen, results
 
 
-def _best(results: dict[str, Any], X: np.ndarray, Y: np.ndarray, scoring: Scoring
+def best_candidate(results: dict[str, Any], X: np.ndarray, Y: np.ndarray, scoring: Scoring
           ) -> tuple[int, dict, float]:
-    """:func:`~lssvm_cvx.estimators.scoring.best_of`, but when no candidate has a finite
-    score although no solve failed, a :class:`~lssvm_cvx.exceptions.NumericalError` naming
-    the cause (held-out errors that overflow, or a scoring that gave no finite value), not a
-    solver error."""
+    """:func:`~lssvm_cvx.estimators.scoring.best_of` of a search's ``cv_results_``, but when
+    no candidate has a finite score although no solve failed, a
+    :class:`~lssvm_cvx.exceptions.NumericalError` naming the cause (held-out errors that
+    overflow, or a scoring that gave no finite value), not a solver error.
+
+    Parameters
+    ----------
+    results : dict
+        The search's ``cv_results_``.
+    X, Y : numpy.ndarray
+        The inputs and targets searched on (their magnitudes name an overflow).
+    scoring : Scoring
+        The search's scoring.
+
+    Returns
+    -------
+    tuple
+        ``(index, params, score)`` of the best candidate.
+    """
     scores = np.asarray(results["mean_test_score"], dtype=np.float64)
     if not np.isfinite(scores).any() and "failed" not in list(results.get("status", [])):
         parts, cause = input_magnitudes(X, Y)
@@ -312,7 +327,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
                          landmarks=int(landmarks.size))
-    index, best, _ = _best(results, X, Y, scoring)
+    index, best, _ = best_candidate(results, X, Y, scoring)
     if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}

@@ -31,7 +31,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import HyperparameterError, SolverError
 from .search_results import param_columns, rank_scores
 
-__all__ = ["Scoring", "resolve_scoring", "cv_results", "best_of", "preset_results"]
+__all__ = ["Scoring", "resolve_scoring", "selection_scoring", "cv_results", "best_of",
+           "preset_results"]
 
 
 class _HeldOutRegressor(RegressorMixin, BaseEstimator):
@@ -188,6 +189,20 @@ def resolve_scoring(scoring: Any, *, classifier: bool, loss: Any) -> Scoring:
     raise HyperparameterError(f"scoring must be None, 'loss', a scikit-learn scorer name or a "
                               f"callable scorer(estimator, X, y), got {scoring!r}")
 
+
+
+def selection_scoring(est: Any, classification: bool) -> Scoring:
+    """The scoring of an LS-SVM estimator's search (on the CPU and the device): ``est.scoring``
+    resolved; None: the legacy ``selection_score`` of the classifier (``"mse"`` on the ±1
+    targets, or ``"misclassification"``: accuracy), ``-MSE`` for the regressor."""
+    if est.scoring is None and classification:
+        legacy = getattr(est, "selection_score", "mse")
+        if legacy == "mse":       # else "misclassification" / "error" (the constraints)
+            return Scoring("neg_mean_squared_error on the ±1 targets", "mse", True)
+        return Scoring("accuracy", "accuracy", True)
+    from ..losses import Squared
+
+    return resolve_scoring(est.scoring, classifier=classification, loss=Squared())
 
 def cv_results(params: Sequence[Mapping[str, Any]], split_scores: np.ndarray, *,
                status: Sequence[str] | None = None, reasons: Sequence[str] | None = None,
