@@ -13,6 +13,7 @@ from lssvm_cvx.device import (
     inverse_diagonal,
     loo_gamma_path,
     loo_grid,
+    loo_path_residuals,
     lssvm_fit,
     lssvm_loo_residuals,
     namespace_of,
@@ -65,6 +66,31 @@ def test_loo_residuals_equal_brute_force_refits(data):
         keep = np.arange(len(y)) != i
         a, b = lssvm_fit(K[np.ix_(keep, keep)], y[keep], 5.0)
         assert abs(r[i] - (y[i] - (K[i, keep] @ a + b))) < 1e-10
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+@pytest.mark.parametrize("method", ["eigh", "cholesky"])
+def test_the_loo_path_residuals_equal_brute_force_refits(ns, method, to_namespace, to_numpy):
+    """Every γ of the path, by either method, against refits without each point (plain NumPy
+    solves of the bordered system, the independent reference): what the estimators' device
+    searches score."""
+    conv = to_namespace(ns)
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-2, 2, (25, 3))
+    y = X[:, 0] - np.cos(X[:, 1]) + 0.1 * rng.standard_normal(25)
+    K = RBF(1.3)(X)
+    gammas = [0.05, 1.0, 40.0, 1e4]
+    r = to_numpy(loo_path_residuals(conv(K), conv(y), gammas, method=method))
+    assert r.shape == (len(gammas), len(y))
+    for g, row in zip(gammas, r):
+        for i in range(len(y)):
+            keep = np.arange(len(y)) != i
+            n = keep.sum()
+            A = np.block([[np.zeros((1, 1)), np.ones((1, n))],
+                          [np.ones((n, 1)), K[np.ix_(keep, keep)] + np.eye(n) / g]])
+            sol = np.linalg.solve(A, np.concatenate([[0.0], y[keep]]))
+            refit = y[i] - (K[i, keep] @ sol[1:] + sol[0])
+            assert abs(row[i] - refit) < 1e-8 * max(1.0, abs(refit)), (g, i)
 
 
 @pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])

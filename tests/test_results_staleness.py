@@ -54,6 +54,7 @@ STALE: frozenset[str] = frozenset({
     "componentwise_spam",
     "componentwise_table1",
     "device",
+    "device_precision",
     "harness_timing",
     "harness_verdicts",
     "harness_warm",
