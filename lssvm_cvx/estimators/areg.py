@@ -30,24 +30,18 @@ RBF width (see :mod:`lssvm_cvx.estimators.base`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.model_selection import train_test_split
 
 from ..exceptions import HyperparameterError, InputError
-from ..formulations.areg import recover_tikhonov_gamma
-from ..formulations.areg_cv import ARegClassifierCV, ARegCV
-from ..formulations.areg_ensemble import (
-    CRITERIA,
-    ARegClassifierEnsemble,
-    ARegEnsemble,
-    TikhonovNodes,
-    check_node_gammas,
-)
-from ..formulations.areg_fast_cv import ARegClassifierFastCV, ARegFastCV
-from ..formulations.areg_fusion import ARegClassifierFusion, ARegFusion
+from ..formulations.areg import AReg, recover_tikhonov_gamma
+from ..formulations.areg_cv import ARegCV
+from ..formulations.areg_ensemble import CRITERIA, ARegEnsemble, TikhonovNodes, check_node_gammas
+from ..formulations.areg_fast_cv import ARegFastCV
+from ..formulations.areg_fusion import ARegFusion
 from ..linalg.folds import heldout_folds, make_folds
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
 from .params import FOLDS, FRACTION, KERNEL_PARAMS, POSITIVE, POSITIVE_INT, StrOptions, validate_params
@@ -130,7 +124,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
         self._check_params()
         kernel = self._make_kernel()
         K = self._gram(kernel, X)
-        cls = self._classes()
+        task = "classification" if self._classifier else "regression"
         n = y.shape[0]
         lam, crit_value, tr, va, folds = None, None, None, None, None
         coef = None
@@ -138,12 +132,12 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
             tr, va = self._split(y)
             args = (K[np.ix_(tr, tr)], y[tr], K[np.ix_(va, tr)], y[va])
             if self.method == "fusion":
-                f = cls["fusion"].from_gram(*args)
+                f = ARegFusion.from_gram(*args, task=task)
                 sol = self._solve(f)
                 alpha, b, c, support = sol["alpha"], sol.scalar("b"), sol["c"], tr
                 omega_h, a, r = f.omega(), f.border(), f.rhs()
             else:
-                f = cls["ensemble"].from_gram(*args, gammas=self.gammas)
+                f = ARegEnsemble.from_gram(*args, gammas=self.gammas, task=task)
                 crit = getattr(self, "criterion", "l2")
                 if crit == "l2":
                     sol = f.solve("closed_form")
@@ -153,7 +147,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
                     crit_value = sol.extras["value"]
                 lam = sol["lam"]
                 if self.refit:
-                    full = cls["areg"](K, y)
+                    full = AReg(None, y, Omega=K, task=task)
                     omega_h, a, r = full.omega(), full.border(), full.rhs()
                     nodes = TikhonovNodes(omega_h, a, r, self.gammas)
                     alpha, b = nodes.alphas @ lam, float(nodes.bs @ lam)
@@ -165,12 +159,12 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
         else:
             folds = self._folds(y)
             if self.method == "cv":
-                f = cls["cv"](None, y, folds=folds, Omega=K)
+                f = ARegCV(None, y, folds=cast(Any, folds), Omega=K, task=task)
                 sol = self._solve(f)
                 c = sol["c"]
                 alpha, b = f.final_model(sol)
             else:
-                f = cls["fast_cv"](None, y, folds=folds, xi=self.xi, Omega=K)
+                f = ARegFastCV(None, y, folds=cast(Any, folds), xi=self.xi, Omega=K, task=task)
                 sol = self._solve(f)
                 alpha, b, c = sol["alpha"], sol.scalar("b"), sol.extras["c"]
                 coef = f.model(sol)[0]  # the average of the L fold models, eq. (41)
@@ -320,12 +314,6 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
         self.recover_gamma = recover_gamma
         self.random_state = random_state
 
-    def _classes(self) -> dict[str, Any]:
-        from ..formulations.areg import AReg
-
-        return {"fusion": ARegFusion, "ensemble": ARegEnsemble, "cv": ARegCV,
-                "fast_cv": ARegFastCV, "areg": lambda K, y: AReg(None, y, Omega=K)}
-
     def fit(self, X: Any, y: Any) -> AdditiveRegularizationRegressor:
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (n_samples,)."""
         X, y = self._validate_fit(X, y, y_numeric=True)
@@ -422,13 +410,6 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
         self.refit = refit
         self.recover_gamma = recover_gamma
         self.random_state = random_state
-
-    def _classes(self) -> dict[str, Any]:
-        from ..formulations.areg import ARegClassification
-
-        return {"fusion": ARegClassifierFusion, "ensemble": ARegClassifierEnsemble,
-                "cv": ARegClassifierCV, "fast_cv": ARegClassifierFastCV,
-                "areg": lambda K, y: ARegClassification(None, y, Omega=K)}
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **_ARegEstimator._parameter_constraints,
