@@ -32,8 +32,8 @@ from .regularized_search import SEARCHES
 from .search_results import search_results
 from .scoring import best_of, preset_results, selection_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
-from .grids import (DEFAULT_GAMMA_GRID, default_sigma2_grid, gamma_candidates, set_width,
-                    sigma2_candidates)
+from .grids import DEFAULT_GAMMA_GRID  # noqa: F401 (importable here, where it was defined)
+from .grids import default_sigma2_grid, gamma_candidates, set_width, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
 from .lssvm_device import (DeviceModelMixin, check_device_options, decision_device, fit_device,
@@ -41,8 +41,7 @@ from .lssvm_device import (DeviceModelMixin, check_device_options, decision_devi
 from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
                      StrOptions, validate_params)
 
-__all__ = ["LSSVMRegressor", "LSSVMClassifier", "DEFAULT_GAMMA_GRID", "default_sigma2_grid",
-           "selection_scoring", "sigma2_candidates"]
+__all__ = ["LSSVMRegressor", "LSSVMClassifier"]
 
 
 class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
@@ -294,9 +293,9 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         scikit-learn scorer name or callable ``scorer(estimator, X, y)``
         (:mod:`lssvm_cvx.estimators.scoring`).
     gamma_grid, sigma2_grid :
-        γ candidates (default :data:`DEFAULT_GAMMA_GRID`); σ² candidates: None (``sigma2``
-        as given: an explicit width is never replaced), ``"auto"``
-        (:func:`default_sigma2_grid`) or widths; with ``kernel="rbf"`` or, for the exact fit, a
+        γ candidates (default :data:`~lssvm_cvx.estimators.grids.DEFAULT_GAMMA_GRID`); σ²
+        candidates: None (``sigma2`` as given: an explicit width is never replaced), ``"auto"``
+        (:func:`~lssvm_cvx.estimators.grids.default_sigma2_grid`) or widths; with ``kernel="rbf"`` or, for the exact fit, a
         kernel object that holds widths (``Componentwise(RBF())``, ``RBF() + Linear()``:
         :func:`~lssvm_cvx.estimators.grids.set_width`).
     cv :
