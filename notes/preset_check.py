@@ -7,7 +7,8 @@ Usage (from a checkout of each commit, the same Python)::
     python notes/preset_check.py compare OLD.pkl NEW.pkl
 
 ``compare`` prints, per configuration, ``OK`` when every output (coefficients, predictions,
-chosen parameters, every ``cv_results_`` key) agrees to 1e-10 relative, else the keys that
+chosen parameters, every ``cv_results_`` key but the wall-clock ``*_time`` ones) agrees to
+1e-10 relative, else the keys that
 differ.  Run for notes/engine.md at 1233f9f (old) against the preset commit.
 """
 
@@ -25,6 +26,8 @@ if sys.argv[1] == "compare":
         out = []
         if isinstance(x, dict):
             for k in x:
+                if isinstance(k, str) and k.endswith("_time"):
+                    continue              # wall-clock times are measurements, not outputs
                 if k not in y:
                     out.append(f"{path}.{k} missing")
                     continue
@@ -43,10 +46,11 @@ if sys.argv[1] == "compare":
             return []
         except (TypeError, ValueError):
             if (
-                isinstance(x, (list, tuple))
+                isinstance(x, (list, tuple, np.ndarray))
+                and isinstance(y, (list, tuple, np.ndarray))
                 and len(x) == len(y)
-                and all(isinstance(e, dict) for e in x)
-            ):
+                and not isinstance(x, str)
+            ):  # records, or arrays of unequal lengths: element by element
                 return sum((d(e, f, f"{path}[{i}]") for i, (e, f) in enumerate(zip(x, y))), [])
             return [] if x == y else [f"{path} {x!r:.60} vs {y!r:.60}"]
 

@@ -210,16 +210,17 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             n = len(Y)
             folds = make_folds(n, self._folds(n), _seed(self.random_state))
             lssvm = RegularizedLSSVMRegressor(
-                kernel=self._componentwise_kernel(1.0 if searched or s2 is None else s2),
+                kernel=self._componentwise_kernel(1.0 if s2 is None else s2),
                 terms={"rkhs": (RKHSNorm(), 1.0 / gs[0])}, weight_grid={"rkhs": 1.0 / gs},
                 sigma2_grid=default_sigma2_grid(X) if searched else None, selection="kfold",
                 cv=[(np.setdiff1d(np.arange(n), f), f) for f in folds],
                 scoring="neg_mean_squared_error")
             fit_arrays(lssvm, X, Y, None)
             s2 = float(lssvm.sigma2_) if searched else s2
-            g, self.cv_results_["gamma_sigma2"] = preset_results(
-                lssvm.cv_results_, gs, "mse", 1.0 if s2 is None else float(s2), "kfold")
         self.sigma2_ = 1.0 if s2 is None else float(s2)        # unused without named RBFs
+        if lssvm is not None:
+            g, self.cv_results_["gamma_sigma2"] = preset_results(
+                lssvm.cv_results_, gs, "mse", self.sigma2_, "kfold")
         self.gamma_ = 1.0 if g is None else float(g)
         self.reg_ = None
         names: dict[str | None, str] = {"l1": "xi", "fusion_areg": "xi", "stp": "lam"}
