@@ -30,7 +30,6 @@ SOURCES = {"lssvm_cvx.benchmarks": ROOT / "benchmarks", "lssvm_cvx.problems": RO
 #: results files whose measured code changed after their commit; see the module docstring.
 #: Regenerate with ``lssvm-cvx bench --only NAME`` from a clean tree.
 STALE: frozenset[str] = frozenset({
-    "areg_speed",
     "areg_table3",
     "areg_table3_adult",
     "auto_large",
@@ -41,18 +40,13 @@ STALE: frozenset[str] = frozenset({
     "componentwise_spam",
     "componentwise_table1",
     "device",
-    "harness_timing",
-    "harness_warm",
     "l2svm_adult",
     "l2svm_mixture",
     "l2svm_spam",
     "l2svm_speed",
     "l2svm_table3",
     "lssvm_solvers",
-    "lssvm_speed",
     "pareto_table3",
-    "regularized_speed",
-    "scaling",
     "selection_semantics",
 })
 
