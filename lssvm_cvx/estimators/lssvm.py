@@ -240,9 +240,9 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         their own path; the exact LS-SVM as the same preset on the composed estimator's
         device path (:mod:`lssvm_cvx.estimators.regularized_device`)."""
         self._reset_fitted()
-        check_device_options(self, sample_weight, groups, classification)
-        if self.approximation is not None:
+        if self.approximation is not None:      # fit_device checks the options itself
             return fit_device(self, X, y, sample_weight, groups, classification=classification)
+        check_device_options(self, sample_weight, groups, classification)
         gammas, scoring, g = gamma_candidates(self), selection_scoring(self, classification), self._gamma()
         core = self._preset(classification, g, self.sigma2, gammas, scoring, self.cv)
         fit_regularized_device(core, X, y, sample_weight, groups, classification=classification)

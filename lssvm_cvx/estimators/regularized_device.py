@@ -130,14 +130,14 @@ class _Problem:
         (``P = cK``, ``γ = 1/c``) the LS-SVM's path from one ``eigh`` (or one Cholesky per
         choice on CUDA, :data:`GRID_METHOD_MAX_GAMMAS`), else ``μ_i / (√s_i Z_ii)`` of the
         augmented system per choice."""
-        ps = [self._P(w) for w in path]
-        if all(P is None for _, P in ps):
-            gammas = [1.0 / _positive_sum(c) for c, _ in ps]
-            method = ("cholesky" if "cuda" in str(self.device)
-                      and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
-            r = loo_path_residuals(self.K, self.Y, gammas, method=method)
-            return [r[i, ...] for i in range(len(gammas))]
-        return [augmented_loo_residuals(self.K, self._ones(), P, self.Y) for _, P in ps]
+        if not all(m is self.K for m in self.mats.values()):   # one P of order N at a time
+            return [augmented_loo_residuals(self.K, self._ones(), self._P(w)[1], self.Y)
+                    for w in path]
+        gammas = [1.0 / _positive_sum(self._P(w)[0]) for w in path]
+        method = ("cholesky" if "cuda" in str(self.device)
+                  and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
+        r = loo_path_residuals(self.K, self.Y, gammas, method=method)
+        return [r[i, ...] for i in range(len(gammas))]
 
     def kfold(self, weights: dict[str, float], folds: list[np.ndarray]) -> Any:
         """Held-out residuals of the folds."""

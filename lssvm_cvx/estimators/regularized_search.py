@@ -211,8 +211,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     return best.get("sigma2", est.sigma2), chosen, results
 
 
-def best_candidate(results: dict[str, Any], X: np.ndarray, Y: np.ndarray, scoring: Scoring
-          ) -> tuple[int, dict, float]:
+def best_candidate(results: dict[str, Any], X: np.ndarray, Y: np.ndarray,
+                   scoring: Scoring) -> tuple[int, dict, float]:
     """:func:`~lssvm_cvx.estimators.scoring.best_of` of a search's ``cv_results_``, but when
     no candidate has a finite score although no solve failed, a
     :class:`~lssvm_cvx.exceptions.NumericalError` naming the cause (held-out errors that
