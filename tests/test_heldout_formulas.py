@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm_cvx.linalg.scores import diagonal_residuals, leverage_residuals, path_residuals
+from lssvm_cvx.linalg.scores import SCORES, diagonal_residuals, leverage_residuals, loo_score, path_residuals
 
 
 def _ridge_fit(X, Y, lam):
@@ -85,3 +85,55 @@ def test_spectral_path_is_the_brute_force_refit_at_every_weight():
     for k, lam in enumerate(lams):
         np.testing.assert_allclose(R[:, :, k], _brute_ridge_loo(X, Y, lam), rtol=1e-9,
                                    atol=1e-11)
+
+
+# ------------------------------------------------------------------ one module for every namespace
+
+
+def _case(T: int = 2):
+    rng = np.random.default_rng(3)
+    n, m, V = 20, 4, 3
+    Yc, P = rng.normal(size=(n, T)), rng.normal(size=(n, m))
+    q, W = rng.normal(size=(m, T)), rng.uniform(0.1, 1.0, size=(m, V))
+    h = rng.uniform(0.05, 0.6, size=(n, V))
+    return Yc, P, q, W, h
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+def test_the_formulas_run_in_the_inputs_namespace(ns, to_namespace, to_numpy):
+    """The device engines call these functions (issue 30, item 2; issue 31): on PyTorch and
+    array-api-strict inputs they return arrays of that namespace, equal to NumPy's to 1e-12."""
+    conv = to_namespace(ns)
+    Yc, P, q, W, h = _case()
+    ref = path_residuals(Yc, P, q, W, h)
+    got = path_residuals(*(conv(a) for a in (Yc, P, q, W, h)))
+    assert type(got) is type(conv(Yc))
+    np.testing.assert_allclose(to_numpy(got), ref, rtol=1e-12, atol=0)
+    for f, (a, b) in ((leverage_residuals, (Yc, h[:, 0])), (leverage_residuals, (Yc[:, :1], h)),
+                      (diagonal_residuals, (Yc, h[:, 0])), (diagonal_residuals, (Yc[:, 0], h[:, 0]))):
+        np.testing.assert_allclose(to_numpy(f(conv(a), conv(b))), f(a, b), rtol=1e-12, atol=0)
+    Y = np.sign(Yc)
+    for Ycols in (Y[:, :1], Y):                     # binary (one ±1 column) and one-vs-rest
+        for crit in SCORES + ("misclassification",):
+            want = loo_score(ref[:, :Ycols.shape[1]], Ycols, crit)
+            have = loo_score(conv(np.ascontiguousarray(ref[:, :Ycols.shape[1]])), conv(Ycols), crit)
+            np.testing.assert_allclose(to_numpy(have), want, rtol=1e-12, atol=0)
+
+
+def test_the_numpy_scores_are_the_former_numpy_only_arithmetic():
+    """On NumPy inputs the namespace-generic forms are the NumPy-only code they replaced (the
+    committed results and the sweep rest on it): equal bit for bit."""
+    Yc, P, q, W, h = _case(3)
+    old = np.empty((P.shape[0], Yc.shape[1], W.shape[1]))
+    for t in range(Yc.shape[1]):
+        old[:, t] = (Yc[:, t:t + 1] - P @ (q[:, t:t + 1] * W)) / (1.0 - h)
+    np.testing.assert_array_equal(path_residuals(Yc, P, q, W, h), old)
+    Y = np.sign(Yc)
+    np.testing.assert_array_equal(loo_score(old, Y, "mse"),
+                                  np.average(np.mean(old * old, axis=1), axis=0))
+    margin = 1.0 - Y[:, :, None] * (Y[:, :, None] - old)
+    hinge = np.average(np.mean(np.maximum(0.0, margin) ** 2, axis=1), axis=0)
+    np.testing.assert_array_equal(loo_score(old, Y, "hinge2"), hinge)
+    wts = np.arange(1.0, Yc.shape[0] + 1)
+    np.testing.assert_array_equal(loo_score(old, Y, "mae", wts),
+                                  np.average(np.mean(np.abs(old), axis=1), axis=0, weights=wts))

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from array_api_compat import device as device_of
 
 from ..exceptions import HyperparameterError, InputError, NumericalError
+from ..linalg.scores import diagonal_residuals
 from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
 
 __all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "lssvm_fit", "lssvm_factor", "LSSVMFactor",
@@ -221,7 +222,7 @@ def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
 def _loo_cholesky(xp: Any, device: Any, K: Any, y: Any, gamma: float) -> Any:
     """``α_i / C_ii`` for one γ (inputs already checked): one factor, ``L⁻¹`` for ``diag H⁻¹``."""
     f = _factor_solve(xp, K, y, gamma)
-    return f.alpha / (inverse_diagonal(xp, device, f.L) - f.h * f.h / f.s)
+    return diagonal_residuals(f.alpha, inverse_diagonal(xp, device, f.L) - f.h * f.h / f.s)
 
 
 def inverse_diagonal(xp: Any, device: Any, L: Any, *, block: int = 1024) -> Any:
@@ -343,7 +344,7 @@ def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> 
         w = 1.0 / (lam + 1.0 / g)
         hy, h1 = U @ (w * Uy), U @ (w * U1)
         alpha, _, s = _bordered(xp, hy, h1)
-        out.append(alpha / (U2 @ w - h1 * h1 / s))
+        out.append(diagonal_residuals(alpha, U2 @ w - h1 * h1 / s))
     return xp.stack(out)
 
 

@@ -35,33 +35,12 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..linalg.scores import leverage_residuals, loo_score, path_residuals
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from .host import to_numpy
 
 __all__ = ["DevicePenalizedLS", "DeviceStreamedPenalizedLS", "DevicePath", "DeviceFit",
-           "device_loo_score", "xp_take_rows"]
-
-
-def device_loo_score(xp: Any, R: Any, Y: Any, criterion: str) -> Any:
-    """:func:`lssvm_cvx.linalg.scores.loo_score` (unweighted) on the device: the criterion per
-    path value of the LOO residuals ``R`` (N, T, V) with targets ``Y`` (N, T), shape (V,)."""
-    if criterion == "mse":
-        per = R * R
-    elif criterion == "mae":
-        per = xp.abs(R)
-    elif criterion == "hinge2":
-        F = Y[:, :, None] - R
-        per = xp.clip(1.0 - Y[:, :, None] * F, 0.0, None) ** 2
-    elif criterion in ("error", "misclassification"):
-        F = Y[:, :, None] - R
-        if Y.shape[1] == 1:
-            return xp.mean(xp.astype(Y[:, 0, None] * F[:, 0, :] <= 0, R.dtype), axis=0)
-        wrong = xp.argmax(F, axis=1) != xp.argmax(Y, axis=1)[:, None]
-        return xp.mean(xp.astype(wrong, R.dtype), axis=0)
-    else:
-        raise HyperparameterError(f"criterion must be 'mse', 'mae', 'hinge2' or 'error', got "
-                                  f"{criterion!r}")
-    return xp.mean(xp.mean(per, axis=1), axis=0)
+           "xp_take_rows"]
 
 
 @dataclass
@@ -202,16 +181,14 @@ class DevicePenalizedLS:
         ``A⁻¹ = V diag(Wt[:, k]) V'``; the residuals are formed in row blocks."""
         xp = self.xp
         q = xp.matrix_transpose(V) @ self.rhs                          # (m, T)
-        T = int(self.Y.shape[1])
         total: Any = None
         for B, Yb, Ycb in self._loo_blocks():
             if int(B.shape[0]) == 0:
                 continue
             P = B @ V
             h = 1.0 / self.W + ((P * P) @ Wt) / self.W                   # (rows, V)
-            R = xp.stack([(Ycb[:, t:t + 1] - P @ (q[:, t:t + 1] * Wt)) / (1.0 - h)
-                          for t in range(T)], axis=1)                 # (rows, T, V)
-            part = device_loo_score(xp, R, Yb, criterion) * int(B.shape[0])
+            R = path_residuals(Ycb, P, q, Wt, h)                        # (rows, T, V)
+            part = loo_score(R, Yb, criterion) * int(B.shape[0])
             total = part if total is None else total + part
         return to_numpy(total / self.n_loo).astype(np.float64)
 
@@ -264,7 +241,7 @@ class DevicePenalizedLS:
         for B, _, Ycb in self._loo_blocks():
             Z = solve_triangular(xp, L, xp.matrix_transpose(B))             # (m, rows)
             h = (1.0 + xp.sum(Z * Z, axis=0)) / self.W
-            loos.append((Ycb - B @ theta) / (1.0 - h[:, None]))
+            loos.append(leverage_residuals(Ycb - B @ theta, h))
             hs.append(h)
         return DeviceFit(theta, b, xp.concat(loos), xp.concat(hs), L, float(mu), float(nu),
                          rcond, self)
@@ -272,7 +249,7 @@ class DevicePenalizedLS:
     def fit_score(self, fit: DeviceFit, criterion: str) -> float:
         """The LOO criterion of a fit."""
         Y = xp_take_rows(self.xp, self.Y, self.loo_rows)
-        return float(device_loo_score(self.xp, fit.loo[:, :, None], Y, criterion)[0])
+        return float(loo_score(fit.loo[:, :, None], Y, criterion)[0])
 
     def loo_residuals(self, mu: float, nu: float) -> Any:
         """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given; the LOO rows)."""

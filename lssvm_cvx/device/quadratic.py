@@ -44,6 +44,7 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import InputError, NumericalError
+from ..linalg.scores import diagonal_residuals
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from .lssvm import lssvm_factor
 
@@ -230,7 +231,7 @@ def augmented_loo_residuals(K: Any, s: Any, P: Any, y: Any) -> Any:
     X = _solve(xp, device, K, s, P, y, unit_mu=True)
     mu = X[n + 1:, 0]
     Z = X[n + 1:, 1:]
-    return mu / (xp.sqrt(s) * xp.linalg.diagonal(Z))
+    return diagonal_residuals(mu, xp.sqrt(s) * xp.linalg.diagonal(Z))
 
 
 def _fold_indices(folds: Any, n: int) -> tuple[list[Any], Any]:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import HyperparameterError, InputError
+from ..linalg.scores import leverage_residuals
 from .arrays import check_memory, positive
 
 __all__ = ["StreamedPath", "check_rows", "two_pass_loo"]
@@ -167,7 +168,7 @@ def two_pass_loo(xp: Any, device: Any, dt: Any, X: Any, y: Any,
         Psi = (block_map(X[a:b, ...]) - kb[None, :]) @ T_
         fit = xp.astype(Psi @ CW_, f64) + ybar
         lev = xp.astype((Psi * Psi) @ W_, f64) + 1.0 / n
-        r = (xp.astype(y[a:b], f64)[:, None] - fit) / (1.0 - lev)
+        r = leverage_residuals(xp.astype(y[a:b], f64)[:, None] - fit, lev)
         sse = sse + xp.sum(r * r, axis=0)
     scores = sse / n
     j = int(xp.argmin(scores))

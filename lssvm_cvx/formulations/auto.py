@@ -29,9 +29,13 @@ about 1e-3 on ``α`` beyond N ≈ 80 on smooth 1-D data (``benchmarks/results/au
 
     min  ||e||² + μ α'Gα + ν α'Rα   s.t.  y ∘ (Kα + b 1) + e = 1     ("fit")
 
-Closed form (both): eliminating ``b = mean(t - Kα)`` (``t = y``, or the ±1 labels) leaves the
-SPD system ``(K_c'K_c + μG + νR) α = K_c' t`` with ``K_c = (I - 11'/N) K``, solved by one
-Cholesky factorisation.  Since ``(1 - y_i f_i)² = (y_i - f_i)²`` for ``y_i = ±1``, the classifier
+Closed form (both): half of eq. (9) is the composition core's problem, the squared loss with
+unit weights and the quadratic term ``½α'(μG + νR)α`` (``tests/test_core_equivalence.py``), so
+:meth:`AutoLSSVM.system` is the core's augmented system (:mod:`lssvm_cvx.linalg.quadratic`, LU of
+order ``2N + 1``) with targets ``t = y`` or the ±1 labels.  Eliminating ``b = mean(t - Kα)``
+instead leaves the SPD normal equations ``(K_c'K_c + μG + νR) α = K_c' t``
+(``K_c = (I - 11'/N) K``), which this module solved until 2026-11-27: they square the condition
+number of ``K``.  Since ``(1 - y_i f_i)² = (y_i - f_i)²`` for ``y_i = ±1``, the classifier
 has the regression solution on the ±1 targets, with ``e_cls = y ∘ e_reg``.  Duals (cvxpy's
 sign convention, Lagrangian ``f + λ'(g)``): stationarity in ``e`` gives ``λ_fit = -2e``.
 
@@ -50,7 +54,7 @@ import numpy as np
 
 from ..checks import as_matrix
 from ..exceptions import HyperparameterError, NotPSDError
-from ..linalg import Cholesky
+from ..linalg.quadratic import AugmentedSystem
 from ..linalg.penalized import normalizers
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
@@ -280,20 +284,26 @@ class AutoLSSVM(Formulation):
         return float(r @ r + mu * alpha @ self.G @ alpha + nu * alpha @ self.R @ alpha)
 
     # closed form -------------------------------------------------------------------------
-    def _solve_targets(self, t: np.ndarray) -> tuple[np.ndarray, float]:
-        K = self.K
-        Kc = K - K.mean(axis=0)
+    def system(self) -> AugmentedSystem:
+        """The factorised optimality system of eq. (9): half of it is the composition core's
+        squared loss (unit weights) with ``P = μG + νR``, ``½||y - Kα - b1||² + ½α'(μG + νR)α``,
+        solved by the core's augmented system
+        (:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`: LU of order ``2N + 1``, no
+        squared condition number; it has ``loo`` and ``kfold`` too).  Until
+        2026-11-27 this formulation solved the normal equations ``(K_c'K_c + μG + νR)α = K_c'y``
+        by its own Cholesky; ``tests/test_auto_formulation.py`` holds the closed form to an
+        independent dense solve of the unreduced normal equations, ``tests/test_golden.py`` to
+        the outputs of the former code (1e-10)."""
         mu, nu = self.parameter_values().values()
-        H = Kc.T @ Kc + mu * self.G + nu * self.R
-        alpha = Cholesky.factor(0.5 * (H + H.T), name="K_c'K_c + mu G + nu R").solve(Kc.T @ t)
-        b = float(np.mean(t - K @ alpha))
-        return alpha, b
+        return AugmentedSystem(self.K, np.ones(self.n), mu * self.G + nu * self.R)
 
     def closed_form(self) -> Solution:
-        t = self.rhs()
-        alpha, b = self._solve_targets(t)
-        e = self._residual(alpha, b)
-        return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e})
+        sysm, t = self.system(), self.rhs()
+        alpha, b = sysm.solve(t)
+        e = self._residual(alpha, float(b))
+        # how accurate the linear solve is: the closed form's certificate carries it
+        return Solution(values={"alpha": alpha, "b": b, "e": e}, duals={"fit": -2.0 * e},
+                        extras={"system": sysm.diagnostics(t)})
 
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:
         """``f(x) = K(x)α + b`` at new points (eq. 8)."""

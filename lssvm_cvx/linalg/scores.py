@@ -1,5 +1,5 @@
 """Held-out residuals and their scores: the leave-one-out formulas and one vocabulary of
-criteria for every NumPy engine (issue 30, item 2).
+criteria for every engine, NumPy or array API (issue 30, item 2).
 
 The three exact leave-one-out forms of a linear smoother, each written once here:
 
@@ -12,13 +12,18 @@ The three exact leave-one-out forms of a linear smoother, each written once here
 - the **spectral path** (:func:`path_residuals`): the leverage form for every value of one
   weight at once, from an eigendecomposition ``A(w)⁻¹ = V diag(W[:, k]) V'``.
 
-The array-API engines of :mod:`lssvm_cvx.device` write the same three forms on their
-namespace (that layer does not import this one).
+Every function takes its array namespace from its inputs (``array_api_compat``: NumPy,
+PyTorch on any device, CuPy, ``array-api-strict``) and returns arrays of that namespace, so the
+engines of :mod:`lssvm_cvx.device` call the same code as the NumPy ones (issue 31); on NumPy
+inputs the arithmetic is the same operations in the same order as a NumPy-only version.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from array_api_compat import array_namespace
 
 from ..exceptions import HyperparameterError
 
@@ -32,112 +37,121 @@ SCORES = ("mse", "mae", "hinge2", "error")
 ALIASES = {"misclassification": "error"}
 
 
-def loo_score(R: np.ndarray, Y: np.ndarray, criterion: str,
-              weights: np.ndarray | None = None) -> np.ndarray:
+def loo_score(R: Any, Y: Any, criterion: str, weights: np.ndarray | None = None) -> Any:
     """Criterion per path value; ``R`` (N, T, V) LOO residuals, ``Y`` (N, T) targets, optional
     per-observation ``weights`` (N,) of the average over observations.
 
     Parameters
     ----------
-    R : numpy.ndarray of shape (N, T, V)
-        Held-out residuals ``y - f^{(-i)}`` for V path values.
-    Y : numpy.ndarray of shape (N, T)
-        Targets (±1 columns for classification).
+    R : array of shape (N, T, V)
+        Held-out residuals ``y - f^{(-i)}`` for V path values (any array-API namespace).
+    Y : array of shape (N, T)
+        Targets (±1 columns for classification), in the namespace of ``R``.
     criterion : str
         One of :data:`SCORES` (or an alias in :data:`ALIASES`).
     weights : numpy.ndarray of shape (N,) or None, default=None
-        Weights of the observations in the average (None: the plain mean).
+        Weights of the observations in the average (None: the plain mean; NumPy inputs only).
 
     Returns
     -------
-    numpy.ndarray of shape (V,)
-        The criterion per path value (lower is better).
+    array of shape (V,)
+        The criterion per path value (lower is better), in the namespace of ``R``.
     """
+    xp = array_namespace(R, Y)
     criterion = ALIASES.get(criterion, criterion)
     if criterion == "mse":
-        per_row = np.mean(R * R, axis=1)
+        per_row = xp.mean(R * R, axis=1)
     elif criterion == "mae":
-        per_row = np.mean(np.abs(R), axis=1)
+        per_row = xp.mean(xp.abs(R), axis=1)
     elif criterion == "hinge2":
         F = Y[:, :, None] - R  # LOO decision values (targets ±1)
-        per_row = np.mean(np.maximum(0.0, 1.0 - Y[:, :, None] * F) ** 2, axis=1)
+        per_row = xp.mean(xp.clip(1.0 - Y[:, :, None] * F, 0.0, None) ** 2, axis=1)
     elif criterion == "error":
         F = Y[:, :, None] - R
         if Y.shape[1] == 1:
-            per_row = ((Y[:, :, None] * F) <= 0)[:, 0, :].astype(float)
+            wrong = (Y[:, :, None] * F <= 0)[:, 0, :]
         else:
-            per_row = (np.argmax(F, axis=1) != np.argmax(Y, axis=1)[:, None]).astype(float)
+            wrong = xp.argmax(F, axis=1) != xp.argmax(Y, axis=1)[:, None]
+        per_row = xp.astype(wrong, R.dtype)
     else:
         raise HyperparameterError(f"criterion must be one of {SCORES + tuple(ALIASES)}, "
                                   f"got {criterion!r}")
+    if weights is None:
+        return xp.mean(per_row, axis=0)
     return np.average(per_row, axis=0, weights=weights)
 
 
-def leverage_residuals(residuals: np.ndarray, h: np.ndarray) -> np.ndarray:
+def _array(a: Any) -> Any:
+    """``a`` if it is an array of some namespace, else ``numpy.asarray(a)``."""
+    return a if hasattr(a, "ndim") and hasattr(a, "shape") else np.asarray(a)
+
+
+def leverage_residuals(residuals: Any, h: Any) -> Any:
     """Exact leave-one-out residuals ``r_i / (1 - h_ii)`` of a linear smoother.
 
     Parameters
     ----------
-    residuals : numpy.ndarray of shape (N,) or (N, T)
-        Residuals ``y - ŷ`` of the fit on all the data.
-    h : numpy.ndarray of shape (N,)
-        The hat-matrix diagonal (leverages) of the fit.
+    residuals : array of shape (N,), (N, T) or (N, V)
+        Residuals ``y - ŷ`` of the fit on all the data (any array-API namespace).
+    h : array of shape (N,) or the shape of ``residuals``
+        The hat-matrix diagonal (leverages) of the fit; one per row, or one per row and
+        column (a path: the leverages at each weight value).
 
     Returns
     -------
-    numpy.ndarray
+    array
         The held-out residuals ``y_i - f^{(-i)}(x_i)``, the shape of ``residuals``.
     """
-    h = np.asarray(h)
-    return residuals / (1.0 - (h[:, None] if np.ndim(residuals) > h.ndim else h))
+    residuals, h = _array(residuals), _array(h)
+    return residuals / (1.0 - (h[:, None] if residuals.ndim > h.ndim else h))
 
 
-def diagonal_residuals(alpha: np.ndarray, d: np.ndarray) -> np.ndarray:
+def diagonal_residuals(alpha: Any, d: Any) -> Any:
     """Exact leave-one-out residuals ``α_i / (C⁻¹)_ii`` of a dual linear system (AReg paper
-    eq. 2; Cawley & Talbot 2004).
+    eq. 2; Cawley & Talbot 2004); also the augmented system's ``μ_i / (√s_i Z_ii)`` (with
+    ``d = √s ∘ diag Z``).
 
     Parameters
     ----------
-    alpha : numpy.ndarray of shape (N,) or (N, T)
-        The dual solution (support values) of the system on all the data.
-    d : numpy.ndarray of shape (N,)
+    alpha : array of shape (N,) or (N, T)
+        The dual solution (support values) of the system on all the data (any array-API
+        namespace).
+    d : array of shape (N,)
         The matching diagonal of the inverse of the (bordered) system matrix.
 
     Returns
     -------
-    numpy.ndarray
+    array
         The held-out residuals, the shape of ``alpha``.
     """
-    d = np.asarray(d)
-    return alpha / (d[:, None] if np.ndim(alpha) > d.ndim else d)
+    alpha, d = _array(alpha), _array(d)
+    return alpha / (d[:, None] if alpha.ndim > d.ndim else d)
 
 
-def path_residuals(Yc: np.ndarray, P: np.ndarray, q: np.ndarray, W: np.ndarray,
-                   h: np.ndarray) -> np.ndarray:
+def path_residuals(Yc: Any, P: Any, q: Any, W: Any, h: Any) -> Any:
     """Exact leave-one-out residuals for every value of one weight, from one
     eigendecomposition ``A(w_k)⁻¹ = V diag(W[:, k]) V'`` of a centred penalised least-squares
-    system (the leverage form of :func:`leverage_residuals` at every ``k``).
+    system (:func:`leverage_residuals` at every ``k``).
 
     Parameters
     ----------
-    Yc : numpy.ndarray of shape (rows, T)
-        Centred targets of the rows.
-    P : numpy.ndarray of shape (rows, m)
+    Yc : array of shape (rows, T)
+        Centred targets of the rows (any array-API namespace; the others in the same).
+    P : array of shape (rows, m)
         The rows' centred design in the eigenbasis, ``B V``.
-    q : numpy.ndarray of shape (m, T)
+    q : array of shape (m, T)
         The right-hand side in the eigenbasis, ``V' B_all' y_c`` (scaled as the fitted values
         ``P (q ∘ W)`` need).
-    W : numpy.ndarray of shape (m, V)
+    W : array of shape (m, V)
         The spectral weights, one column per weight value.
-    h : numpy.ndarray of shape (rows, V)
+    h : array of shape (rows, V)
         The leverages at every weight value.
 
     Returns
     -------
-    numpy.ndarray of shape (rows, T, V)
+    array of shape (rows, T, V)
         The held-out residuals per row, target column and weight value.
     """
-    R = np.empty((P.shape[0], Yc.shape[1], W.shape[1]))
-    for t in range(Yc.shape[1]):
-        R[:, t] = (Yc[:, t:t + 1] - P @ (q[:, t:t + 1] * W)) / (1.0 - h)
-    return R
+    xp = array_namespace(Yc, P, q, W, h)
+    return xp.stack([leverage_residuals(Yc[:, t:t + 1] - P @ (q[:, t:t + 1] * W), h)
+                     for t in range(int(Yc.shape[1]))], axis=1)
