@@ -7,8 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from array_api_compat import array_namespace
 
-from lssvm_cvx.linalg.scores import SCORES, diagonal_residuals, leverage_residuals, loo_score, path_residuals
+from lssvm_cvx.linalg.scores import (
+    SCORES,
+    block_residuals,
+    diagonal_residuals,
+    leverage_residuals,
+    loo_score,
+    path_residuals,
+)
 
 
 def _ridge_fit(X, Y, lam):
@@ -67,6 +75,45 @@ def test_diagonal_form_is_the_brute_force_lssvm_refit(T):
                             np.concatenate([np.zeros((1,) + Y.shape[1:]), Y[keep]]))
         brute[i] = Y[i] - (Omega[i, keep] @ s[1:] + s[0])
     np.testing.assert_allclose(loo, brute, rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu", "torch-cuda"])
+@pytest.mark.parametrize("T", [None, 2])
+def test_block_form_is_the_brute_force_kfold_refit(T, ns, to_namespace, to_numpy):
+    """``r_V = (C⁻¹)_VV⁻¹ α_V`` on the LS-SVM bordered system (with a divisor ``d``: ``/ d_V``)
+    against refits without each fold, in every namespace."""
+    rng = np.random.default_rng(4)
+    n, gamma = 21, 3.0
+    X = rng.normal(size=(n, 2))
+    Y = rng.normal(size=n if T is None else (n, T))
+    Omega = np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    M = np.zeros((n + 1, n + 1))
+    M[0, 1:] = M[1:, 0] = 1.0
+    M[1:, 1:] = Omega + np.eye(n) / gamma
+    alpha = np.linalg.solve(M, np.concatenate([np.zeros((1,) + Y.shape[1:]), Y]))[1:]
+    Cinv = np.linalg.inv(M)[1:, 1:]
+    folds = [np.array([0, 5, 9, 20]), np.array([1, 2, 3]), np.setdiff1d(np.arange(n), [0, 5, 9, 20, 1, 2, 3])]
+    brute = np.empty_like(Y)
+    for V in folds:
+        keep = np.setdiff1d(np.arange(n), V)
+        Mk = np.zeros((keep.size + 1, keep.size + 1))
+        Mk[0, 1:] = Mk[1:, 0] = 1.0
+        Mk[1:, 1:] = Omega[np.ix_(keep, keep)] + np.eye(keep.size) / gamma
+        sk = np.linalg.solve(Mk, np.concatenate([np.zeros((1,) + Y.shape[1:]), Y[keep]]))
+        brute[V] = Y[V] - (Omega[np.ix_(V, keep)] @ sk[1:] + sk[0])
+    conv = to_namespace(ns)
+    C = conv(Cinv)
+    d = rng.uniform(0.5, 2.0, size=n)
+    xp = array_namespace(C)
+
+    def xp_take(V):   # the principal block C_VV, V in the namespace (a NumPy array for NumPy)
+        return xp.take(xp.take(C, V, axis=0), V, axis=1)
+
+    got = block_residuals(conv(alpha), folds, xp_take)
+    np.testing.assert_allclose(to_numpy(got), brute, rtol=1e-9, atol=1e-11)
+    scaled = block_residuals(conv(alpha), folds, xp_take, conv(d))
+    want = brute / (d[:, None] if brute.ndim > 1 else d)
+    np.testing.assert_allclose(to_numpy(scaled), want, rtol=1e-9, atol=1e-11)
 
 
 def test_spectral_path_is_the_brute_force_refit_at_every_weight():

@@ -77,6 +77,30 @@ def test_the_heldout_formula_sites_only_go_down():
     assert dict(_heldout_sites(PKG)) == HELDOUT_SITES
 
 
+#: module -> k-fold block solves (rule: :func:`_block_sites`): one module since 2026-11-27
+#: (before, by the same rule: 7 in 3 modules — the dual, augmented, RKHS-path and generalised-
+#: path k-folds of ``linalg/quadratic.py``, the LS-SVM selection's, the two device k-folds)
+BLOCK_SITES = {"linalg/scores.py": 2}
+
+
+def _block_sites(root: Path) -> Counter:
+    """A k-fold block site: a call of some ``solve`` in the body of a ``for`` loop over a name
+    that holds ``fold`` (or the device's ``idx``, the folds as index arrays)."""
+    out: Counter = Counter()
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.For) and ("fold" in ast.unparse(node.iter).lower()
+                                              or ast.unparse(node.iter) == "idx"):
+                out[str(path.relative_to(root))] += sum(
+                    isinstance(n, ast.Call) and ast.unparse(n.func).endswith("solve")
+                    for b in node.body for n in ast.walk(b))
+    return +out
+
+
+def test_the_kfold_block_sites_only_go_down():
+    assert dict(_block_sites(PKG)) == BLOCK_SITES
+
+
 def test_the_heldout_rule_finds_each_form_and_skips_other_divisions(tmp_path):
     (tmp_path / "m.py").write_text(
         "r = (y - f) / (1.0 - h)\n"            # leverage

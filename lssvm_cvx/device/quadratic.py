@@ -44,7 +44,7 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import InputError, NumericalError
-from ..linalg.scores import diagonal_residuals
+from ..linalg.scores import block_residuals, diagonal_residuals
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from .lssvm import lssvm_factor
 
@@ -234,9 +234,8 @@ def augmented_loo_residuals(K: Any, s: Any, P: Any, y: Any) -> Any:
     return diagonal_residuals(mu, xp.sqrt(s) * xp.linalg.diagonal(Z))
 
 
-def _fold_indices(folds: Any, n: int) -> tuple[list[Any], Any]:
-    """The folds as NumPy index arrays, and the inverse of their concatenation (fold order ->
-    point order); they must partition ``0 .. n - 1``."""
+def _fold_indices(folds: Any, n: int) -> list[Any]:
+    """The folds as NumPy index arrays; they must partition ``0 .. n - 1``."""
     import numpy as np
 
     idx = [np.asarray(v.cpu() if hasattr(v, "cpu") else v).astype(np.int64).ravel()
@@ -245,7 +244,7 @@ def _fold_indices(folds: Any, n: int) -> tuple[list[Any], Any]:
     if order.size != n or not np.array_equal(np.sort(order), np.arange(n)):
         raise InputError(f"the folds must partition the {n} points (each index in exactly one "
                          "fold)")
-    return idx, np.argsort(order)
+    return idx
 
 
 def augmented_kfold_residuals(K: Any, s: Any, P: Any, y: Any, folds: Any) -> Any:
@@ -267,15 +266,11 @@ def augmented_kfold_residuals(K: Any, s: Any, P: Any, y: Any, folds: Any) -> Any
         Entry ``i`` is the residual of point ``i`` with its fold held out.
     """
     xp, device, n = _checked(K, s, P, y, 20.0)
-    idx, back = _fold_indices(folds, n)
+    idx = _fold_indices(folds, n)
     X = _solve(xp, device, K, s, P, y, unit_mu=True)
-    mu, Z, r = X[n + 1:, 0], X[n + 1:, 1:], xp.sqrt(s)
-    parts = []
-    for v in idx:
-        V = xp.asarray(v, device=device)
-        ZVV = xp.take(xp.take(Z, V, axis=0), V, axis=1)
-        parts.append(xp.linalg.solve(ZVV, xp.take(mu, V)[:, None])[:, 0] / xp.take(r, V))
-    return xp.take(xp.concat(parts), xp.asarray(back, device=device))
+    mu, Z = X[n + 1:, 0], X[n + 1:, 1:]
+    return block_residuals(mu, idx, lambda V: xp.take(xp.take(Z, V, axis=0), V, axis=1),
+                           xp.sqrt(s))
 
 
 def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
@@ -302,13 +297,11 @@ def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
     xp, device = namespace_of(K, y)
     f = lssvm_factor(K, y, gamma, matrices=4.0)                # I, H, L and L⁻¹
     n = int(K.shape[0])
-    idx, back = _fold_indices(folds, n)
+    idx = _fold_indices(folds, n)
     Li = solve_triangular(xp, f.L, xp.eye(n, dtype=K.dtype, device=device))   # H⁻¹ = L⁻ᵀL⁻¹
-    parts = []
-    for v in idx:
-        V = xp.asarray(v, device=device)
-        W = xp.take(Li, V, axis=1)
-        hV = xp.take(f.h, V)
-        C = xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / f.s
-        parts.append(xp.linalg.solve(C, xp.take(f.alpha, V)[:, None])[:, 0])
-    return xp.take(xp.concat(parts), xp.asarray(back, device=device))
+
+    def block(V: Any) -> Any:                                  # C_VV
+        W, hV = xp.take(Li, V, axis=1), xp.take(f.h, V)
+        return xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / f.s
+
+    return block_residuals(f.alpha, idx, block)

@@ -54,8 +54,8 @@ import numpy as np
 
 from ..checks import as_matrix
 from ..exceptions import HyperparameterError, NotPSDError
-from ..linalg.quadratic import AugmentedSystem
 from ..linalg.penalized import normalizers
+from ..linalg.quadratic import AugmentedSystem
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
 from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 import scipy.linalg as sla
@@ -64,7 +65,7 @@ from scipy.linalg import lapack
 from ..exceptions import ConditioningWarning, InputError
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
-from .scores import diagonal_residuals, leverage_residuals
+from .scores import block_residuals, diagonal_residuals, leverage_residuals
 from .spectral import SpectralBordered
 
 __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
@@ -164,10 +165,7 @@ class RKHSSystem(QuadraticSystem):
 
     def kfold(self, Y, folds):
         alpha, _ = self.system.solve(Y)
-        out = np.empty_like(alpha)
-        for V in folds:
-            out[V] = np.linalg.solve(self.system.alpha_inv_block(V), alpha[V])
-        return out
+        return block_residuals(alpha, folds, self.system.alpha_inv_block)
 
     def diagnostics(self, Y):
         return {"jitter": 0.0, "rcond": self.system.chol.rcond}
@@ -376,10 +374,7 @@ class AugmentedSystem(QuadraticSystem):
 
     def kfold(self, Y, folds):
         mu, Z = self._mu(Y), self.Z()
-        out = np.empty_like(mu)
-        for V in folds:
-            out[V] = np.linalg.solve(Z[np.ix_(V, V)], mu[V]) / self.r[V, None]
-        return _like(Y, out)
+        return _like(Y, block_residuals(mu, folds, lambda V: Z[np.ix_(V, V)], self.r))
 
 
 def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] | np.ndarray, *,
@@ -405,10 +400,7 @@ def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] |
         if folds is None:
             res.append(diagonal_residuals(beta, spec.alpha_inv_diag(float(c)) * r))
         else:
-            out = np.empty_like(beta)
-            for V in folds:
-                out[V] = np.linalg.solve(spec.alpha_inv_block(V, float(c)), beta[V])
-            res.append(out / (r[:, None] if beta.ndim > 1 else r))
+            res.append(block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=float(c)), r))
     return alphas, bs, res
 
 
@@ -465,12 +457,12 @@ def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: n
         R = Yc - yhat
         if folds is None:
             out = leverage_residuals(R, sbar + s * (Q2 @ d))
-        else:
-            out = np.empty_like(R)
-            for V_ in folds:
+        else:   # the leverage form of a set: r_V = (I - H_VV)⁻¹ (y - ŷ)_V
+            def block(V_: np.ndarray, d: np.ndarray = d) -> np.ndarray:
                 Qv = Q[V_]
-                H = sbar[V_][None, :] + (Qv * d) @ Qv.T * s[V_][None, :]
-                out[V_] = np.linalg.solve(np.eye(len(V_)) - H, R[V_])
+                return np.eye(len(V_)) - (sbar[V_][None, :] + (Qv * d) @ Qv.T * s[V_][None, :])
+
+            out = block_residuals(R, folds, block)
         alphas.append(_like(Y, a))
         bs.append(b if Y.ndim > 1 else float(b[0]))
         res.append(_like(Y, out))

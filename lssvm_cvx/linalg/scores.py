@@ -10,7 +10,11 @@ The three exact leave-one-out forms of a linear smoother, each written once here
   the diagonal of the inverse system (AReg paper eq. 2; Cawley & Talbot 2004), the LS-SVM and
   the augmented systems;
 - the **spectral path** (:func:`path_residuals`): the leverage form for every value of one
-  weight at once, from an eigendecomposition ``A(w)⁻¹ = V diag(W[:, k]) V'``.
+  weight at once, from an eigendecomposition ``A(w)⁻¹ = V diag(W[:, k]) V'``;
+
+and the k-fold form of the diagonal one, the **block form** ``r_V = (C⁻¹)_VV⁻¹ α_V``
+(:func:`block_residuals`): a held-out set ``V`` leaves the fit together (Cawley & Talbot's
+k-fold identity; a set of one point is the diagonal form).
 
 Every function takes its array namespace from its inputs (``array_api_compat``: NumPy,
 PyTorch on any device, CuPy, ``array-api-strict``) and returns arrays of that namespace, so the
@@ -20,15 +24,16 @@ inputs the arithmetic is the same operations in the same order as a NumPy-only v
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from array_api_compat import array_namespace
+from array_api_compat import array_namespace, device
 
 from ..exceptions import HyperparameterError
 
 __all__ = ["SCORES", "ALIASES", "loo_score", "leverage_residuals", "diagonal_residuals",
-           "path_residuals"]
+           "block_residuals", "path_residuals"]
 
 #: LOO mean squared error, mean absolute error, squared hinge of the LOO decision values
 #: (classification), LOO misclassification rate
@@ -126,6 +131,54 @@ def diagonal_residuals(alpha: Any, d: Any) -> Any:
     """
     alpha, d = _array(alpha), _array(d)
     return alpha / (d[:, None] if alpha.ndim > d.ndim else d)
+
+
+def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any],
+                    d: Any = None) -> Any:
+    """Exact held-out residuals of disjoint index sets, ``r_V = B_V⁻¹ α_V`` with ``B_V`` the
+    principal block ``(C⁻¹)_VV`` of the inverse system (then divided by ``d_V`` when ``d`` is
+    given: the augmented system's ``√s``); :func:`diagonal_residuals` for sets of one point.
+
+    Parameters
+    ----------
+    alpha : array of shape (N,) or (N, T)
+        The dual solution of the system on all the data (any array-API namespace).
+    folds : sequence of integer arrays
+        Disjoint index sets; with NumPy inputs they may leave points out (their entries are
+        then undefined), on another namespace they must partition ``0 .. N - 1``.
+    block : callable
+        ``block(V)``: the principal block ``(C⁻¹)_VV`` for the indices ``V`` (given as a NumPy
+        array for NumPy inputs, else in ``alpha``'s namespace and on its device).
+    d : array of shape (N,) or None, default=None
+        A divisor per point, or None.
+
+    Returns
+    -------
+    array
+        The held-out residuals, the shape of ``alpha``.
+    """
+    alpha = _array(alpha)
+    if isinstance(alpha, np.ndarray):
+        out = np.empty_like(alpha)
+        for V in folds:
+            out[V] = np.linalg.solve(block(V), alpha[V])
+            if d is not None:
+                out[V] /= d[V, None] if alpha.ndim > 1 else d[V]
+        return out
+    xp, dev = array_namespace(alpha), device(alpha)
+    idx = [np.asarray(v, dtype=np.int64).reshape(-1) for v in folds]
+    parts = []
+    for v in idx:
+        V = xp.asarray(v, device=dev)
+        aV = xp.take(alpha, V, axis=0)
+        rV = xp.linalg.solve(block(V), aV if aV.ndim > 1 else aV[:, None])
+        rV = rV if aV.ndim > 1 else rV[:, 0]
+        if d is not None:
+            dV = xp.take(d, V)
+            rV = rV / (dV[:, None] if rV.ndim > 1 else dV)
+        parts.append(rV)
+    back = np.argsort(np.concatenate(idx), kind="stable")
+    return xp.take(xp.concat(parts, axis=0), xp.asarray(back, device=dev), axis=0)
 
 
 def path_residuals(Yc: Any, P: Any, q: Any, W: Any, h: Any) -> Any:

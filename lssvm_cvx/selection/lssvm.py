@@ -40,7 +40,7 @@ from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.folds import check_folds
-from ..linalg.scores import diagonal_residuals, loo_score
+from ..linalg.scores import block_residuals, diagonal_residuals, loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -66,14 +66,6 @@ def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> BorderedSystem:
     return lssvm_system(Omega, g, np.ones(Omega.shape[0]) if bias else None)
 
 
-def _kfold(alpha: np.ndarray, block: Callable[[np.ndarray], np.ndarray],
-           folds: list[np.ndarray]) -> np.ndarray:
-    r = np.empty_like(alpha)
-    for f in folds:
-        r[f] = np.linalg.solve(block(f), alpha[f])
-    return r
-
-
 def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> np.ndarray:
     """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)`` of the LS-SVM (eq. 2).
 
@@ -92,7 +84,7 @@ def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
     fold_list = check_folds(folds, y.shape[0])
     sys = _system(Omega, gamma, bias)
     alpha, _ = sys.solve(y)
-    return _kfold(alpha, sys.alpha_inv_block, fold_list)
+    return block_residuals(alpha, fold_list, sys.alpha_inv_block)
 
 
 def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> float:
@@ -205,14 +197,14 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
             lam = 1.0 / g
             alpha, _ = spec.solve(y, lam)
             if criterion == "kfold":
-                r = _kfold(alpha, lambda f: spec.alpha_inv_block(f, lam), fold_list)
+                r = block_residuals(alpha, fold_list, lambda f: spec.alpha_inv_block(f, lam))
             else:
                 cdiag = spec.alpha_inv_diag(lam)
         else:
             sys = _system(Omega, g if weights is None else g * weights, bias)
             alpha, _ = sys.solve(y)
             if criterion == "kfold":
-                r = _kfold(alpha, sys.alpha_inv_block, fold_list)
+                r = block_residuals(alpha, fold_list, sys.alpha_inv_block)
             else:
                 cdiag = sys.alpha_inv_diag()
         if criterion == "gcv":
