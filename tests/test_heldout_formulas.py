@@ -184,3 +184,27 @@ def test_the_numpy_scores_are_the_former_numpy_only_arithmetic():
     wts = np.arange(1.0, Yc.shape[0] + 1)
     np.testing.assert_array_equal(loo_score(old, Y, "mae", wts),
                                   np.average(np.mean(np.abs(old), axis=1), axis=0, weights=wts))
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu"])
+def test_block_form_with_folds_that_leave_points_out(ns, to_namespace, to_numpy):
+    """NumPy: a point in no fold gets NaN, never an uninitialised number; another namespace
+    (whose arrays cannot be filled in place) refuses folds that are not a partition."""
+    from lssvm_cvx.exceptions import InputError
+
+    conv = to_namespace(ns)
+    alpha, C = conv(np.arange(1.0, 7.0)), conv(2.0 * np.eye(6))
+    xp = array_namespace(C)
+
+    def block(V):
+        return xp.take(xp.take(C, V, axis=0), V, axis=1)
+
+    folds = [np.array([0, 1]), np.array([3, 4])]
+    if ns == "numpy":
+        got = block_residuals(alpha, folds, block)
+        np.testing.assert_array_equal(got, [0.5, 1.0, np.nan, 2.0, 2.5, np.nan])
+    else:
+        with pytest.raises(InputError, match="partition the 6 points"):
+            block_residuals(alpha, folds, block)
+        got = block_residuals(alpha, folds + [np.array([2, 5])], block)
+        np.testing.assert_array_equal(to_numpy(got), np.arange(1.0, 7.0) / 2)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from array_api_compat import array_namespace, device
 
-from ..exceptions import HyperparameterError
+from ..exceptions import HyperparameterError, InputError
 
 __all__ = ["SCORES", "ALIASES", "loo_score", "leverage_residuals", "diagonal_residuals",
            "block_residuals", "path_residuals"]
@@ -145,7 +145,8 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
         The dual solution of the system on all the data (any array-API namespace).
     folds : sequence of integer arrays
         Disjoint index sets; with NumPy inputs they may leave points out (their entries are
-        then undefined), on another namespace they must partition ``0 .. N - 1``.
+        then NaN), on another namespace they must partition ``0 .. N - 1``
+        (:class:`~lssvm_cvx.exceptions.InputError` otherwise).
     block : callable
         ``block(V)``: the principal block ``(C⁻¹)_VV`` for the indices ``V`` (given as a NumPy
         array for NumPy inputs, else in ``alpha``'s namespace and on its device).
@@ -159,7 +160,7 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
     """
     alpha = _array(alpha)
     if isinstance(alpha, np.ndarray):
-        out = np.empty_like(alpha)
+        out = np.full_like(alpha, np.nan)
         for V in folds:
             out[V] = np.linalg.solve(block(V), alpha[V])
             if d is not None:
@@ -177,7 +178,10 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
             dV = xp.take(d, V)
             rV = rV / (dV[:, None] if rV.ndim > 1 else dV)
         parts.append(rV)
-    back = np.argsort(np.concatenate(idx), kind="stable")
+    order = np.concatenate(idx) if idx else np.empty(0, np.int64)
+    if order.size != alpha.shape[0] or np.unique(order).size != order.size:
+        raise InputError(f"the folds must partition the {alpha.shape[0]} points")
+    back = np.argsort(order, kind="stable")
     return xp.take(xp.concat(parts, axis=0), xp.asarray(back, device=dev), axis=0)
 
 
