@@ -297,6 +297,10 @@ class AutoLSSVM(Formulation):
         mu, nu = self.parameter_values().values()
         return AugmentedSystem(self.K, np.ones(self.n), mu * self.G + nu * self.R)
 
+    def _heldout_system(self) -> tuple[AugmentedSystem, np.ndarray, float]:
+        self.validate()
+        return self.system(), self.rhs(), 1.0
+
     def closed_form(self) -> Solution:
         sysm, t = self.system(), self.rhs()
         alpha, b = sysm.solve(t)

@@ -44,7 +44,7 @@ from ..checks import as_matrix, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_factor
-from ..linalg import BorderedSystem, lssvm_system
+from ..linalg.quadratic import RKHSSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .tasks import check_task, classifier_preset, task_method, task_targets
@@ -249,15 +249,28 @@ class LSSVM(KernelFormulation):
         g = self._gamma()
         return float(0.5 * alpha @ Oa + 0.5 * np.sum(g * r * r))
 
-    def system(self) -> BorderedSystem:
-        """The factorised bordered system ``[[0, a'], [a, Ω + diag(1/γ)]]``."""
-        return lssvm_system(self.omega(), self._gamma(), self.border())
+    def system(self) -> RKHSSystem:
+        """The factorised bordered system ``[[0, a'], [a, Ω + diag(1/γ)]]``: the composition
+        core's system for the squared loss with weights ``γ_i`` and the RKHS norm alone
+        (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`, border ``a``), with its ``loo`` and
+        ``kfold``."""
+        return RKHSSystem(self.omega(), self._gamma(), 1.0, border=self.border(),
+                          name="Omega + I/gamma")
 
     def closed_form(self) -> Solution:
-        alpha, b = self.system().solve(self.rhs())
+        sysm, t = self.system(), self.rhs()
+        alpha, b = sysm.solve(t)
         e = alpha / np.asarray(self._gamma())
         return Solution(values={"alpha": alpha, "b": b, "e": e},
-                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
+                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)},
+                        extras={"system": sysm.diagnostics(t)})
+
+    def _heldout_system(self) -> tuple[RKHSSystem, np.ndarray, np.ndarray]:
+        # the classifier's system is the regression's on the ±1 targets with α̃ = y∘α and the
+        # inverse's blocks scaled by y on both sides, so its held-out α_V / C_VV are y_V times
+        # the regression's residuals (module docstring); the border a is 1 or y
+        self.validate()
+        return self.system(), self.rhs(), self.border()
 
     @task_method("classification")
     def decision_function(self, solution: Solution, X_new: Any) -> np.ndarray:

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
+from ..linalg.folds import disjoint_folds
 from ..linalg.quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
 from ..losses import Loss, loss_pieces, make_loss, probe_weights
 from ..solution import Solution
@@ -454,10 +455,8 @@ class RegularizedLSSVM(Formulation):
         """
         self.validate()
         n, y = self.n, self.targets()
-        fl = [np.asarray(f, dtype=int).reshape(-1) for f in folds]
-        seen = np.concatenate(fl) if fl else np.array([], dtype=int)
-        if seen.size == 0 or seen.min() < 0 or seen.max() >= n or np.unique(seen).size != seen.size:
-            raise InputError(f"folds must be disjoint, non-empty index sets into {n} points")
+        fl = disjoint_folds(folds, n)
+        seen = np.concatenate(fl)
         if self.is_quadratic:
             sysm = self.system()
             if all(f.size == 1 for f in fl) and seen.size == n:

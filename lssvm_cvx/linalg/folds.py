@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 
-__all__ = ["check_folds", "make_folds", "heldout_folds", "cv_splits"]
+__all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_folds", "cv_splits"]
 
 
 def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
@@ -34,6 +34,30 @@ def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
         raise InputError("folds must be disjoint and cover every training point exactly once")
     if max(f.size for f in out) >= n - 1:
         raise InputError("every fold must leave at least 2 training points")
+    return out
+
+
+def disjoint_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
+    """Validate disjoint, non-empty held-out sets into ``range(n)`` that need not cover every
+    point (the held-out residual methods of the formulations: a point in no set gets NaN).
+
+    Parameters
+    ----------
+    folds : sequence of array-like of int
+        The held-out index sets.
+    n : int
+        The number of points.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The sets as flat integer arrays.
+    """
+    out = [np.asarray(f, dtype=np.intp).reshape(-1) for f in folds]
+    seen = np.concatenate(out) if out else np.array([], dtype=np.intp)
+    if (seen.size == 0 or any(f.size == 0 for f in out) or seen.min() < 0 or seen.max() >= n
+            or np.unique(seen).size != seen.size):
+        raise InputError(f"folds must be disjoint, non-empty index sets into {n} points")
     return out
 
 

@@ -149,12 +149,16 @@ class QuadraticSystem:
 
 
 class RKHSSystem(QuadraticSystem):
-    """``P = cK``: the weighted LS-SVM bordered system (module docstring)."""
+    """``P = cK``: the weighted LS-SVM bordered system (module docstring), with border ``1``
+    or another vector ``a`` (the LS-SVM classifier's ``y``, AReg paper eq. 57, whose residuals
+    are then ``a ∘`` those of the regression on the ±1 targets).  ``s`` may be a scalar."""
 
-    def __init__(self, K: np.ndarray, s: np.ndarray, c: float, *, overwrite: bool = False):
+    def __init__(self, K: np.ndarray, s: np.ndarray | float, c: float, *,
+                 border: np.ndarray | None = None, overwrite: bool = False,
+                 name: str = "K + c S^-1 (RKHS term)"):
         self.n = K.shape[0]
-        self.system: BorderedSystem = lssvm_system(K, s / c, np.ones(self.n), copy=not overwrite,
-                                                   name="K + c S^-1 (RKHS term)")
+        a = np.ones(self.n) if border is None else border
+        self.system: BorderedSystem = lssvm_system(K, s / c, a, copy=not overwrite, name=name)
 
     def solve(self, Y):
         return self.system.solve(Y)
