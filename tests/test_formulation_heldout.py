@@ -99,3 +99,18 @@ def test_bad_folds_are_refused(folds):
     X, y = _data()
     with pytest.raises(InputError, match="disjoint, non-empty"):
         LSSVM(X, y, gamma=2.0).kfold_residuals(folds)
+
+
+def test_componentwise_lssvm_inherits_the_lssvm_heldout_residuals():
+    """The componentwise LS-SVM (eq. 3-11) is the LS-SVM with the summed kernel (eq. 12): its
+    held-out residuals are the refits of the componentwise model without each point."""
+    cls = get_formulation("componentwise_lssvm")
+    f = cls.random_instance(18, seed=1)
+    X, y = f.X, f.y
+    loo = f.loo_residuals()
+    for i in (0, 5, 17):
+        keep = np.setdiff1d(np.arange(18), [i])
+        g = cls(X[keep], y[keep], kernel=f.kernel, gamma=f.gamma)
+        sol = g.closed_form()
+        pred = f.kernel(X[[i]], X[keep]) @ sol["alpha"] + sol.scalar("b")
+        assert loo[i] == pytest.approx(y[i] - pred[0], rel=1e-8, abs=1e-10)
