@@ -98,6 +98,19 @@ def test_cli_usage_errors_are_one_line(capsys):
     assert "did you mean CLARABEL" in capsys.readouterr().err
 
 
+def test_the_shipped_catalogue_is_current():
+    """The shipped ``catalogue.json`` serves ``lssvm-cvx formulations`` on a fresh install
+    without importing cvxpy only while its hash matches the formulation sources; a change to
+    ``lssvm_cvx/formulations`` needs ``lssvm-cvx formulations --refresh`` in the same commit
+    (the copy at 4b97d92 was stale: every fresh install took the slow path once)."""
+    import json
+
+    from lssvm_cvx.catalogue import _SHIPPED, source_hash
+
+    assert json.loads(_SHIPPED.read_text(encoding="utf-8"))["hash"] == source_hash(), \
+        "run `lssvm-cvx formulations --refresh` and commit lssvm_cvx/catalogue.json"
+
+
 def test_cli_is_fast_and_has_version():
     import subprocess
     import sys
