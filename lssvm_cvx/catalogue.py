@@ -90,10 +90,6 @@ def _methods(cls: Any) -> list[str]:
         found.update(a for a, v in vars(k).items()
                      if not a.startswith("_") and a not in contract
                      and isinstance(v, (FunctionType, classmethod, staticmethod)))
-        # the contract's held-out residuals exist where a class gives them a system (else
-        # they raise NotSupportedError): listed for those classes only
-        if "_heldout_system" in vars(k) or "loo_residuals" in vars(k):
-            found.update(("loo_residuals", "kfold_residuals"))
     task = getattr(cls, "default_task", None)
     return sorted(a for a in found
                   if getattr(getattr(cls, a, None), "only_task", task) in (None, task))

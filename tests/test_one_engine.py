@@ -27,10 +27,10 @@ HELDOUT_SITES = {"linalg/scores.py": 2}
 #: classes with held-out residual methods (``loo*`` / ``kfold*``), by module
 ENGINES = {
     "device/penalized.py": ["DevicePenalizedLS"],
-    # the interface (2026-11-27) through which a paper formulation with a factorised system
-    # (the LS-SVMs, Auto) gets the core's held-out residuals: its methods delegate to
+    # the mixin (2026-11-27) through which a paper formulation with a factorised system (the
+    # LS-SVMs, Auto) gets the core's held-out residuals: its methods delegate to
     # `QuadraticSystem.loo` / `kfold`, they compute nothing of their own
-    "formulations/base.py": ["Formulation"],
+    "formulations/heldout.py": ["HeldOutResiduals"],
     "estimators/regularized_device.py": ["_Problem"],
     "formulations/regularized.py": ["RegularizedLSSVM"],
     "linalg/penalized.py": ["PenalizedLS"],

@@ -60,6 +60,7 @@ from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
 from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
 from .base import BuiltProblem, Formulation, Reference
+from .heldout import HeldOutResiduals
 from .tasks import check_task, classifier_preset, task_targets
 
 __all__ = ["AutoLSSVM", "AutoLSSVMClassification", "AUTO_PAPER"]
@@ -81,7 +82,7 @@ def _weight(value: Any, name: str, *, positive: bool = False) -> float:
 _AutoT = TypeVar("_AutoT", bound="AutoLSSVM")
 
 
-class AutoLSSVM(Formulation):
+class AutoLSSVM(HeldOutResiduals, Formulation):
     """Auto LS-SVM regression, note eq. (8)-(9) with an unregularised bias.
 
     Parameters

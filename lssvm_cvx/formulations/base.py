@@ -27,7 +27,6 @@ import numpy as np
 
 from ..certificates import Certificate
 from ..exceptions import InputError, NotSupportedError, SolverError
-from ..linalg.folds import disjoint_folds
 from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
 from ..solvers import check_solver, solve_problem
 from .kkt import KKT, NONSMOOTH_ATOMS, kkt_report, kkt_residuals, lagrangian_kkt
@@ -114,49 +113,6 @@ class Formulation(ABC):
     def closed_form(self) -> Solution:
         """NumPy/SciPy solution of the linear system (raises when there is none)."""
         raise NotSupportedError(f"{self.name} has no closed form; solve it with a cvxpy solver")
-
-    def loo_residuals(self) -> np.ndarray:
-        """Exact leave-one-out residuals ``t_i - f^{(-i)}(x_i)`` of the closed form (``t`` the
-        targets, ±1 for a classifier; observation ``i`` leaves the loss, the kernel basis and
-        the terms keep it) from the one factorisation of the formulation's linear system (the
-        composition core's :class:`~lssvm_cvx.linalg.quadratic.QuadraticSystem`).
-
-        Returns
-        -------
-        numpy.ndarray of shape (N,)
-            The held-out residuals.
-
-        Raises
-        ------
-        NotSupportedError
-            For a formulation without such a system.
-        """
-        sysm, t, sign = self._heldout_system()
-        return sign * sysm.loo(t)
-
-    def kfold_residuals(self, folds: Any) -> np.ndarray:
-        """Exact held-out residuals for disjoint index sets ``folds`` (each set leaves the loss
-        in turn; :meth:`loo_residuals` for sets of one point); NaN for a point in no set.
-
-        Parameters
-        ----------
-        folds : sequence of array-like of int
-            Disjoint, non-empty index sets.
-
-        Returns
-        -------
-        numpy.ndarray of shape (N,)
-            ``t_i - f^{(-fold(i))}(x_i)``.
-        """
-        sysm, t, sign = self._heldout_system()
-        return sign * sysm.kfold(t, disjoint_folds(folds, t.shape[0]))
-
-    def _heldout_system(self) -> tuple[Any, np.ndarray, Any]:
-        """``(system, t, sign)``: the factorised system, its right-hand side and the factor
-        that turns its held-out residuals into those of the targets (module docstrings of the
-        formulations that have one)."""
-        raise NotSupportedError(f"{self.name} has no factorised linear system for closed-form "
-                                "held-out residuals; refit it per held-out set (a cvxpy solve)")
 
     def values_from(self, built: BuiltProblem) -> dict[str, np.ndarray]:
         """Named solution arrays read from a solved problem (variables by name by default)."""

@@ -47,6 +47,7 @@ from ..kernels.psd import psd_factor
 from ..linalg.quadratic import RKHSSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
+from .heldout import HeldOutResiduals
 from .tasks import check_task, classifier_preset, task_method, task_targets
 
 __all__ = ["LSSVM", "WeightedLSSVM", "LSSVMClassification", "AREG_PAPER"]
@@ -162,7 +163,7 @@ class KernelFormulation(Formulation):
         return self._factor
 
 
-class LSSVM(KernelFormulation):
+class LSSVM(HeldOutResiduals, KernelFormulation):
     """LS-SVM regression, AReg paper eq. (1)-(2).
 
     Parameters
