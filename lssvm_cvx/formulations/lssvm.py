@@ -25,7 +25,11 @@ and the Schur complement for the bias (:class:`lssvm_cvx.linalg.BorderedSystem`)
 The classifier (eq. 57) replaces Ω by ``Ω_y = diag(y) Ω diag(y)``, the border ``1`` by ``y``
 and the right-hand side ``y`` by ``1``; substituting ``α̃ = y ∘ α`` shows it is the regression
 LS-SVM on the ±1 targets (``(Ω + I/γ)α̃ + 1b = y``, ``1'α̃ = 0``), which the model-selection code
-uses to share one factorization between classes.
+uses to share one factorization between classes.  The classifier's bordered matrix is the
+regression's scaled by ``diag(1, y)`` on both sides, so is its inverse: its held-out
+``(C⁻¹)_VV⁻¹ α_V`` are ``y_V`` times the regression's residuals ``y_V - f^{(-V)}(x_V)``
+(:meth:`LSSVM.loo_residuals` multiplies by the border; checked against refits in
+``tests/test_formulation_heldout.py``).
 
 The objective twin evaluates the primal objective of eq. (1) at ``w = Σα_iφ(x_i)`` with the
 residuals implied by the fit equations, ``J(α, b) = ½α'Ωα + ½Σγ_i(y_i - (Ωα)_i - b)²``, so any
