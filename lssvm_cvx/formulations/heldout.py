@@ -4,8 +4,9 @@
 A formulation whose closed form is one of the core's systems
 (:class:`~lssvm_cvx.linalg.quadratic.QuadraticSystem`: the LS-SVMs'
 :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`, the Auto LS-SVM's
-:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`) mixes in :class:`HeldOutResiduals` and says which system,
-right-hand side and sign (``_heldout_system``); it then has ``loo_residuals()`` and
+:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`) mixes in :class:`HeldOutResiduals` and
+says which system, right-hand side and sign (``_heldout_system``); it then has
+``loo_residuals()`` and
 ``kfold_residuals(folds)`` with the semantics of
 :meth:`lssvm_cvx.formulations.RegularizedLSSVM.loo_residuals`: observation ``i`` leaves the
 loss, the kernel basis and the terms keep it (for the RKHS norm alone that is the refit
