@@ -56,7 +56,6 @@ STALE: frozenset[str] = frozenset({
     "device",
     "device_precision",
     "harness_timing",
-    "harness_verdicts",
     "harness_warm",
     "l2svm_adult",
     "l2svm_spam",
