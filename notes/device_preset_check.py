@@ -24,7 +24,7 @@ import torch
 
 import lssvm_cvx
 from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMRegressor
-from lssvm_cvx.device.host import to_numpy
+from lssvm_cvx.linalg.arrays import to_numpy
 
 warnings.simplefilter("ignore")
 rng = np.random.default_rng(1)

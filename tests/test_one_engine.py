@@ -26,7 +26,8 @@ PKG = Path(__file__).resolve().parents[1] / "lssvm_cvx"
 HELDOUT_SITES = {"linalg/scores.py": 2}
 #: classes with held-out residual methods (``loo*`` / ``kfold*``), by module
 ENGINES = {
-    "device/penalized.py": ["DevicePenalizedLS"],
+    # (2026-11-28: `device/penalized.py`'s DevicePenalizedLS merged into linalg's PenalizedLS,
+    # which takes its namespace from its inputs)
     # the mixin (2026-11-27) through which a paper formulation with a factorised system (the
     # LS-SVMs, Auto) gets the core's held-out residuals: its methods delegate to
     # `QuadraticSystem.loo` / `kfold`, they compute nothing of their own

@@ -27,11 +27,13 @@ small ``c`` is not identifiable in α: at c = 1e-5 its folds' scores were 6 % of
 Conditioning, as on the CPU: the system is singular exactly when α is not identifiable (some
 ``α ≠ 0`` with ``Pα = 0`` and ``Kα + b1 = 0``).  Its reciprocal condition is estimated from the
 LU factors (Hager's 1-norm estimator of ``||A⁻¹||₁``, a few solves, as LAPACK's ``dgecon``);
-below :data:`COND_WARN` a ridge ``δ = JITTER · max|A|`` is added to the α block, which picks the
-small-norm α among the equivalent ones, and the solution is refined against the exact system
-(at most :data:`REFINE_STEPS` steps, while the residual halves) — the NumPy path's policy and
-constants.  A final relative residual above :data:`RESIDUAL_TOL` is a one-line
-:class:`~lssvm_cvx.exceptions.NumericalError` naming the CPU path.  When every term is the RKHS
+below :data:`lssvm_cvx.linalg.cholesky.COND_WARN` a ridge
+``δ = JITTER · max|A|`` is added to the α block, which picks the small-norm α among the
+equivalent ones, and the solution is refined against the exact system (at most
+:data:`lssvm_cvx.linalg.quadratic.REFINE_STEPS` steps, while the residual halves) — the NumPy
+path's policy and its constants, imported from there.  A final relative residual above
+:data:`RESIDUAL_TOL` is a one-line :class:`~lssvm_cvx.exceptions.NumericalError` naming the CPU
+path.  When every term is the RKHS
 norm and all weights are one, the system is the LS-SVM's (``P = cK``, γ = 1/c) and the estimators
 use :func:`lssvm_cvx.device.lssvm_fit` / :func:`lssvm_cvx.device.lssvm_loo_residuals` (one
 Cholesky of order N) instead.
@@ -44,22 +46,17 @@ from typing import Any
 from array_api_compat import device as device_of
 
 from ..exceptions import InputError, NumericalError
+from ..linalg.cholesky import COND_WARN
+from ..linalg.quadratic import JITTER, REFINE_STEPS
 from ..linalg.scores import block_residuals, diagonal_residuals
 from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from .lssvm import lssvm_factor
 
 __all__ = ["augmented_fit", "augmented_loo_residuals", "augmented_kfold_residuals",
-           "lssvm_kfold_residuals", "RESIDUAL_TOL", "COND_WARN", "JITTER", "REFINE_STEPS"]
+           "lssvm_kfold_residuals", "RESIDUAL_TOL"]
 
 #: largest relative residual ``||A x - r|| / ||r||`` of the device solve accepted
 RESIDUAL_TOL = 1e-8
-#: reciprocal condition below which the ridge is added (``lssvm_cvx.linalg.cholesky.COND_WARN``;
-#: the two layers do not import each other, ``tests/test_device_quadratic.py`` checks they agree)
-COND_WARN = 1e-12
-#: relative ridge on α (``lssvm_cvx.linalg.quadratic.JITTER``)
-JITTER = 1e-10
-#: most refinement steps after a solve with the ridge (``lssvm_cvx.linalg.quadratic.REFINE_STEPS``)
-REFINE_STEPS = 20
 
 
 class _LU:

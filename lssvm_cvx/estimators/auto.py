@@ -246,8 +246,8 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
                 # the LOO search already judged this (μ, ν); the condition number is recorded
                 warnings.simplefilter("ignore", ConditioningWarning)
                 fit = pr.fit(res.mu, res.nu)
-            self.rcond_ = fit.chol.rcond
-            every_row = getattr(pr, "loo_rows", np.empty(n)).size == n  # LOO of every row
+            self.rcond_ = fit.rcond
+            every_row = pr.n_loo == n  # LOO of every row
             self.jackknife_Q_ = (fit.jackknife_influence() if self._task == "regression" and
                                  n <= self.max_exact and not dask_in and w is None and every_row
                                  else None)
@@ -263,8 +263,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         self.coef_ = fit.theta
         self.intercept_ = fit.b
         self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
-        rows = getattr(pr, "loo_rows", None)
-        self.loo_rows_ = None if rows is None or rows.size == n else rows
+        self.loo_rows_ = None if pr.loo_rows is None or pr.loo_rows.size == n else pr.loo_rows
         self.n_basis_ = pr.m
 
     def _design(self, X: np.ndarray) -> np.ndarray:

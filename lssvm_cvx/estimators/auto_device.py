@@ -1,8 +1,8 @@
 """``AutoLSSVMRegressor`` and ``AutoLSSVMClassifier`` on device arrays (issue 31, item 2):
 standardisation, the exact basis of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out
 search, the fit, ``predict`` and ``predict_interval`` run in the inputs' array namespace and on
-their device
-(:class:`lssvm_cvx.device.penalized.DevicePenalizedLS`); the fitted model stays there.
+their device (:class:`lssvm_cvx.linalg.penalized.PenalizedLS`, which takes its namespace from
+its inputs); the fitted model stays there.
 
 Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
 (arrays of an array-API library other than NumPy off the CPU, or any of them with
@@ -41,9 +41,9 @@ import numpy as np
 
 from ..device import check_memory, float_dtype, namespace_of
 from ..device.lssvm import sq_dists
-from ..device.penalized import DevicePenalizedLS, DeviceStreamedPenalizedLS, xp_take_rows
+from ..device.penalized import DeviceStreamedPenalizedLS, xp_take_rows
 from ..exceptions import HyperparameterError, InputError, LabelError
-from ..linalg.penalized import CHUNK_ELEMS
+from ..linalg.penalized import CHUNK_ELEMS, PenalizedLS
 from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import MARGIN_JITTER
@@ -165,14 +165,14 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         idx = check_random_state(est.random_state).permutation(n)[:min(int(est.n_components), n)]
         Z = xp_take_rows(xp, Xs, idx)
 
-    def make_problem(g: float, rows: np.ndarray | None) -> DevicePenalizedLS:
+    def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
         if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
             KZ, G, R = _kernels(xp, Z, Z, g, est.p_, est.c_, est.margin)  # KZ = features(Z)
 
             def features(Xb: Any) -> Any:
                 return xp.exp(-sq_dists(Xb, Z) * (g / est.p_))
 
-            pr: DevicePenalizedLS = DeviceStreamedPenalizedLS(
+            pr: PenalizedLS = DeviceStreamedPenalizedLS(
                 Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, G, R,
                 loo_subsample(n, int(est.n_loo), seed),
                 xp.mean(KZ, axis=0),
@@ -182,11 +182,10 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
             check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
         Phi, G, R = _kernels(xp, Xr, Xr if kind == "exact" else Z, g, est.p_, est.c_, est.margin)
-        return DevicePenalizedLS(Phi, Yr, G, R)
+        return PenalizedLS(Phi, Yr, G, R)
 
     res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
-    pr = cast(DevicePenalizedLS, res.problem if res.problem is not None
-              else make_problem(res.gamma, None))
+    pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
     fit = pr.fit(res.mu, res.nu)
     est.rcond_ = fit.rcond
     # as on the CPU: the regressor's jackknife+ influence up to max_exact rows, with the LOO of

@@ -40,11 +40,11 @@ from ..device import (
     on_accelerator,
     rbf_gram,
 )
-from ..device.host import to_numpy as to_cpu
 from ..device.rff import FourierFeatures, rff_loo_path
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
+from ..linalg.arrays import to_numpy as to_cpu
 from ..linalg.folds import cv_splits
 from .base import check_fitted, check_gamma
 from .grids import gamma_candidates, sigma2_candidates

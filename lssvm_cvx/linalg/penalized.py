@@ -70,14 +70,17 @@ is O(N m): the design is stored once and every other N-sized quantity is formed 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import array_api_compat as aac
 import numpy as np
-import scipy.linalg as sla
 from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
+from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
+                     solve_triangular, to_numpy)
 from .cholesky import Cholesky
 from .scores import leverage_residuals, loo_score, path_residuals
 
@@ -86,6 +89,7 @@ __all__ = [
     "MU_UNIT",
     "NU_UNIT",
     "normalizers",
+    "trace_normalizers",
     "paper_weights",
     "PenalizedLS",
     "PathResult",
@@ -114,15 +118,7 @@ def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
         w = np.asarray(sample_weight, dtype=np.float64)
         n = float(w.sum())
         trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
-    trG = float(np.trace(G))
-    trR = float(m if R is None else np.trace(R))
-    if not trG > 0:
-        raise NotPSDError(f"the gradient-norm Gram has non-positive trace {trG:.3g}")
-    if not trR > 0:
-        raise NotPSDError(f"the margin matrix has non-positive trace {trR:.3g}")
-    if not trC > 0:
-        raise InputError("the design has no variation (all inputs identical?)")
-    return MU_UNIT * trC / trG / n, NU_UNIT * trC / trR / n
+    return trace_normalizers(trC, float(np.trace(G)), float(m if R is None else np.trace(R)), n)
 
 
 def paper_weights(Phi: np.ndarray, G: np.ndarray, mu: float, nu: float,
@@ -150,188 +146,286 @@ class PathResult:
 
 
 # ------------------------------------------------------------------- the LS problem
+def trace_normalizers(trC: float, trG: float, trR: float, W: float) -> tuple[float, float]:
+    """``(ρ_G, ρ_R) = (MU_UNIT tr(C)/(W tr G), NU_UNIT tr(C)/(W tr R))`` from the traces
+    (module docstring), with the checks of every engine."""
+    if not trG > 0:
+        raise NotPSDError(f"the gradient-norm Gram has non-positive trace {trG:.3g}")
+    if not trR > 0:
+        raise NotPSDError(f"the margin matrix has non-positive trace {trR:.3g}")
+    if not trC > 0:
+        raise InputError("the design has no variation (all inputs identical?)")
+    return MU_UNIT * trC / trG / W, NU_UNIT * trC / trR / W
+
+
 class PenalizedLS:
-    """Problem (N1) for one basis: exact LOO, μ and ν paths from one decomposition, fit.
+    """Problem (N1) for one basis: exact LOO, μ and ν paths from one decomposition, fit — on
+    NumPy or on any array-API namespace and device (PyTorch on the CPU or CUDA, CuPy,
+    ``array-api-strict``).
+
+    The arrays stay in their namespace and on their device; only the paths' scores come back
+    as NumPy.  The design is centred and multiplied in blocks of ``block_rows`` rows (never a
+    second N × m array).  On NumPy the SPD solve is :class:`~lssvm_cvx.linalg.cholesky.Cholesky`
+    (LAPACK, with its condition estimate) and the generalised eigenproblem of a path LAPACK's
+    ``sygvd``; elsewhere :func:`~lssvm_cvx.linalg.arrays.factor_spd` (an exact reciprocal
+    condition number) and the Cholesky reduction of :func:`~lssvm_cvx.linalg.arrays.geneig`
+    (issue 30 step 5: this class replaced the device twin ``DevicePenalizedLS``).
 
     Parameters
     ----------
-    Phi :
-        Design ``(N, m)``.
-    Y :
-        Targets ``(N,)`` or ``(N, T)`` (several columns share every decomposition).
-    G :
-        Gradient-norm penalty ``(m, m)``, symmetric PSD.
-    R :
-        Margin matrix of the ν term ``(m, m)``, symmetric positive definite; None for the
-        identity (eq. 9's ``||α||²``).
-    sample_weight :
+    Phi : array of shape (N, m)
+        Design.
+    Y : array of shape (N,) or (N, T)
+        Targets (several columns share every decomposition).
+    G : array of shape (m, m)
+        Gradient-norm penalty, symmetric PSD.
+    R : array of shape (m, m) or None, default=None
+        Margin matrix of the ν term, symmetric positive definite; None for the identity (eq. 9's
+        ``||α||²``).
+    sample_weight : array of shape (N,) or None, default=None
         Positive weights ``s_i`` of the observations in the fit term (``Σ s_i r_i²``; None: all
         ones).  ``W = Σ s_i`` takes the place of N everywhere (so integer weights are the same
         problem as repeated rows): the bias and the centring become weighted means,
         ``C = Φ_c'SΦ_c/W``, and the exact LOO residual (observation i leaves the fit term) is
         ``(y_i - ŷ_i)/(1 - S_ii)`` with ``S_ii = s_i/W + s_i φ_c,i'A^{-1}φ_c,i/W``.
+    block_rows : int or None, default=None
+        Rows of the centred design formed at a time (None: :data:`CHUNK_ELEMS` / m, ≈ 32 MB of
+        float64).
+
+    Notes
+    -----
+    Inputs that are not arrays of an array-API library other than NumPy (lists, NumPy arrays)
+    are converted to NumPy float64; other arrays must share one namespace and device and be
+    float32 or float64.
     """
 
-    def __init__(self, Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
-                 sample_weight: np.ndarray | None = None):
-        self.Phi = np.asarray(Phi, dtype=np.float64)
-        Y = np.asarray(Y, dtype=np.float64)
-        self.single = Y.ndim == 1
-        self.Y = Y[:, None] if self.single else Y
-        if self.Y.shape[0] != self.Phi.shape[0]:
-            raise InputError(f"Y has {self.Y.shape[0]} rows but the design has {self.Phi.shape[0]}")
-        self.G = 0.5 * (G + G.T)
-        self.R = None if R is None else 0.5 * (R + R.T)
-        self.basis: Any = None  # the basis it was built from, when a caller records it
-        self.N, self.m = self.Phi.shape
-        self.w = None
+    #: the observations' weights (None: unweighted)
+    w: Any
+
+    def __init__(self, Phi: Any, Y: Any, G: Any, R: Any = None, sample_weight: Any = None, *,
+                 block_rows: int | None = None):
+        foreign = any(aac.is_array_api_obj(a) and not isinstance(a, np.ndarray)
+                      for a in (Phi, Y, G, R, sample_weight) if a is not None)
+        if not foreign:
+            Phi, Y, G = (np.asarray(a, dtype=np.float64) for a in (Phi, Y, G))
+            R = None if R is None else np.asarray(R, dtype=np.float64)
+        if Phi.ndim != 2:
+            raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
+        self._setup(Phi.shape[0], G, R, Phi, Y)
+        self._targets(Y)
+        xp = self.xp
+        if int(Phi.shape[1]) != self.m:
+            raise InputError(f"G is {self.m} × {self.m} but the design has {Phi.shape[1]} columns")
+        self.Phi = Phi
+        self.block_rows = (max(1, CHUNK_ELEMS // max(self.m, 1)) if block_rows is None
+                           else max(1, int(block_rows)))
         if sample_weight is not None:
-            w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-            if w.shape != (self.N,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+            w = (np.asarray(sample_weight, dtype=np.float64).reshape(-1) if not foreign
+                 else xp.reshape(xp.asarray(sample_weight, dtype=self.dtype), (-1,)))
+            if (tuple(w.shape) != (self.N,) or not bool(xp.all(xp.isfinite(w)))
+                    or bool(xp.any(w <= 0))):
                 raise InputError(f"sample_weight must be {self.N} finite weights > 0")
             self.w = w
-        self.W = float(self.N if self.w is None else self.w.sum())
-        if self.w is None:
-            self.phi_mean = self.Phi.mean(axis=0)
-            self.y_mean = self.Y.mean(axis=0)
+            self.W = float(xp.sum(w))
+            self.phi_mean = (w @ Phi) / self.W
+            self.y_mean = (w @ self.Y) / self.W
         else:
-            self.phi_mean = (self.w @ self.Phi) / self.W
-            self.y_mean = (self.w @ self.Y) / self.W
+            self.phi_mean = xp.mean(Phi, axis=0)
+            self.y_mean = xp.mean(self.Y, axis=0)
         self.Yc = self.Y - self.y_mean
-        self.C = self._gram()
-        # (N1) divided by N: the penalties' weights per unit of the mean-squared fit term
-        self.rho_g, self.rho_i = normalizers(self.Phi, self.G, self.R, self.w)
-        self.rhs = self._cross(self.Yc) / self.W  # Φ_c' S y_c / W
+        C = xp.zeros((self.m, self.m), dtype=self.dtype, device=self.device)
+        rhs = xp.zeros((self.m, int(self.Y.shape[1])), dtype=self.dtype, device=self.device)
+        trC = 0.0
+        for wb, B, _, Ycb in self._loo_blocks():
+            WB = B if wb is None else wb * B
+            C = C + xp.matrix_transpose(B) @ WB
+            rhs = rhs + xp.matrix_transpose(WB) @ Ycb
+            trC += float(xp.sum(B * WB))
+        self._finish(C / self.W, rhs / self.W, trC / self.W)
 
-    def _wt(self, sl: slice) -> np.ndarray:
-        """The weights of the rows ``sl`` as a column (ones when unweighted)."""
-        return np.ones((sl.stop - sl.start, 1)) if self.w is None else self.w[sl, None]
+    def _setup(self, n_rows: int, G: Any, R: Any, *arrays: Any) -> None:
+        """Namespace, dtype and the penalty matrices (every constructor); ``arrays`` the other
+        inputs that share the namespace."""
+        both = (G,) if R is None else (G, R)
+        xp, self.device = namespace_of(*arrays, *both)
+        self.xp = xp
+        self.dtype = float_dtype(xp, *arrays, *both)
+        self.N, self.m = int(n_rows), int(G.shape[0])
+        if tuple(G.shape) != (self.m, self.m) or (R is not None and tuple(R.shape) != (self.m, self.m)):
+            raise InputError(f"G and R must be square of one order, got {tuple(G.shape)}")
+        self.basis: Any = None  # the basis it was built from, when a caller records it
+        self.w = None
+        self.W = float(self.N)
+        self.loo_rows: np.ndarray | None = None   # None: every row
+        self.G = 0.5 * (G + xp.matrix_transpose(G))
+        self.R = None if R is None else 0.5 * (R + xp.matrix_transpose(R))
 
-    # chunked products with the centred design -------------------------------------------
-    def _chunks(self):
-        step = max(1, CHUNK_ELEMS // max(self.m, 1))
-        for s in range(0, self.N, step):
-            yield slice(s, min(s + step, self.N)), self.Phi[s:s + step] - self.phi_mean
+    def _targets(self, Y: Any) -> None:
+        """``Y`` as an (N, T) array (``single``: it was a vector)."""
+        if Y.ndim not in (1, 2) or int(Y.shape[0]) != self.N:
+            raise InputError(f"Y must be (N,) or (N, T) with the N = {self.N} rows of the design, "
+                             f"got shape {tuple(Y.shape)}")
+        self.single = Y.ndim == 1
+        self.Y = Y[:, None] if self.single else Y
 
-    def _gram(self) -> np.ndarray:
-        C = np.zeros((self.m, self.m))
-        for sl, B in self._chunks():
-            C += B.T @ (B if self.w is None else self.w[sl, None] * B)
-        C /= self.W
-        return 0.5 * (C + C.T)
+    def _finish(self, C: Any, rhs: Any, trC: float) -> None:
+        """``C``, ``Φ_c'S y_c/W`` and the normalisers ``ρ_G``, ``ρ_R`` (every constructor)."""
+        xp = self.xp
+        self.C = 0.5 * (C + xp.matrix_transpose(C))
+        self.rhs = rhs
+        trG = float(xp.sum(xp.linalg.diagonal(self.G)))
+        trR = float(self.m) if self.R is None else float(xp.sum(xp.linalg.diagonal(self.R)))
+        # (N1) divided by W: the penalties' weights per unit of the mean-squared fit term
+        self.rho_g, self.rho_i = trace_normalizers(trC, trG, trR, self.W)
 
-    def _cross(self, Y: np.ndarray) -> np.ndarray:
-        out = np.zeros((self.m, Y.shape[1]))
-        for sl, B in self._chunks():
-            out += B.T @ (Y[sl] if self.w is None else self.w[sl, None] * Y[sl])
-        return out
+    def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any, Any]]:
+        """``(s, Φ_c, Y, Y_c)`` of the LOO rows block by block, ``s`` the rows' weights as a
+        column (None when unweighted)."""
+        for s in range(0, self.N, self.block_rows):
+            e = min(s + self.block_rows, self.N)
+            yield (None if self.w is None else self.w[s:e, None], self.Phi[s:e, ...] - self.phi_mean,
+                   self.Y[s:e, ...], self.Yc[s:e, ...])
+
+    @property
+    def n_loo(self) -> int:
+        """Rows on which the LOO residuals are evaluated."""
+        return self.N if self.loo_rows is None else int(self.loo_rows.size)
 
     def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
         return float(mu) * self.W * self.rho_g, float(nu) * self.W * self.rho_i
 
-    def matrix(self, mu: float, nu: float) -> np.ndarray:
+    def matrix(self, mu: float, nu: float) -> Any:
         """``A = C + μρ_G G + νρ_R R``."""
-        A = self.C + (mu * self.rho_g) * self.G
-        if self.R is None:
-            A[np.diag_indices_from(A)] += nu * self.rho_i
-        else:
-            A += (nu * self.rho_i) * self.R
-        return A
+        xp = self.xp
+        R = xp.eye(self.m, dtype=self.dtype, device=self.device) if self.R is None else self.R
+        return self.C + (mu * self.rho_g) * self.G + (nu * self.rho_i) * R
 
     # paths -----------------------------------------------------------------------------
-    def _path(self, V: np.ndarray, W: np.ndarray, criterion: str) -> np.ndarray:
+    def _reduce(self, fn: Callable[[Any, Any, Any, Any], Any]) -> Any:
+        """``Σ fn(s, Φ_c, Y, Y_c)`` over the non-empty blocks of :meth:`_loo_blocks`."""
+        total: Any = None
+        for blk in self._loo_blocks():
+            if int(blk[1].shape[0]):
+                part = fn(*blk)
+                total = part if total is None else total + part
+        return total
+
+    def _path(self, V: Any, W: Any, criterion: str) -> np.ndarray:
         """Criterion for every column of the weight matrix ``W`` (m × n_values), with
-        ``A^{-1} = V diag(W[:, k]) V'``."""
-        n_vals = W.shape[1]
-        T = self.Y.shape[1]
-        # q = P'y_c / N = V' Φ_c' y_c / N = V' rhs
-        q = V.T @ self.rhs  # (m, T)
-        R = np.empty((self.N, T, n_vals))
-        for sl, B in self._chunks():
+        ``A^{-1} = V diag(W[:, k]) V'``: the residuals are formed and scored block by block."""
+        q = self.xp.matrix_transpose(V) @ self.rhs  # q = P'y_c / N = V' Φ_c' y_c / N = V' rhs
+
+        def block(wb: Any, B: Any, Yb: Any, Ycb: Any) -> Any:
             P = B @ V
-            h = self._wt(sl) * ((1.0 / self.W) + (P * P) @ W / self.W)  # (rows, n_vals)
-            R[sl] = path_residuals(self.Yc[sl], P, q, W, h)
-        return loo_score(R, self.Y, criterion)
+            h = (1.0 / self.W) + ((P * P) @ W) / self.W  # (rows, n_vals)
+            R = path_residuals(Ycb, P, q, W, h if wb is None else wb * h)
+            return loo_score(R, Yb, criterion) * int(B.shape[0])
+
+        return to_numpy(self._reduce(block) / self.n_loo).astype(np.float64)
+
+    def _grid(self, values: ArrayLike) -> tuple[np.ndarray, Any]:
+        grid = np.asarray(values, dtype=np.float64).reshape(-1)
+        return grid, self.xp.asarray(grid, dtype=self.dtype, device=self.device)
 
     def mu_path(self, mus: ArrayLike, nu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every μ at fixed ν (one generalised eigendecomposition)."""
-        mu_grid = np.asarray(mus, dtype=np.float64)
-        B = self.matrix(0.0, nu)
-        try:
-            theta, V = sla.eigh(self.rho_g * self.G, B, check_finite=False)
-        except np.linalg.LinAlgError:  # B numerically singular at this ν: no usable path
-            return PathResult("mu", mu_grid, np.full(mu_grid.size, np.inf), {"nu": float(nu)})
-        theta = np.maximum(theta, 0.0)  # PSD G: negative values are round-off
-        W = 1.0 / (1.0 + theta[:, None] * mu_grid[None, :])
-        return PathResult("mu", mu_grid, self._path(V, W, criterion), {"nu": float(nu)})
+        grid, g = self._grid(mus)
+        # None: B numerically singular at this ν, no usable path
+        dec = geneig(self.xp, self.rho_g * self.G, self.matrix(0.0, nu))
+        if dec is None:
+            return PathResult("mu", grid, np.full(grid.size, np.inf), {"nu": float(nu)})
+        theta, V = dec
+        theta = self.xp.clip(theta, 0.0, None)  # PSD G: negative values are round-off
+        W = 1.0 / (1.0 + theta[:, None] * g[None, :])
+        return PathResult("mu", grid, self._path(V, W, criterion), {"nu": float(nu)})
 
     def nu_path(self, nus: ArrayLike, mu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every ν at fixed μ (one symmetric eigendecomposition, generalised
         with respect to ``R`` when it is not the identity)."""
-        nu_grid = np.asarray(nus, dtype=np.float64)
-        try:
-            lam, U = sla.eigh(self.matrix(mu, 0.0), self.R, check_finite=False)
-        except np.linalg.LinAlgError:
-            return PathResult("nu", nu_grid, np.full(nu_grid.size, np.inf), {"mu": float(mu)})
-        lam = np.maximum(lam, 0.0)
-        W = 1.0 / (lam[:, None] + self.rho_i * nu_grid[None, :])
-        return PathResult("nu", nu_grid, self._path(U, W, criterion), {"mu": float(mu)})
+        grid, g = self._grid(nus)
+        dec = geneig(self.xp, self.matrix(mu, 0.0), self.R)
+        if dec is None:
+            return PathResult("nu", grid, np.full(grid.size, np.inf), {"mu": float(mu)})
+        lam, U = dec
+        lam = self.xp.clip(lam, 0.0, None)
+        W = 1.0 / (lam[:, None] + self.rho_i * g[None, :])
+        return PathResult("nu", grid, self._path(U, W, criterion), {"mu": float(mu)})
 
     # one setting -----------------------------------------------------------------------
-    def fit(self, mu: float, nu: float) -> "Fit":
-        """Solve (N1) by one Cholesky factorisation; LOO residuals from ``L^{-1}Φ_c'``."""
+    def _factor(self, mu: float, nu: float) -> Cholesky | ArrayCholesky:
         if mu < 0 or nu <= 0:
             raise HyperparameterError(f"need mu >= 0 and nu > 0, got mu={mu!r}, nu={nu!r}")
-        chol = Cholesky.factor(self.matrix(mu, nu), name="C + mu G + nu I")
+        xp = self.xp
+        if not aac.is_numpy_namespace(xp):
+            check_memory(self.m, 8 if self.dtype == xp.float64 else 4, 4.0, xp, self.device)
+        return factor_spd(xp, self.matrix(mu, nu), name=f"C + mu G + nu R (mu = {mu:g}, nu = {nu:g})")
+
+    def _held_out(self, chol: Cholesky | ArrayCholesky, theta: Any, wb: Any, B: Any, Ycb: Any
+                  ) -> tuple[Any, Any]:
+        """The exact LOO residuals and leverages of one block's rows, from ``L^{-1}Φ_c'``."""
+        Z = solve_triangular(self.xp, chol.L, self.xp.matrix_transpose(B))
+        h = (1.0 + self.xp.sum(Z * Z, axis=0)) / self.W
+        h = h if wb is None else wb[:, 0] * h
+        return leverage_residuals(Ycb - B @ theta, h), h
+
+    def fit(self, mu: float, nu: float) -> Fit:
+        """Solve (N1) by one Cholesky factorisation; LOO residuals from ``L^{-1}Φ_c'``."""
+        xp = self.xp
+        chol = self._factor(mu, nu)
         theta = chol.solve(self.rhs)  # (m, T)
         b = self.y_mean - self.phi_mean @ theta
-        R = np.empty_like(self.Y)
-        h = np.empty(self.N)
-        for sl, B in self._chunks():
-            Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
-            h[sl] = self._wt(sl)[:, 0] * (1.0 + np.einsum("ij,ij->j", Z, Z)) / self.W
-            R[sl] = leverage_residuals(self.Yc[sl] - B @ theta, h[sl])
-        return Fit(theta=theta, b=b, loo=R, leverage=h, chol=chol, mu=float(mu), nu=float(nu),
-                   problem=self)
+        loos, hs = zip(*(self._held_out(chol, theta, wb, B, Ycb)
+                         for wb, B, _, Ycb in self._loo_blocks()))
+        return Fit(theta=theta, b=b, loo=xp.concat(loos, axis=0), leverage=xp.concat(hs),
+                   chol=chol, mu=float(mu), nu=float(nu), problem=self)
 
-    def fit_score(self, fit: "Fit", criterion: str) -> float:
+    def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit."""
-        return float(loo_score(fit.loo[:, :, None], self.Y, criterion)[0])
+        Y = self.Y if self.loo_rows is None else self.xp.take(
+            self.Y, self.xp.asarray(self.loo_rows, device=self.device), axis=0)
+        return float(loo_score(fit.loo[:, :, None], Y, criterion)[0])
 
-    def loo_residuals(self, mu: float, nu: float) -> np.ndarray:
-        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given)."""
+    def loo_residuals(self, mu: float, nu: float) -> Any:
+        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given; the LOO rows)."""
         R = self.fit(mu, nu).loo
         return R[:, 0] if self.single else R
 
 
 @dataclass
 class Fit:
-    """A solved instance of (N1): coefficients, bias, exact LOO residuals and leverages."""
+    """A solved instance of (N1): coefficients, bias, exact LOO residuals and leverages (on the
+    problem's LOO rows), in the problem's namespace, and the Cholesky factorisation of ``A``."""
 
-    theta: np.ndarray
-    b: np.ndarray
-    loo: np.ndarray
-    leverage: np.ndarray
-    chol: Cholesky
+    theta: Any
+    b: Any
+    loo: Any
+    leverage: Any
+    chol: Cholesky | ArrayCholesky
     mu: float
     nu: float
     problem: PenalizedLS = field(repr=False)
 
-    def predict(self, Phi_new: np.ndarray) -> np.ndarray:
+    @property
+    def rcond(self) -> float:
+        """The reciprocal condition number of ``A`` (LAPACK's estimate on NumPy, exact
+        elsewhere: :func:`~lssvm_cvx.linalg.arrays.factor_spd`)."""
+        return self.chol.rcond
+
+    def predict(self, Phi_new: Any) -> Any:
         return Phi_new @ self.theta + self.b
 
-    def jackknife_influence(self) -> np.ndarray:
+    def jackknife_influence(self) -> Any:
         """``Q = A^{-1} Φ_c' diag(r)/N`` (m × N, first target): the LOO model at a new point is
         ``f^{(-i)}(x) = f(x) - r_i/N - (φ_c(x)'Q)_i`` (Sherman-Morrison on (N1))."""
         pr = self.problem
-        if getattr(pr, "w", None) is not None:
+        if pr.w is not None:
             raise InputError("the jackknife influence assumes unweighted observations")
-        r = self.loo[:, 0]
-        Q = np.empty((pr.m, pr.N))
-        for sl, B in pr._chunks():
-            Q[:, sl] = self.chol.solve(B.T) * (r[sl] / pr.N)
-        return Q
+        if pr.n_loo != pr.N:
+            raise InputError("the jackknife influence needs the LOO residuals of every row")
+        xp = pr.xp
+        parts = [self.chol.solve(xp.matrix_transpose(B)) for _, B, _, _ in pr._loo_blocks()]
+        return xp.concat(parts, axis=1) * (self.loo[:, 0] / pr.W)[None, :]
 
 
 def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu: float,

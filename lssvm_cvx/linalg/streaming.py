@@ -27,12 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.linalg as sla
 
-from ..exceptions import HyperparameterError, InputError
-from .cholesky import Cholesky
+from ..exceptions import InputError
 from .penalized import Fit, PenalizedLS
-from .scores import leverage_residuals, loo_score, path_residuals
+from .scores import loo_score
 
 __all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
            "check_finite_block", "loo_subsample"]
@@ -199,12 +197,8 @@ class StreamingPenalizedLS(PenalizedLS):
                  G: np.ndarray, R: np.ndarray | None, loo_rows: np.ndarray, shift: np.ndarray):
         self.source = source
         self.features = features
-        self.G = 0.5 * (G + G.T)
-        self.R = None if R is None else 0.5 * (R + R.T)
-        self.basis = None
-        self.m = self.G.shape[0]
-        self.N = source.n_rows
-        self.w, self.W = None, float(self.N)  # unweighted (sample weights: in-memory engine only)
+        self._setup(source.n_rows, np.asarray(G, dtype=np.float64),
+                    None if R is None else np.asarray(R, dtype=np.float64))
         self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
         shift = np.asarray(shift, dtype=np.float64)
 
@@ -218,15 +212,7 @@ class StreamingPenalizedLS(PenalizedLS):
         self.phi_mean = shift + a / n
         self.y_mean = e / n
         C = (S - np.outer(a, a) / n) / n
-        self.C = 0.5 * (C + C.T)
-        self.rhs = (c - np.outer(a, e) / n) / n
-        trC, trG = float(np.trace(self.C)), float(np.trace(self.G))
-        trR = float(self.m if self.R is None else np.trace(self.R))
-        if not trC > 0:
-            raise InputError("the design has no variation (all inputs identical?)")
-        if not (trG > 0 and trR > 0):
-            raise HyperparameterError("the penalty matrices must have positive trace")
-        self.rho_g, self.rho_i = trC / trG / n, trC / trR / n
+        self._finish(C, (c - np.outer(a, e) / n) / n, float(np.trace(C)))
         self.single = False
 
     def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray
@@ -236,35 +222,23 @@ class StreamingPenalizedLS(PenalizedLS):
         sel = self.loo_rows[lo:hi] - off
         return self.features(xb[sel]) - self.phi_mean, yb[sel], yb[sel] - self.y_mean
 
-    def _path(self, V: np.ndarray, W: np.ndarray, criterion: str) -> np.ndarray:
-        q = V.T @ self.rhs
-        n_vals, N = W.shape[1], self.N
-
+    def _reduce(self, fn: Callable) -> Any:
+        """``Σ fn(None, Φ_c, Y, Y_c)`` over the LOO rows of the source's blocks (one reduction on
+        a Dask source)."""
         def block(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
             B, Yb, Ycb = self._loo_block(off, xb, yb)
-            if B.shape[0] == 0:
-                return (np.zeros(n_vals),)
-            P = B @ V
-            h = 1.0 / N + (P * P) @ W / N
-            R = path_residuals(Ycb, P, q, W, h)
-            return (loo_score(R, Yb, criterion) * B.shape[0],)
+            return (fn(None, B, Yb, Ycb) if B.shape[0] else 0.0,)
 
-        (total,) = self.source.map_reduce(block, desc=f"LOO path ({criterion})")
-        return total / self.loo_rows.size
+        return self.source.map_reduce(block, desc="LOO path")[0]
 
     def fit(self, mu: float, nu: float) -> StreamingFit:
-        if mu < 0 or nu <= 0:
-            raise HyperparameterError(f"need mu >= 0 and nu > 0, got mu={mu!r}, nu={nu!r}")
-        chol = Cholesky.factor(self.matrix(mu, nu), name="C + mu G + nu I")
+        chol = self._factor(mu, nu)
         theta = chol.solve(self.rhs)
         b = self.y_mean - self.phi_mean @ theta
-        N = self.N
 
         def block(off: int, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
             B, _, Ycb = self._loo_block(off, xb, yb)
-            Z = sla.solve_triangular(chol.L, B.T, lower=True, check_finite=False)
-            h = (1.0 + np.einsum("ij,ij->j", Z, Z)) / N
-            return leverage_residuals(Ycb - B @ theta, h)
+            return self._held_out(chol, theta, None, B, Ycb)[0]
 
         loo = self.source.map_rows(block, self.loo_rows.size, desc="LOO residuals")
         return StreamingFit(theta=theta, b=b, loo=loo, leverage=np.empty(0), chol=chol,
