@@ -208,3 +208,33 @@ def test_block_form_with_folds_that_leave_points_out(ns, to_namespace, to_numpy)
             block_residuals(alpha, folds, block)
         got = block_residuals(alpha, folds + [np.array([2, 5])], block)
         np.testing.assert_array_equal(to_numpy(got), np.arange(1.0, 7.0) / 2)
+
+
+@pytest.mark.parametrize("ns", ["numpy", "array_api_strict", "torch-cpu"])
+@pytest.mark.parametrize("folds, message", [
+    ([[0, 1, 2], [3, 4, 9]], "fold 1 has indices outside 0..5"),   # was the library's IndexError
+    ([[0, 1, 2], [2, 3, 4, 5]], "the folds overlap"),
+    ([[0, 1, 2], []], "fold 1 is empty")])
+def test_block_form_refuses_bad_folds_in_the_projects_words(ns, folds, message, to_namespace):
+    """A direct call with an index out of range, overlapping or empty sets is the project's
+    ``InputError`` on every namespace (the review of 2026-11-27 found the array library's
+    ``IndexError`` for an out-of-range index off NumPy)."""
+    from lssvm_cvx.exceptions import InputError
+
+    conv = to_namespace(ns)
+    alpha, C = conv(np.arange(1.0, 7.0)), conv(2.0 * np.eye(6))
+    xp = array_namespace(C)
+    with pytest.raises(InputError, match=message):
+        block_residuals(alpha, [np.asarray(f) for f in folds],
+                        lambda V: xp.take(xp.take(C, V, axis=0), V, axis=1))
+
+
+def test_block_form_takes_folds_as_tensors(to_namespace, to_numpy):
+    """Folds given as the inputs' own arrays (PyTorch tensors here) are copied to the host."""
+    import torch
+
+    conv = to_namespace("torch-cpu")
+    alpha, C = conv(np.arange(1.0, 7.0)), conv(2.0 * np.eye(6))
+    got = block_residuals(alpha, [torch.arange(3), torch.arange(3, 6)],
+                          lambda V: C[V][:, V])
+    np.testing.assert_array_equal(to_numpy(got), np.arange(1.0, 7.0) / 2)

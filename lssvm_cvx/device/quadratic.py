@@ -231,19 +231,6 @@ def augmented_loo_residuals(K: Any, s: Any, P: Any, y: Any) -> Any:
     return diagonal_residuals(mu, xp.sqrt(s) * xp.linalg.diagonal(Z))
 
 
-def _fold_indices(folds: Any, n: int) -> list[Any]:
-    """The folds as NumPy index arrays; they must partition ``0 .. n - 1``."""
-    import numpy as np
-
-    idx = [np.asarray(v.cpu() if hasattr(v, "cpu") else v).astype(np.int64).ravel()
-           for v in folds]
-    order = np.concatenate(idx) if idx else np.empty(0, np.int64)
-    if order.size != n or not np.array_equal(np.sort(order), np.arange(n)):
-        raise InputError(f"the folds must partition the {n} points (each index in exactly one "
-                         "fold)")
-    return idx
-
-
 def augmented_kfold_residuals(K: Any, s: Any, P: Any, y: Any, folds: Any) -> Any:
     """Exact held-out residuals ``r_V = S_V^{-½} Z_VV⁻¹ μ_V`` of :func:`augmented_fit`'s model
     for the folds ``V`` (each fold leaves the loss together; the basis and the terms keep its
@@ -263,11 +250,10 @@ def augmented_kfold_residuals(K: Any, s: Any, P: Any, y: Any, folds: Any) -> Any
         Entry ``i`` is the residual of point ``i`` with its fold held out.
     """
     xp, device, n = _checked(K, s, P, y, 20.0)
-    idx = _fold_indices(folds, n)
     X = _solve(xp, device, K, s, P, y, unit_mu=True)
     mu, Z = X[n + 1:, 0], X[n + 1:, 1:]
-    return block_residuals(mu, idx, lambda V: xp.take(xp.take(Z, V, axis=0), V, axis=1),
-                           xp.sqrt(s))
+    return block_residuals(mu, folds, lambda V: xp.take(xp.take(Z, V, axis=0), V, axis=1),
+                           xp.sqrt(s), cover=True)
 
 
 def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
@@ -294,11 +280,10 @@ def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
     xp, device = namespace_of(K, y)
     f = lssvm_factor(K, y, gamma, matrices=4.0)                # I, H, L and L⁻¹
     n = int(K.shape[0])
-    idx = _fold_indices(folds, n)
     Li = solve_triangular(xp, f.L, xp.eye(n, dtype=K.dtype, device=device))   # H⁻¹ = L⁻ᵀL⁻¹
 
     def block(V: Any) -> Any:                                  # C_VV
         W, hV = xp.take(Li, V, axis=1), xp.take(f.h, V)
         return xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / f.s
 
-    return block_residuals(f.alpha, idx, block)
+    return block_residuals(f.alpha, folds, block, cover=True)

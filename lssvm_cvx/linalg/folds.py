@@ -10,54 +10,70 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
+import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
+from .arrays import to_numpy
 
 __all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_folds", "cv_splits"]
 
 
 def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
-    """Validate a partition of ``range(n)`` into held-out sets (non-empty, disjoint, covering,
-    each leaving at least 2 training points)."""
-    out = [np.asarray(f, dtype=np.intp).reshape(-1) for f in folds]
+    """Validate a partition of ``range(n)`` into held-out sets (:func:`disjoint_folds` with
+    ``cover=True``: non-empty, disjoint, covering) of at least 2 folds, each leaving at least 2
+    training points."""
+    out = disjoint_folds(folds, n, cover=True)
     if len(out) < 2:
         raise InputError(f"k-fold cross-validation needs at least 2 folds, got {len(out)}")
-    for k, f in enumerate(out):
-        if f.size == 0:
-            raise InputError(f"fold {k} is empty")
-        if f.min() < 0 or f.max() >= n:
-            raise InputError(f"fold {k} has indices outside 0..{n - 1}")
-    allidx = np.concatenate(out)
-    if allidx.size != n or np.unique(allidx).size != n:
-        raise InputError("folds must be disjoint and cover every training point exactly once")
     if max(f.size for f in out) >= n - 1:
         raise InputError("every fold must leave at least 2 training points")
     return out
 
 
-def disjoint_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
-    """Validate disjoint, non-empty held-out sets into ``range(n)`` that need not cover every
-    point (the held-out residual methods of the formulations: a point in no set gets NaN).
+def disjoint_folds(folds: Sequence[Any], n: int, *, cover: bool = False) -> list[np.ndarray]:
+    """Validate disjoint, non-empty held-out sets into ``range(n)``; with ``cover=False`` they
+    need not cover every point (the held-out residual methods of the formulations: a point in
+    no set gets NaN).
 
     Parameters
     ----------
     folds : sequence of array-like of int
-        The held-out index sets.
+        The held-out index sets (lists, NumPy arrays, or arrays of any array-API namespace and
+        device: they are copied to NumPy).
     n : int
         The number of points.
+    cover : bool, default=False
+        Whether the sets must partition ``range(n)``.
 
     Returns
     -------
     list of numpy.ndarray
         The sets as flat integer arrays.
+
+    Raises
+    ------
+    InputError
+        Naming the first set that is empty or has an index outside ``0 .. n - 1``, or saying
+        that the sets overlap (or, with ``cover``, leave points out).
     """
-    out = [np.asarray(f, dtype=np.intp).reshape(-1) for f in folds]
-    seen = np.concatenate(out) if out else np.array([], dtype=np.intp)
-    if (seen.size == 0 or any(f.size == 0 for f in out) or seen.min() < 0 or seen.max() >= n
-            or np.unique(seen).size != seen.size):
-        raise InputError(f"folds must be disjoint, non-empty index sets into {n} points")
+    rule = (f"folds must partition the {n} points: disjoint, non-empty index sets that cover "
+            "every point" if cover else f"folds must be disjoint, non-empty index sets into {n} points")
+    out = [np.asarray(to_numpy(f) if aac.is_array_api_obj(f) else f, dtype=np.intp).reshape(-1)
+           for f in folds]
+    if not out:
+        raise InputError(f"no folds given ({rule})")
+    for k, f in enumerate(out):
+        if f.size == 0:
+            raise InputError(f"fold {k} is empty ({rule})")
+        if f.min() < 0 or f.max() >= n:
+            raise InputError(f"fold {k} has indices outside 0..{n - 1} ({rule})")
+    seen = np.concatenate(out)
+    if np.unique(seen).size != seen.size:
+        raise InputError(f"the folds overlap ({rule})")
+    if cover and seen.size != n:
+        raise InputError(f"the folds leave {n - seen.size} of the {n} points out ({rule})")
     return out
 
 

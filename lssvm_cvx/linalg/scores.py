@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 from array_api_compat import array_namespace, device
 
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError
+from .folds import disjoint_folds
 
 __all__ = ["SCORES", "ALIASES", "loo_score", "leverage_residuals", "diagonal_residuals",
            "block_residuals", "path_residuals"]
@@ -134,7 +135,7 @@ def diagonal_residuals(alpha: Any, d: Any) -> Any:
 
 
 def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any],
-                    d: Any = None) -> Any:
+                    d: Any = None, *, cover: bool = False) -> Any:
     """Exact held-out residuals of disjoint index sets, ``r_V = B_V⁻¹ α_V`` with ``B_V`` the
     principal block ``(C⁻¹)_VV`` of the inverse system (then divided by ``d_V`` when ``d`` is
     given: the augmented system's ``√s``); :func:`diagonal_residuals` for sets of one point.
@@ -146,12 +147,16 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
     folds : sequence of integer arrays
         Disjoint index sets; with NumPy inputs they may leave points out (their entries are
         then NaN), on another namespace they must partition ``0 .. N - 1``
-        (:class:`~lssvm_cvx.exceptions.InputError` otherwise).
+        (:func:`~lssvm_cvx.linalg.folds.disjoint_folds` with ``cover=True``: an
+        :class:`~lssvm_cvx.exceptions.InputError` otherwise).  On another namespace they may be
+        NumPy arrays, lists or arrays of that namespace.
     block : callable
         ``block(V)``: the principal block ``(C⁻¹)_VV`` for the indices ``V`` (given as a NumPy
         array for NumPy inputs, else in ``alpha``'s namespace and on its device).
     d : array of shape (N,) or None, default=None
         A divisor per point, or None.
+    cover : bool, default=False
+        Whether NumPy inputs' folds must partition ``0 .. N - 1`` too.
 
     Returns
     -------
@@ -161,13 +166,13 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
     alpha = _array(alpha)
     if isinstance(alpha, np.ndarray):
         out = np.full_like(alpha, np.nan)
-        for V in folds:
+        for V in disjoint_folds(folds, alpha.shape[0], cover=cover):
             out[V] = np.linalg.solve(block(V), alpha[V])
             if d is not None:
                 out[V] /= d[V, None] if alpha.ndim > 1 else d[V]
         return out
     xp, dev = array_namespace(alpha), device(alpha)
-    idx = [np.asarray(v, dtype=np.int64).reshape(-1) for v in folds]
+    idx = disjoint_folds(folds, int(alpha.shape[0]), cover=True)
     parts = []
     for v in idx:
         V = xp.asarray(v, device=dev)
@@ -178,10 +183,7 @@ def block_residuals(alpha: Any, folds: Sequence[Any], block: Callable[[Any], Any
             dV = xp.take(d, V)
             rV = rV / (dV[:, None] if rV.ndim > 1 else dV)
         parts.append(rV)
-    order = np.concatenate(idx) if idx else np.empty(0, np.int64)
-    if order.size != alpha.shape[0] or np.unique(order).size != order.size:
-        raise InputError(f"the folds must partition the {alpha.shape[0]} points")
-    back = np.argsort(order, kind="stable")
+    back = np.argsort(np.concatenate(idx), kind="stable")
     return xp.take(xp.concat(parts, axis=0), xp.asarray(back, device=dev), axis=0)
 
 
