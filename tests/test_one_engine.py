@@ -34,6 +34,10 @@ ENGINES = {
     "formulations/heldout.py": ["HeldOutResiduals"],
     "estimators/regularized_device.py": ["_Problem"],
     "formulations/regularized.py": ["RegularizedLSSVM"],
+    # the engine's entry point (2026-11-28, `decompose`): it picks the representation (bordered
+    # or augmented system, spectral or generalised-eigen path) and delegates to it; the
+    # composition core, the LS-SVM and Auto formulations solve through it
+    "linalg/engine.py": ["Decomposition"],
     "linalg/penalized.py": ["PenalizedLS"],
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],
     "linalg/streaming.py": ["StreamingPenalizedLS"],

@@ -54,8 +54,9 @@ import numpy as np
 
 from ..checks import as_matrix
 from ..exceptions import HyperparameterError, NotPSDError
+from ..linalg.engine import decompose
 from ..linalg.penalized import normalizers
-from ..linalg.quadratic import AugmentedSystem
+from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
 from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
@@ -285,10 +286,11 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         return float(r @ r + mu * alpha @ self.G @ alpha + nu * alpha @ self.R @ alpha)
 
     # closed form -------------------------------------------------------------------------
-    def system(self) -> AugmentedSystem:
+    def system(self) -> QuadraticSystem:
         """The factorised optimality system of eq. (9): half of it is the composition core's
         squared loss (unit weights) with ``P = μG + νR``, ``½||y - Kα - b1||² + ½α'(μG + νR)α``,
-        solved by the core's augmented system
+        solved by the core's engine (:func:`lssvm_cvx.linalg.engine.decompose` with the named
+        weights ``mu`` and ``nu``), whose augmented representation it is
         (:class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`: LU of order ``2N + 1``, no
         squared condition number; it has ``loo`` and ``kfold`` too).  Until
         2026-11-27 this formulation solved the normal equations ``(K_c'K_c + μG + νR)α = K_c'y``
@@ -296,9 +298,9 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         independent dense solve of the unreduced normal equations, ``tests/test_golden.py`` to
         the outputs of the former code (1e-10)."""
         mu, nu = self.parameter_values().values()
-        return AugmentedSystem(self.K, np.ones(self.n), mu * self.G + nu * self.R)
+        return decompose(self.K, np.ones(self.n), {"mu": (self.G, mu), "nu": (self.R, nu)}).system()
 
-    def _heldout_system(self) -> tuple[AugmentedSystem, np.ndarray, float]:
+    def _heldout_system(self) -> tuple[QuadraticSystem, np.ndarray, float]:
         self.validate()
         return self.system(), self.rhs(), 1.0
 

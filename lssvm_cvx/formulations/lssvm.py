@@ -48,7 +48,8 @@ from ..checks import as_matrix, check_gamma
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_factor
-from ..linalg.quadratic import RKHSSystem
+from ..linalg.engine import RKHS, decompose
+from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .heldout import HeldOutResiduals
@@ -254,13 +255,14 @@ class LSSVM(HeldOutResiduals, KernelFormulation):
         g = self._gamma()
         return float(0.5 * alpha @ Oa + 0.5 * np.sum(g * r * r))
 
-    def system(self) -> RKHSSystem:
+    def system(self) -> QuadraticSystem:
         """The factorised bordered system ``[[0, a'], [a, Ω + diag(1/γ)]]``: the composition
         core's system for the squared loss with weights ``γ_i`` and the RKHS norm alone
-        (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`, border ``a``), with its ``loo`` and
-        ``kfold``."""
-        return RKHSSystem(self.omega(), self._gamma(), 1.0, border=self.border(),
-                          name="Omega + I/gamma")
+        (:func:`lssvm_cvx.linalg.engine.decompose` with the RKHS norm at weight 1 and loss
+        weights ``γ_i``: its bordered representation, :class:`~lssvm_cvx.linalg.quadratic.
+        RKHSSystem`, border ``a``), with its ``loo`` and ``kfold``."""
+        return decompose(self.omega(), self._gamma(), {"rkhs": (RKHS, 1.0)}, border=self.border(),
+                         name="Omega + I/gamma").system()
 
     def closed_form(self) -> Solution:
         sysm, t = self.system(), self.rhs()
@@ -270,7 +272,7 @@ class LSSVM(HeldOutResiduals, KernelFormulation):
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)},
                         extras={"system": sysm.diagnostics(t)})
 
-    def _heldout_system(self) -> tuple[RKHSSystem, np.ndarray, np.ndarray]:
+    def _heldout_system(self) -> tuple[QuadraticSystem, np.ndarray, np.ndarray]:
         # the classifier's system is the regression's on the ±1 targets with α̃ = y∘α and the
         # inverse's blocks scaled by y on both sides, so its held-out α_V / C_VV are y_V times
         # the regression's residuals (module docstring); the border a is 1 or y

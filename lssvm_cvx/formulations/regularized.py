@@ -30,8 +30,9 @@ from numpy.typing import ArrayLike
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
+from ..linalg.engine import RKHS, Decomposition, decompose
 from ..linalg.folds import disjoint_folds
-from ..linalg.quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
+from ..linalg.quadratic import QuadraticSystem
 from ..losses import Loss, loss_pieces, make_loss, probe_weights
 from ..solution import Solution
 from ..terms import L1, Context, GraphLaplacian, RKHSNorm, Term
@@ -300,24 +301,35 @@ class RegularizedLSSVM(Formulation):
             The factorised system (solves, LOO and k-fold residuals).
         """
         self._require_quadratic("the closed form")
-        ctx, terms = self.context, self.terms_
-        w = {k: float(v) for k, (_, v) in terms.items()}
-        w.update(weights or {})
-        s = self.loss_.weights(ctx.n)
+        dec = self.decomposition()
         # a point of weight 0 stays in the basis and in the terms (semi-supervised: Laplacian
-        # RLS); the augmented system takes it (its row of μ is 0), the RKHS fast path (S^{-1})
-        # does not
-        if (all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and sum(w.values()) > 0
-                and np.all(s > 0)):
-            overwrite = overwrite_gram and (self._K_given is None or self.gram_owned)
-            if overwrite:  # the Gram becomes the factor: recompute it if needed again
-                self._ctx, self._K_given = None, None
-            return RKHSSystem(ctx.K, s, sum(w.values()), overwrite=overwrite)
-        P = np.zeros((ctx.n, ctx.n))
-        for key, (term, _) in terms.items():
-            if w[key]:
-                P += w[key] * term.matrix(ctx, name=key)
-        return AugmentedSystem(ctx.K, s, P)
+        # RLS); the augmented system takes it (its row of μ is 0), the bordered one (S^{-1})
+        # does not: the engine picks
+        overwrite = (overwrite_gram and (self._K_given is None or self.gram_owned)
+                     and dec.representation(weights) == "bordered")
+        if overwrite:  # the Gram becomes the factor: recompute it if needed again
+            self._ctx, self._K_given = None, None
+        return dec.system(weights, overwrite_gram=overwrite)
+
+    def decomposition(self) -> Decomposition:
+        """The problem for the package's closed-form engine
+        (:func:`lssvm_cvx.linalg.engine.decompose`): the Gram, the loss weights and the terms
+        by key (the RKHS norm marked as such, any other term's matrix formed when a weight
+        first needs it), with the current weights.
+
+        Returns
+        -------
+        Decomposition
+            ``system``, ``solve``, ``loo``, ``kfold`` and ``path`` over the terms' weights.
+        """
+        self._require_quadratic("the closed form")
+        ctx = self.context
+
+        def term(key: str, t: Term) -> Any:
+            return RKHS if isinstance(t, RKHSNorm) else (lambda: t.matrix(ctx, name=key))
+
+        return decompose(ctx.K, self.loss_.weights(ctx.n),
+                         {k: (term(k, t), float(w)) for k, (t, w) in self.terms_.items()})
 
     def closed_form(self) -> Solution:
         self.validate()
@@ -525,27 +537,7 @@ class RegularizedLSSVM(Formulation):
             raise HyperparameterError(f"path weights for {key!r} must be finite and >= 0")
         y = self.targets() if Y is None else np.asarray(Y, dtype=np.float64)
         fl = None if folds is None else [np.asarray(f, int) for f in folds]
-        others = sum(w for k, (_, w) in terms.items() if k != key)
-        if all(isinstance(t, RKHSNorm) for t, _ in terms.values()) and np.all(ws + others > 0):
-            s = self.loss_.weights(self.n)
-            A, B, R = rkhs_path(self.context.K, s, y, ws + others, folds=fl)
-            return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
-        ctx = self.context
-        s = self.loss_.weights(self.n)
-        P_fixed = np.zeros((self.n, self.n))
-        for k, (t, w) in terms.items():
-            if k != key and w:
-                P_fixed += w * t.matrix(ctx, name=k)
-        gen = generalized_path(ctx.K, s, P_fixed, terms[key][0].matrix(ctx, name=key), y, ws, folds=fl)
-        if gen is not None:
-            return PathResult(key, ws, np.array(gen[0]), np.array(gen[1]), np.array(gen[2]))
-        A, B, R = [], [], []
-        for w in ws:
-            sysm = self.system({key: float(w)})
-            a, b = sysm.solve(y)
-            A.append(a)
-            B.append(b)
-            R.append(sysm.loo(y) if fl is None else sysm.kfold(y, fl))
+        A, B, R = self.decomposition().path(key, ws, y, folds=fl)
         return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
 
     @classmethod

@@ -1,0 +1,221 @@
+"""The closed-form engine of the squared loss with quadratic terms and a free bias: decompose
+once, then solve, hold out and sweep any named weight (issue 30, item 1).
+
+The problem, for a Gram matrix ``K``, positive loss weights ``s`` and named quadratic terms
+``α'P_kα`` with weights ``w_k``::
+
+    min_{α, b}  ½ Σ_i s_i (y_i - (Kα)_i - b)² + ½ Σ_k w_k α'P_kα                       (Q)
+
+:func:`decompose` records ``K``, ``s`` and the terms (a term's matrix may be given lazily, as a
+callable, and is formed only when a weight needs it) and picks the representation by the
+terms' structure:
+
+* every term the RKHS norm (``P_k = K``; :data:`RKHS` marks one) and every ``s_i > 0``: the
+  bordered system of order ``N + 1`` with ``K + (Σ w_k) S⁻¹``, one Cholesky
+  (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`); a path of the total weight from one
+  eigendecomposition of ``S^½KS^½`` (:func:`~lssvm_cvx.linalg.quadratic.rkhs_path`);
+* any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
+  :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
+  of ``K``; a path of one weight from one generalised eigendecomposition when a pencil is safely
+  definite (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation per
+  weight.
+
+Every representation answers the same questions: :meth:`Decomposition.system` (the factorised
+system for some weights, with ``solve``, ``loo``, ``kfold`` and ``diagnostics``),
+:meth:`Decomposition.solve`, :meth:`Decomposition.loo`, :meth:`Decomposition.kfold` and
+:meth:`Decomposition.path` over the named weights.  The held-out residuals are those of the
+observation (or set) leaving the loss while the basis and the terms keep it (the formulas of
+:mod:`lssvm_cvx.linalg.scores`).  The composition core
+(:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations and the
+Auto LS-SVM formulation solve through it.  Not yet here (issue 30): the primal representation
+for ``N ≫ m`` (a design ``Φ``), which is still :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`
+with the Auto note's two normalised weights μ and ν, and the fixed-c AReg and componentwise
+η / AReg systems, which keep their own bordered systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import HyperparameterError
+from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
+
+__all__ = ["RKHS", "Decomposition", "decompose"]
+
+#: the matrix of a term that is the RKHS norm ``α'Kα`` (``P_k = K``)
+RKHS = None
+
+#: a term: its matrix (an array, a callable that returns it, or :data:`RKHS`) and its weight
+Term = tuple[Any, float]
+
+
+class Decomposition:
+    """Problem (Q) of the module docstring, ready to be factorised for any weights.
+
+    Parameters
+    ----------
+    K : numpy.ndarray of shape (N, N)
+        Gram matrix.
+    s : numpy.ndarray of shape (N,)
+        Loss weights (``≥ 0``; a point of weight 0 stays in the basis and the terms).
+    terms : mapping of str to (matrix, float)
+        Per name, the term's matrix — an array, a callable returning it (formed once, when a
+        nonzero weight first needs it) or :data:`RKHS` — and its weight.
+    border : numpy.ndarray of shape (N,) or None, default=None
+        The bias's border ``a`` of the RKHS representation (``Σ a_i α_i = 0``): None for ``1``,
+        the LS-SVM classifier's ``y`` (AReg paper eq. 57).  Needs every term to be the RKHS norm.
+    name : str, default="K + c S^-1 (RKHS term)"
+        The RKHS system's name in error messages.
+    """
+
+    def __init__(self, K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *,
+                 border: np.ndarray | None = None, name: str = "K + c S^-1 (RKHS term)"):
+        self.K = K
+        self.n = int(K.shape[0])
+        self.s = s
+        self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
+        self._matrices: dict[str, np.ndarray] = {}
+        self.border = border
+        self.name = name
+        if border is not None and not self.rkhs_only:
+            raise HyperparameterError("a border other than 1 needs every term to be the RKHS norm")
+
+    @property
+    def names(self) -> list[str]:
+        """The terms' names."""
+        return list(self._terms)
+
+    @property
+    def rkhs_only(self) -> bool:
+        """Whether every term is the RKHS norm (the bordered representation applies)."""
+        return all(P is RKHS for P, _ in self._terms.values())
+
+    def weights(self, overrides: Mapping[str, float] | None = None) -> dict[str, float]:
+        """The terms' weights, with ``overrides`` (by name) replacing some."""
+        w = {k: wk for k, (_, wk) in self._terms.items()}
+        for k, v in (overrides or {}).items():
+            if k not in w:
+                raise HyperparameterError(f"unknown term {k!r}; terms are {sorted(w)}")
+            w[k] = float(v)
+        return w
+
+    def matrix(self, name: str) -> np.ndarray:
+        """The matrix ``P_k`` of the term ``name`` (formed once)."""
+        P = self._terms[name][0]
+        if P is RKHS:
+            return self.K
+        if name not in self._matrices:
+            self._matrices[name] = np.asarray(P() if callable(P) else P, dtype=np.float64)
+        return self._matrices[name]
+
+    def weighted_sum(self, weights: Mapping[str, float], *, skip: str | None = None) -> np.ndarray:
+        """``Σ w_k P_k`` over the terms with a nonzero weight (``skip``: one left out)."""
+        P = np.zeros((self.n, self.n))
+        for k, wk in weights.items():
+            if wk and k != skip:
+                P += wk * self.matrix(k)
+        return P
+
+    def representation(self, weights: Mapping[str, float] | None = None) -> str:
+        """``"bordered"`` (every term the RKHS norm, a positive total weight and positive loss
+        weights: order N + 1, one Cholesky) or ``"augmented"`` (order 2N + 1, one LU): what
+        :meth:`system` factorises at ``weights``."""
+        total = sum(self.weights(weights).values())
+        bordered = self.rkhs_only and total > 0 and bool(np.all(np.asarray(self.s) > 0))
+        return "bordered" if bordered else "augmented"
+
+    def system(self, weights: Mapping[str, float] | None = None, *,
+               overwrite_gram: bool = False) -> QuadraticSystem:
+        """The factorised system of (Q) at ``weights`` (default: the terms' own).
+
+        Parameters
+        ----------
+        weights : mapping of str to float or None, default=None
+            Weights replacing some of the terms' own, by name.
+        overwrite_gram : bool, default=False
+            Let the bordered representation factorise ``K`` in place (saves a copy of N²
+            numbers; ``K`` is then the factor, and this decomposition must not be used again).
+
+        Returns
+        -------
+        QuadraticSystem
+            ``solve``, ``loo``, ``kfold`` and ``diagnostics`` of the factorised system.
+        """
+        w = self.weights(weights)
+        if self.representation(w) == "bordered":
+            return RKHSSystem(self.K, self.s, sum(w.values()), border=self.border,
+                              overwrite=overwrite_gram, name=self.name)
+        if self.border is not None:
+            raise HyperparameterError("a border other than 1 needs positive loss weights and a "
+                                      "positive total weight")
+        return AugmentedSystem(self.K, np.broadcast_to(np.asarray(self.s, dtype=np.float64),
+                                                       (self.n,)), self.weighted_sum(w))
+
+    def solve(self, Y: np.ndarray, weights: Mapping[str, float] | None = None
+              ) -> tuple[np.ndarray, np.ndarray | float]:
+        """``(α, b)`` for targets ``Y`` (``(N,)`` or ``(N, T)``)."""
+        return self.system(weights).solve(Y)
+
+    def loo(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> np.ndarray:
+        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
+        return self.system(weights).loo(Y)
+
+    def kfold(self, Y: np.ndarray, folds: Sequence[np.ndarray],
+              weights: Mapping[str, float] | None = None) -> np.ndarray:
+        """Exact held-out residuals for the disjoint index sets ``folds``."""
+        return self.system(weights).kfold(Y, folds)
+
+    def path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray, *,
+             folds: Sequence[np.ndarray] | None = None
+             ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
+        """``(alphas, bs, residuals)`` along ``values`` of the weight ``name`` (the others
+        fixed); the residuals are leave-one-out (``folds=None``) or held out per fold.
+
+        Every term the RKHS norm: one eigendecomposition (O(N²) per value); otherwise one
+        generalised eigendecomposition when a pencil is safely definite, else one factorisation
+        of the augmented system per value (module docstring).
+        """
+        if name not in self._terms:
+            raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
+        ws = np.asarray(values, dtype=np.float64).reshape(-1)
+        w = self.weights()
+        others = sum(v for k, v in w.items() if k != name)
+        s = np.broadcast_to(np.asarray(self.s, dtype=np.float64), (self.n,))
+        if self.rkhs_only and np.all(ws + others > 0) and np.all(s > 0):
+            return rkhs_path(self.K, s, Y, ws + others, folds=folds)
+        gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name), Y,
+                               ws, folds=folds)
+        if gen is not None:
+            return gen
+        alphas, bs, res = [], [], []
+        for v in ws:
+            sysm = self.system({name: float(v)})
+            a, b = sysm.solve(Y)
+            alphas.append(a)
+            bs.append(b)
+            res.append(sysm.loo(Y) if folds is None else sysm.kfold(Y, folds))
+        return alphas, bs, res
+
+
+def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term],
+              **kwargs: Any) -> Decomposition:
+    """Problem (Q) for the Gram ``K``, loss weights ``s`` and the named ``terms``
+    (:class:`Decomposition`; keyword arguments go to it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lssvm_cvx.linalg.engine import RKHS, decompose
+    >>> X = np.linspace(0, 1, 8)[:, None]
+    >>> K = np.exp(-(X - X.T) ** 2)
+    >>> y = np.sin(3 * X[:, 0])
+    >>> dec = decompose(K, np.ones(8), {"rkhs": (RKHS, 0.1), "ridge": (np.eye(8), 0.0)})
+    >>> alpha, b = dec.solve(y)
+    >>> r = dec.loo(y, {"ridge": 1e-3})          # another weight, the same code
+    >>> alphas, bs, loo = dec.path("rkhs", [0.01, 0.1, 1.0], y)
+    """
+    return Decomposition(K, s, terms, **kwargs)
+

@@ -1,0 +1,122 @@
+"""The closed-form engine (:func:`lssvm_cvx.linalg.engine.decompose`, issue 30 item 1): for
+named terms a user composes, the solution equals an independent dense solve of the optimality
+conditions, the held-out residuals equal brute-force refits (the observation or set leaves the
+loss; the basis and the terms keep it), a path equals solves at each weight, and the engine
+picks the representation by the terms' structure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.linalg.engine import RKHS, decompose
+
+
+def _problem(n: int = 25, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(-2, 2, n))
+    K = np.exp(-(x[:, None] - x[None, :]) ** 2)
+    y = np.sin(2 * x) + 0.1 * rng.standard_normal(n)
+    D = np.diff(np.eye(n), 2, axis=0)               # second differences: a roughness term
+    s = rng.uniform(0.5, 2.0, n)
+    return K, y, s, D.T @ D
+
+
+def _dense(K, s, P, y):
+    """``(α, b)`` of ½Σ s_i (y_i - (Kα)_i - b)² + ½α'Pα from its stationarity conditions
+    (least squares: α may not be identifiable, the fitted values are)."""
+    n = len(y)
+    S = np.diag(s)
+    one = np.ones(n)
+    A = np.block([[K @ S @ K + P, (K @ S @ one)[:, None]],
+                  [(one @ S @ K)[None, :], np.array([[one @ S @ one]])]])
+    sol = np.linalg.lstsq(A, np.r_[K @ S @ y, one @ S @ y], rcond=None)[0]
+    return sol[:n], sol[n]
+
+
+def _refit_residuals(K, s, P, y, folds):
+    """Brute force: each set leaves the loss (weight 0), the basis and the terms keep it."""
+    r = np.full(len(y), np.nan)
+    for V in folds:
+        sv = s.copy()
+        sv[V] = 0.0
+        a, b = _dense(K, sv, P, y)
+        r[V] = y[V] - (K[V] @ a + b)
+    return r
+
+
+TERMS = {
+    "rkhs only": lambda K, R: {"rkhs": (RKHS, 0.3)},
+    "rkhs + roughness": lambda K, R: {"rkhs": (RKHS, 0.3), "rough": (R, 0.05)},
+    "roughness + ridge": lambda K, R: {"rough": (R, 0.05), "ridge": (np.eye(len(K)), 1e-2)},
+}
+
+
+@pytest.mark.parametrize("case", sorted(TERMS))
+def test_solve_loo_kfold_equal_dense_solves_and_refits(case):
+    K, y, s, R = _problem()
+    terms = TERMS[case](K, R)
+    dec = decompose(K, s, terms)
+    assert dec.representation() == ("bordered" if case == "rkhs only" else "augmented")
+    P = sum(w * (K if M is RKHS else M) for M, w in terms.values())
+    a, b = dec.solve(y)
+    a0, b0 = _dense(K, s, P, y)
+    np.testing.assert_allclose(K @ a + b, K @ a0 + b0, atol=1e-8)
+    n = len(y)
+    np.testing.assert_allclose(dec.loo(y), _refit_residuals(K, s, P, y, [[i] for i in range(n)]),
+                               atol=1e-7)
+    folds = np.array_split(np.random.default_rng(1).permutation(n), 5)
+    np.testing.assert_allclose(dec.kfold(y, folds), _refit_residuals(K, s, P, y, folds), atol=1e-7)
+
+
+@pytest.mark.parametrize("case", sorted(TERMS))
+def test_a_path_equals_solves_at_each_weight(case):
+    K, y, s, R = _problem(seed=2)
+    dec = decompose(K, s, TERMS[case](K, R))
+    name = dec.names[0]
+    ws = [1e-3, 0.1, 10.0]
+    alphas, bs, loos = dec.path(name, ws, y)
+    for w, a, b, r in zip(ws, alphas, bs, loos):
+        a1, b1 = dec.solve(y, {name: w})
+        np.testing.assert_allclose(K @ a + b, K @ a1 + b1, atol=1e-8)
+        np.testing.assert_allclose(r, dec.loo(y, {name: w}), atol=1e-7)
+
+
+def test_a_term_matrix_is_formed_once_and_only_when_weighted():
+    K, y, s, R = _problem()
+    calls = []
+
+    def rough():
+        calls.append(1)
+        return R
+
+    dec = decompose(K, s, {"rkhs": (RKHS, 0.3), "rough": (rough, 0.0)})
+    dec.solve(y)
+    assert calls == [] and dec.representation() == "augmented"   # not RKHS-only
+    dec.solve(y, {"rough": 0.1})
+    dec.loo(y, {"rough": 0.2})
+    assert calls == [1]
+
+
+def test_bad_names_and_borders_are_refused():
+    K, y, s, R = _problem()
+    dec = decompose(K, s, {"rkhs": (RKHS, 0.3)})
+    with pytest.raises(HyperparameterError, match="unknown term 'ridge'"):
+        dec.solve(y, {"ridge": 1.0})
+    with pytest.raises(HyperparameterError, match="unknown term"):
+        dec.path("ridge", [1.0], y)
+    with pytest.raises(HyperparameterError, match="RKHS norm"):
+        decompose(K, s, {"rough": (R, 1.0)}, border=np.sign(y))
+
+
+def test_a_zero_loss_weight_takes_the_augmented_representation():
+    """A point of loss weight 0 stays in the basis and the terms (semi-supervised): the
+    bordered system (which divides by s) cannot take it, the augmented one does."""
+    K, y, s, R = _problem()
+    s[3] = 0.0
+    dec = decompose(K, s, {"rkhs": (RKHS, 0.3)})
+    assert dec.representation() == "augmented"
+    a, b = dec.solve(y)
+    a0, b0 = _dense(K, s, 0.3 * K, y)
+    np.testing.assert_allclose(K @ a + b, K @ a0 + b0, atol=1e-8)
