@@ -16,7 +16,6 @@ from lssvm_cvx.device import quadratic as dq
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.linalg import cholesky as lchol
 from lssvm_cvx.linalg import quadratic as lquad
 from lssvm_cvx.terms import L1, GraphLaplacian, Ridge, RKHSNorm
 
@@ -69,7 +68,8 @@ def test_the_loo_residuals_are_brute_force_refits():
 def _pinv_loo(K, P, y):
     """LOO residuals of the exact system by its least-squares (minimum-norm) solution."""
     n = len(y)
-    A = dq._system(np, None, K, np.ones(n), P)
+    A = np.block([[P, np.zeros((n, 1)), K], [np.zeros((1, n)), np.zeros((1, 1)), np.ones((1, n))],
+                  [K, np.ones((n, 1)), -np.eye(n)]])        # system (A) with S = I
     B = np.zeros((2 * n + 1, n + 1))
     B[n + 1:, 0] = y
     B[n + 1:, 1:] = np.eye(n)
@@ -84,7 +84,7 @@ def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns, to
     are the exact system's (its minimum-norm solution) to the problem's own accuracy."""
     conv = to_namespace(ns)
     X, y, K, P = _problem(w_rkhs=1e-5)
-    assert dq._LU(np, dq._system(np, None, K, np.ones(len(y)), P)).rcond() < lchol.COND_WARN
+    assert lquad.AugmentedSystem(K, np.ones(len(y)), P).jitter > 0   # rcond below COND_WARN
     a, b = dq.augmented_fit(conv(K), conv(np.ones(len(y))), conv(P), conv(y))
     a0, b0 = lquad.AugmentedSystem(K, np.ones(len(y)), P).solve(y)
     np.testing.assert_allclose(K @ to_numpy(a) + float(b), K @ a0 + b0, atol=1e-7)

@@ -28,8 +28,9 @@ import scipy.linalg as sla
 from ..exceptions import InputError, InputTypeError, NotPSDError
 from .cholesky import Cholesky
 
-__all__ = ["namespace_of", "float_dtype", "solve_triangular", "free_bytes", "check_memory",
-           "to_numpy", "cholesky_or_none", "geneig", "ArrayCholesky", "factor_spd"]
+__all__ = ["namespace_of", "namespace_or_numpy", "float_dtype", "solve_triangular", "free_bytes",
+           "check_memory", "to_numpy", "cholesky_or_none", "geneig", "ArrayCholesky", "factor_spd",
+           "ArrayLU", "diag_matrix"]
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:
@@ -217,3 +218,70 @@ def factor_spd(xp: Any, H: Any, name: str = "H") -> Cholesky | ArrayCholesky:
     rcond = 1.0 / float(xp.max(xp.sum(xp.abs(H), axis=0))
                         * xp.max(xp.sum(xp.abs(xp.matrix_transpose(Linv) @ Linv), axis=0)))
     return ArrayCholesky(xp, L, rcond)
+
+
+class ArrayLU:
+    """LU factors of ``A`` in its namespace (PyTorch, CuPy, NumPy through their ``lu_factor``;
+    any other array-API namespace solves with ``linalg.solve`` each time), with Hager's
+    estimate of the reciprocal condition number (LAPACK's ``dgecon`` on the CPU)."""
+
+    def __init__(self, xp: Any, A: Any) -> None:
+        self.xp, self.A = xp, A
+        if aac.is_torch_namespace(xp):
+            import torch
+
+            lu, piv = torch.linalg.lu_factor(A)
+            self._solve = lambda B: torch.linalg.lu_solve(lu, piv, B)
+        elif aac.is_cupy_namespace(xp):
+            from cupyx.scipy.linalg import lu_factor, lu_solve
+
+            f = lu_factor(A)
+            self._solve = lambda B: lu_solve(f, B)
+        elif aac.is_numpy_namespace(xp):
+            from scipy.linalg import lu_factor, lu_solve
+
+            f = lu_factor(A, check_finite=False)
+            self._solve = lambda B: lu_solve(f, B, check_finite=False)
+        else:
+            self._solve = lambda B: xp.linalg.solve(A, B)
+
+    def solve(self, B: Any) -> Any:
+        return self._solve(B)
+
+    def rcond(self) -> float:
+        """``1 / (||A||₁ ||A⁻¹||₁)`` with Hager's estimator of ``||A⁻¹||₁`` (``A`` symmetric, so
+        ``A⁻ᵀ = A⁻¹``): at most five pairs of solves."""
+        xp, A = self.xp, self.A
+        m = int(A.shape[0])
+        x = xp.full((m, 1), 1.0 / m, dtype=A.dtype, device=aac.device(A))
+        est = 0.0
+        for _ in range(5):
+            y = self.solve(x)
+            if not bool(xp.all(xp.isfinite(y))):
+                return 0.0
+            est = float(xp.sum(xp.abs(y)))
+            z = self.solve(xp.sign(y))
+            j = int(xp.argmax(xp.abs(z[:, 0])))
+            if float(xp.abs(z[j, 0])) <= float(xp.sum(z * x)):
+                break
+            x = xp.zeros_like(x)
+            x[j, 0] = 1.0
+        anorm = float(xp.max(xp.sum(xp.abs(A), axis=0)))
+        return 1.0 / (anorm * est) if anorm * est > 0 else 0.0
+
+
+def namespace_or_numpy(*arrays: Any) -> tuple[Any, Any, bool]:
+    """``(xp, device, numpy)``: the namespace and device of ``arrays`` when one of them is an
+    array of a library other than NumPy (:func:`namespace_of` checks that they share them),
+    else NumPy's (lists, scalars and NumPy arrays: the engines convert them to float64)."""
+    if any(aac.is_array_api_obj(a) and not isinstance(a, np.ndarray)
+           for a in arrays if a is not None):
+        xp, device = namespace_of(*(a for a in arrays if a is not None))
+        return xp, device, aac.is_numpy_namespace(xp)
+    return aac.array_namespace(np.empty(0)), "cpu", True
+
+
+def diag_matrix(xp: Any, v: Any) -> Any:
+    """The diagonal matrix of the vector ``v`` (the array API has no ``diag``)."""
+    n = int(v.shape[0])
+    return xp.eye(n, dtype=v.dtype, device=aac.device(v)) * v[None, :]

@@ -80,7 +80,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
-                     solve_triangular, to_numpy)
+                     namespace_or_numpy, solve_triangular, to_numpy)
 from .cholesky import Cholesky
 from .scores import leverage_residuals, loo_score, path_residuals
 
@@ -204,8 +204,7 @@ class PenalizedLS:
 
     def __init__(self, Phi: Any, Y: Any, G: Any, R: Any = None, sample_weight: Any = None, *,
                  block_rows: int | None = None):
-        foreign = any(aac.is_array_api_obj(a) and not isinstance(a, np.ndarray)
-                      for a in (Phi, Y, G, R, sample_weight) if a is not None)
+        foreign = not namespace_or_numpy(Phi, Y, G, R, sample_weight)[2]
         if not foreign:
             Phi, Y, G = (np.asarray(a, dtype=np.float64) for a in (Phi, Y, G))
             R = None if R is None else np.asarray(R, dtype=np.float64)
