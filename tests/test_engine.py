@@ -93,7 +93,7 @@ def test_a_term_matrix_is_formed_once_and_only_when_weighted():
 
     dec = decompose(K, s, {"rkhs": (RKHS, 0.3), "rough": (rough, 0.0)})
     dec.solve(y)
-    assert calls == [] and dec.representation() == "augmented"   # not RKHS-only
+    assert calls == [] and dec.representation() == "bordered"   # the weight-0 term is not formed
     dec.solve(y, {"rough": 0.1})
     dec.loo(y, {"rough": 0.2})
     assert calls == [1]
@@ -120,3 +120,22 @@ def test_a_zero_loss_weight_takes_the_augmented_representation():
     a, b = dec.solve(y)
     a0, b0 = _dense(K, s, 0.3 * K, y)
     np.testing.assert_allclose(K @ a + b, K @ a0 + b0, atol=1e-8)
+
+
+def test_the_guide_section_runs_and_its_path_equals_solves():
+    """The guide's engine example (docs/guide.rst, "The closed-form engine") runs, and the
+    weight it picks from the path is the one per-weight solves pick."""
+    import re
+    import textwrap
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "guide.rst").read_text(encoding="utf-8")
+    section = re.search(r"\nThe closed-form engine\n-+\n(.*?)\n[^\n]+\n-{4,}\n", text, re.S).group(1)
+    code = textwrap.dedent(re.search(r"\.\. code-block:: python\n\n((?:   .*\n|\n)+)",
+                                     section).group(1))
+    ns: dict = {}
+    exec(compile(code, "guide-engine", "exec"), ns)
+    dec, y, grid = ns["dec"], ns["y"], np.logspace(-3, 1, 9)
+    assert dec.representation() == "bordered" and dec.representation({"rough": 0.05}) == "augmented"
+    scores = [np.mean(dec.loo(y, {"rough": w}) ** 2) for w in grid]
+    assert ns["best"] == grid[int(np.argmin(scores))]

@@ -10,7 +10,8 @@ The problem, for a Gram matrix ``K``, positive loss weights ``s`` and named quad
 callable, and is formed only when a weight needs it) and picks the representation by the
 terms' structure:
 
-* every term the RKHS norm (``P_k = K``; :data:`RKHS` marks one) and every ``s_i > 0``: the
+* every term with a nonzero weight the RKHS norm (``P_k = K``; :data:`RKHS` marks one) and
+  every ``s_i > 0``: the
   bordered system of order ``N + 1`` with ``K + (Σ w_k) S⁻¹``, one Cholesky
   (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`); a path of the total weight from one
   eigendecomposition of ``S^½KS^½`` (:func:`~lssvm_cvx.linalg.quadratic.rkhs_path`);
@@ -90,8 +91,12 @@ class Decomposition:
 
     @property
     def rkhs_only(self) -> bool:
-        """Whether every term is the RKHS norm (the bordered representation applies)."""
+        """Whether every term is the RKHS norm."""
         return all(P is RKHS for P, _ in self._terms.values())
+
+    def _rkhs_weighted(self, weights: Mapping[str, float]) -> bool:
+        """Whether every term with a nonzero weight is the RKHS norm."""
+        return all(self._terms[k][0] is RKHS for k, wk in weights.items() if wk)
 
     def weights(self, overrides: Mapping[str, float] | None = None) -> dict[str, float]:
         """The terms' weights, with ``overrides`` (by name) replacing some."""
@@ -120,11 +125,12 @@ class Decomposition:
         return P
 
     def representation(self, weights: Mapping[str, float] | None = None) -> str:
-        """``"bordered"`` (every term the RKHS norm, a positive total weight and positive loss
-        weights: order N + 1, one Cholesky) or ``"augmented"`` (order 2N + 1, one LU): what
-        :meth:`system` factorises at ``weights``."""
-        total = sum(self.weights(weights).values())
-        bordered = self.rkhs_only and total > 0 and bool(np.all(np.asarray(self.s) > 0))
+        """``"bordered"`` (every term with a nonzero weight the RKHS norm, a positive total
+        weight and positive loss weights: order N + 1, one Cholesky) or ``"augmented"`` (order
+        2N + 1, one LU): what :meth:`system` factorises at ``weights``."""
+        w = self.weights(weights)
+        bordered = (self._rkhs_weighted(w) and sum(w.values()) > 0
+                    and bool(np.all(np.asarray(self.s) > 0)))
         return "bordered" if bordered else "augmented"
 
     def system(self, weights: Mapping[str, float] | None = None, *,
@@ -184,7 +190,9 @@ class Decomposition:
         w = self.weights()
         others = sum(v for k, v in w.items() if k != name)
         s = np.broadcast_to(np.asarray(self.s, dtype=np.float64), (self.n,))
-        if self.rkhs_only and np.all(ws + others > 0) and np.all(s > 0):
+        rkhs = self._terms[name][0] is RKHS and self._rkhs_weighted(
+            {k: v for k, v in w.items() if k != name})
+        if rkhs and np.all(ws + others > 0) and np.all(s > 0):
             return rkhs_path(self.K, s, Y, ws + others, folds=folds)
         gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name), Y,
                                ws, folds=folds)
