@@ -65,9 +65,10 @@ from scipy.optimize import minimize_scalar
 from ..checks import as_matrix, check_gamma, check_same_features
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
-from ..linalg import BorderedSystem, lssvm_system
 from ..linalg.bordered import bordered_solve
+from ..linalg.engine import RKHS, decompose
 from ..linalg.lstsq import constrained_lstsq, lsqr_lstsq, min_norm_lstsq
+from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER, KernelFormulation
@@ -218,7 +219,7 @@ class AReg(ARegData):
         [ 1  Ω + I  ] [α] = [y - c]
 
     solved by one Cholesky factor of ``Ω + I`` and the Schur complement for the bias
-    (:func:`lssvm_cvx.linalg.lssvm_system` with ``γ = 1``).  ``c = 0`` is the LS-SVM with
+    (the engine :func:`lssvm_cvx.linalg.engine.decompose`: the LS-SVM system with ``γ = 1``).  ``c = 0`` is the LS-SVM with
     ``γ = 1`` (Remark 3.1); ``c = (1/γ - 1)α_γ`` reproduces the LS-SVM solution ``α_γ`` for
     any ``γ`` (eq. 70, :func:`tikhonov_c`), and ``c_i = (1/γ_i - 1)α_i`` the weighted LS-SVM
     (eq. 76, :func:`weighted_lssvm_gammas`).
@@ -284,17 +285,22 @@ class AReg(ARegData):
         e = self.rhs() - Oa - self.border() * b
         return float(0.5 * alpha @ Oa + 0.5 * np.sum((e - self._c()) ** 2))
 
-    def system(self) -> BorderedSystem:
-        """The factorised system (9): ``[[0, a'], [a, Ω + I]]`` (cached)."""
+    def system(self) -> QuadraticSystem:
+        """The factorised system (9): ``[[0, a'], [a, Ω + I]]`` (cached): the package's engine
+        (:func:`lssvm_cvx.linalg.engine.decompose`) for the RKHS norm at weight 1 and unit
+        loss weights, with the border ``a`` (its bordered representation)."""
         if getattr(self, "_sys", None) is None:
-            self._sys = lssvm_system(self.omega(), 1.0, self.border(), name="Omega + I")
+            self._sys = decompose(self.omega(), 1.0, {"rkhs": (RKHS, 1.0)}, border=self.border(),
+                                  name="Omega + I").system()
         return self._sys
 
     def closed_form(self) -> Solution:
         c = self._c()
-        alpha, b = self.system().solve(self.rhs() - c)
+        t = self.rhs() - c
+        alpha, b = self.system().solve(t)
         return Solution(values={"alpha": alpha, "b": b, "e": alpha + c},
-                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
+                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)},
+                        extras={"system": self.system().diagnostics(t)})
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, sigma2: float = 1.0,

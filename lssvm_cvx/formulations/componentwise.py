@@ -42,6 +42,8 @@ from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg import BorderedSystem
+from ..linalg.engine import RKHS, decompose
+from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM
@@ -444,16 +446,20 @@ class ComponentwiseAReg(Components, Formulation):
         r = e - self._c()
         return float(0.5 * alpha @ Oa + 0.5 * r @ r)
 
-    def system(self) -> BorderedSystem:
-        """The factorised system ``[[0, 1'], [1, Ω + I]]`` of eq. (19)."""
-        H = self.Omega + np.eye(self.n)
-        return BorderedSystem.from_matrix(H, np.ones(self.n), name="Omega + I")
+    def system(self) -> QuadraticSystem:
+        """The factorised system ``[[0, 1'], [1, Ω + I]]`` of eq. (19): the package's engine
+        (:func:`lssvm_cvx.linalg.engine.decompose`) for the RKHS norm at weight 1 and unit
+        loss weights (its bordered representation)."""
+        return decompose(self.Omega, 1.0, {"rkhs": (RKHS, 1.0)}, name="Omega + I").system()
 
     def closed_form(self) -> Solution:
         c = self._c()
-        alpha, b = self.system().solve(self.targets() - c)
+        t = self.targets() - c
+        sysm = self.system()
+        alpha, b = sysm.solve(t)
         return Solution(values={"alpha": alpha, "b": b, "e": alpha + c},
-                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
+                        duals={"fit": -alpha, "kkt": np.zeros_like(alpha)},
+                        extras={"system": sysm.diagnostics(t)})
 
     def component_outputs(self, alpha: np.ndarray, X_new: Any | None = None) -> np.ndarray:
         """``Ω^d α`` / ``K^d(X_new, X) α`` per component (eq. 9), shape ``(n, P)``."""
