@@ -218,11 +218,11 @@ class AReg(ARegData):
         [ 0  1'     ] [b]   [  0  ]
         [ 1  Ω + I  ] [α] = [y - c]
 
-    solved by one Cholesky factor of ``Ω + I`` and the Schur complement for the bias
-    (the engine :func:`lssvm_cvx.linalg.engine.decompose`: the LS-SVM system with ``γ = 1``).  ``c = 0`` is the LS-SVM with
-    ``γ = 1`` (Remark 3.1); ``c = (1/γ - 1)α_γ`` reproduces the LS-SVM solution ``α_γ`` for
-    any ``γ`` (eq. 70, :func:`tikhonov_c`), and ``c_i = (1/γ_i - 1)α_i`` the weighted LS-SVM
-    (eq. 76, :func:`weighted_lssvm_gammas`).
+    solved by one Cholesky factor of ``Ω + I`` and the Schur complement for the bias (the
+    engine :func:`lssvm_cvx.linalg.engine.decompose`: the LS-SVM system with ``γ = 1``).
+    ``c = 0`` is the LS-SVM with ``γ = 1`` (Remark 3.1); ``c = (1/γ - 1)α_γ`` reproduces the
+    LS-SVM solution ``α_γ`` for any ``γ`` (eq. 70, :func:`tikhonov_c`), and
+    ``c_i = (1/γ_i - 1)α_i`` the weighted LS-SVM (eq. 76, :func:`weighted_lssvm_gammas`).
 
     Parameters
     ----------
