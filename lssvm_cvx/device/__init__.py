@@ -3,20 +3,11 @@ leave-one-out residuals, LOO γ path and (γ, σ²) grid (:mod:`.lssvm`), the st
 and the random-Fourier-feature fit with their exact LOO over γ (:mod:`.nystroem`,
 :mod:`.rff`), on NumPy, PyTorch (CPU or CUDA), CuPy or
 ``array-api-strict`` arrays with results on the inputs' device, and the namespace, device,
-dtype and memory checks behind them (:mod:`.arrays`).  Needs ``array-api-compat``."""
+dtype and memory checks behind them (:mod:`lssvm_cvx.linalg.arrays`, below the engines, and
+:mod:`.arrays`).  Needs ``array-api-compat``."""
 
-from .arrays import (
-    array_api_dispatch,
-    check_memory,
-    dispatching,
-    float_dtype,
-    foreign_array,
-    free_bytes,
-    namespace_of,
-    on_accelerator,
-    positive,
-    solve_triangular,
-)
+from ..linalg.arrays import check_memory, float_dtype, free_bytes, namespace_of, solve_triangular
+from .arrays import array_api_dispatch, dispatching, foreign_array, on_accelerator, positive
 from .lssvm import (
     inverse_diagonal,
     loo_gamma_path,

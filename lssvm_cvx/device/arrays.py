@@ -2,7 +2,7 @@
 LS-SVM estimators fit array-API inputs in their own namespace, the tests of what an input is,
 and the check of a positive hyperparameter.  The namespace, dtype and memory checks and the
 linear algebra the array-API standard lacks live below the engines, in
-:mod:`lssvm_cvx.linalg.arrays` (re-exported here, where the device modules import them).
+:mod:`lssvm_cvx.linalg.arrays` (``lssvm_cvx.device`` exports them).
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..exceptions import HyperparameterError
-from ..linalg.arrays import check_memory, float_dtype, free_bytes, namespace_of, solve_triangular
 
-__all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator", "namespace_of",
-           "float_dtype", "positive", "solve_triangular", "free_bytes", "check_memory"]
+__all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator", "positive"]
 
 
 _DISPATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("lssvm_cvx_array_api_dispatch",

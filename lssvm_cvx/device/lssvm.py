@@ -32,8 +32,9 @@ from typing import Any, NamedTuple
 from array_api_compat import device as device_of
 
 from ..exceptions import HyperparameterError, InputError, NumericalError
+from ..linalg.arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from ..linalg.scores import diagonal_residuals
-from .arrays import check_memory, float_dtype, namespace_of, positive, solve_triangular
+from .arrays import positive
 
 __all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "lssvm_fit", "lssvm_factor", "LSSVMFactor",
            "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid", "inverse_diagonal"]

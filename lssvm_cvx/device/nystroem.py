@@ -31,7 +31,7 @@ from typing import Any
 
 from ..exceptions import InputError, NotPSDError
 from ..kernels.psd import PSD_FACTOR_RTOL
-from .arrays import float_dtype, namespace_of
+from ..linalg.arrays import float_dtype, namespace_of
 from .lssvm import rbf_gram
 from .streamed import StreamedPath, check_rows, two_pass_loo
 

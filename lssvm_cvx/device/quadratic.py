@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..exceptions import InputError
+from ..linalg.arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from ..linalg.folds import disjoint_folds
 from ..linalg.quadratic import AugmentedSystem
 from ..linalg.scores import block_residuals
-from .arrays import check_memory, float_dtype, namespace_of, solve_triangular
 from .lssvm import lssvm_factor
 
 __all__ = ["augmented_fit", "augmented_loo_residuals", "augmented_kfold_residuals",

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from ..kernels.features import RandomFourierMap
-from .arrays import float_dtype, namespace_of
+from ..linalg.arrays import float_dtype, namespace_of
 from .streamed import StreamedPath, check_rows, two_pass_loo
 
 __all__ = ["FourierFeatures", "RFFPath", "rff_loo_path"]

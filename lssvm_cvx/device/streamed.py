@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import HyperparameterError, InputError
+from ..linalg.arrays import check_memory
 from ..linalg.scores import leverage_residuals
-from .arrays import check_memory, positive
+from .arrays import positive
 
 __all__ = ["StreamedPath", "check_rows", "two_pass_loo"]
 

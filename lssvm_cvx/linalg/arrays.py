@@ -29,7 +29,7 @@ from ..exceptions import InputError, InputTypeError, NotPSDError
 from .cholesky import Cholesky
 
 __all__ = ["namespace_of", "namespace_or_numpy", "float_dtype", "solve_triangular", "free_bytes",
-           "check_memory", "to_numpy", "cholesky_or_none", "geneig", "ArrayCholesky", "factor_spd",
+           "check_memory", "to_numpy", "geneig", "ArrayCholesky", "factor_spd",
            "ArrayLU", "diag_matrix"]
 
 
@@ -149,7 +149,7 @@ def to_numpy(a: Any) -> np.ndarray:
     return np.from_dlpack(a)
 
 
-def cholesky_or_none(xp: Any, A: Any) -> Any | None:
+def _cholesky_or_none(xp: Any, A: Any) -> Any | None:
     """The lower Cholesky factor of ``A`` in its namespace, or None when ``A`` is not
     numerically positive definite (the libraries raise different errors, or return a
     non-finite factor)."""
@@ -173,7 +173,7 @@ def geneig(xp: Any, A: Any, B: Any | None) -> tuple[Any, Any] | None:
             return None
     if B is None:
         return xp.linalg.eigh(0.5 * (A + xp.matrix_transpose(A)))
-    L = cholesky_or_none(xp, B)
+    L = _cholesky_or_none(xp, B)
     if L is None:
         return None
     M = solve_triangular(xp, L, xp.matrix_transpose(solve_triangular(xp, L, A)))
@@ -210,7 +210,7 @@ def factor_spd(xp: Any, H: Any, name: str = "H") -> Cholesky | ArrayCholesky:
     """
     if aac.is_numpy_namespace(xp):
         return Cholesky.factor(H, name=name)
-    L = cholesky_or_none(xp, H)
+    L = _cholesky_or_none(xp, H)
     if L is None:
         raise NotPSDError(f"{name} is not positive definite in {H.dtype}")
     n = int(H.shape[0])
