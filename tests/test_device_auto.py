@@ -1,7 +1,7 @@
-"""The Auto LS-SVM on a device (issue 31, item 2): the device twin of the penalised
-least-squares engine on device arrays (:class:`lssvm_cvx.linalg.penalized.PenalizedLS`) against the NumPy
-engine and against brute-force refits, and ``AutoLSSVMRegressor`` on device arrays against the
-same estimator on NumPy (selection, coefficients, LOO residuals, predictions, intervals), under
+"""The Auto LS-SVM on a device (issue 31, item 2): the penalised least-squares engine on device
+arrays (:class:`lssvm_cvx.linalg.penalized.PenalizedLS`) against the same engine on NumPy and
+against brute-force refits, and ``AutoLSSVMRegressor`` on device arrays against the same
+estimator on NumPy (selection, coefficients, LOO residuals, predictions, intervals), under
 ``array-api-strict`` and PyTorch on the CPU (CUDA skips without a device)."""
 
 from __future__ import annotations
