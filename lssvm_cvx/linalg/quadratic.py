@@ -405,7 +405,7 @@ class AugmentedSystem(QuadraticSystem):
     def solve(self, Y):
         X = self._full(Y)
         n = self.n
-        if Y.ndim > 1:
+        if np.ndim(Y) > 1:
             b = X[n, ...]
         else:  # a float on NumPy, a 0-d array of the namespace elsewhere
             b = float(X[n, 0]) if self._numpy else X[n, 0]
