@@ -102,6 +102,12 @@ def test_compose_tutorial_runs_and_its_claims_hold(monkeypatch, tmp_path):
             alpha, b = AugmentedSystem(ctx.K, s, P).solve(y)
         brute[i] = y[i] - (ctx.K[i] @ alpha + b)
     assert np.abs(ns["loo"] - brute).max() < 1e-8
+    # the path (the engine's one decomposition) is the formulation refitted at each weight
+    path, terms = ns["path"], dict(f.terms_)
+    for w, r in zip(path.weights, path.residuals):
+        at_w = ns["RegularizedLSSVM"](f.X, f.y, kernel=f.kernel,
+                                      terms={**terms, "smooth": (terms["smooth"][0], w)})
+        np.testing.assert_allclose(r, at_w.loo_residuals(), rtol=0, atol=1e-8)
     assert ns["search"].best_params_["terms__smooth"] in (1e-3, 1e-2, 1e-1)
     assert ns["compare"](ns["sparse"], solvers=["CLARABEL", "OSQP", "ECOS", "SCS"]).all_agree
     from sklearn.utils.estimator_checks import check_estimator
