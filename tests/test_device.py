@@ -297,6 +297,26 @@ def test_nystroem_keeps_the_eigenpairs_numpy_keeps_and_float32_features_stay_clo
     np.testing.assert_allclose(p32.scores.numpy(), p64.scores.numpy(), rtol=1e-3)
 
 
+@pytest.mark.parametrize("sigma2, rtol32", [(0.7, 1e-3), (5.0, 1e-3), (50.0, 1e-2)])
+def test_nystroem_scores_stay_accurate_at_large_gamma_and_wide_widths(sigma2, rtol32, data):
+    """The whole γ grid up to 10⁴ against the dense float64 hat matrix: float64 rows to 1e-6,
+    float32 rows to 1e-3 (1e-2 at σ² = 50, where the float32 kernel values' own rounding,
+    amplified by the projection ``P = V s^{-1/2}``, is 5e-3).  The two-pass solver this path
+    had before it ran on the CPU engine (``DeviceStreamedPenalizedLS``) formed its normal
+    equations and leverages in the rows' dtype: here its float32 scores were 158 times off
+    (relative) at γ ≥ 10² with σ² = 5, its float64 ones 8e-5 off with σ² = 50."""
+    torch = pytest.importorskip("torch")
+    X, y = data
+    Z = X[::4]
+    gammas = np.logspace(-2, 4, 9)
+    ref, _ = _nystroem_reference(X, y, Z, sigma2, gammas)
+    p64 = nystroem_loo_path(X, y, Z, sigma2=sigma2, gammas=gammas)
+    np.testing.assert_allclose(np.asarray(p64.scores), ref, rtol=1e-6)
+    p32 = nystroem_loo_path(*(torch.asarray(a, dtype=torch.float32) for a in (X, y, Z)),
+                            sigma2=sigma2, gammas=gammas)
+    np.testing.assert_allclose(p32.scores.numpy(), ref, rtol=rtol32)
+
+
 def test_nystroem_bad_input_is_one_line(data):
     X, y = data
     with pytest.raises(InputError, match="same columns"):

@@ -91,7 +91,8 @@ def test_bad_input_is_a_one_line_error(data):
 def test_float32_approximate_models_predict_in_float32(approximation, data):
     """The approximate paths keep the inputs' dtype: their coefficients were float64 for
     float32 inputs, and the Nyström model's predict failed in PyTorch (a float32 Gram times a
-    float64 vector) before the two paths shared :func:`lssvm_cvx.device.streamed.two_pass_loo`."""
+    float64 vector) before the two paths shared one streamed solver
+    (:func:`lssvm_cvx.device.streamed.ridge_loo_path` now)."""
     torch = pytest.importorskip("torch")
     X, y = data
     X32, y32 = torch.asarray(X, dtype=torch.float32), torch.asarray(y, dtype=torch.float32)

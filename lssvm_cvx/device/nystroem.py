@@ -16,10 +16,10 @@ unpenalised bias
 with ``Φ̃``, ``ỹ`` centred.  Its exact LOO residual is ``(y_i - ŷ_i) / (1 - h_i)`` with
 ``h_i = 1/N + φ̃_iᵀ(Φ̃ᵀΦ̃ + I/γ)⁻¹φ̃_i``.
 
-Two passes over the rows, each one kernel block ``K_B = k(X_B, Z)`` and one ``B × m × m``
-product (:func:`~lssvm_cvx.device.streamed.two_pass_loo` with the block map ``k(·, Z)`` and
-``P``): the normal equations in the kernel basis about a shift, one ``r × r``
-eigendecomposition, then every γ's predictions and leverages.
+Two passes over the rows, each one kernel block ``k(X_B, Z)`` projected on ``P``
+(:func:`~lssvm_cvx.device.streamed.ridge_loo_path`, the CPU engine's streamed form, shifted by
+the centres' mean feature as on the CPU): the normal equations, one ``r × r``
+eigendecomposition, then every γ's leverages and residuals.
 
 The coefficients are returned in the kernel basis: ``f(x) = k(x, Z) β + b`` with ``β = P θ``.
 """
@@ -33,7 +33,7 @@ from ..exceptions import InputError, NotPSDError
 from ..kernels.psd import PSD_FACTOR_RTOL
 from ..linalg.arrays import float_dtype, namespace_of
 from .lssvm import rbf_gram
-from .streamed import StreamedPath, check_rows, two_pass_loo
+from .streamed import StreamedPath, check_rows, ridge_loo_path
 
 __all__ = ["NystroemPath", "nystroem_loo_path"]
 
@@ -70,8 +70,8 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
     Parameters
     ----------
     X : array of shape (n, d)
-        Rows, float32 or float64 (the features are computed in this dtype; the normal
-        equations and everything after them in float64).
+        Rows, float32 or float64 (the kernel blocks are computed in this dtype; their
+        projection, the normal equations and everything after them in float64).
     y : array of shape (n,)
     centres : array of shape (m, d)
         The landmarks ``Z`` (for example ``m`` rows of ``X`` drawn at random).
@@ -107,9 +107,13 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
     if keep == 0:
         raise NotPSDError("the Gram of the Nyström centres has no positive eigenvalue")
     P = V[:, m - keep:] / xp.sqrt(s[m - keep:])[None, :]
-    path = two_pass_loo(xp, device, dt, X, y,
-                        lambda XB: rbf_gram(XB, centres, sigma2=sigma2, block_rows=XB.shape[0]),
-                        P, gs, block_rows=block_rows)
+
+    def features(XB: Any) -> Any:
+        return xp.astype(rbf_gram(XB, centres, sigma2=sigma2, block_rows=XB.shape[0]),
+                         xp.float64) @ P
+
+    path = ridge_loo_path(X, y, features, gs, xp.mean(features(centres), axis=0),
+                          block_rows=block_rows)
     return NystroemPath(gammas=gs, scores=path.scores, gamma=path.gamma,
-                        coef=xp.astype(path.coef, dt), intercept=xp.astype(path.intercept, dt),
+                        coef=xp.astype(P @ path.coef, dt), intercept=xp.astype(path.intercept, dt),
                         rank=keep)

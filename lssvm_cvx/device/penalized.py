@@ -51,22 +51,21 @@ class DeviceStreamedPenalizedLS(PenalizedLS):
         ``features(X_block) -> Φ_block`` (rows × m) on the device.
     G, R :
         As in :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`.
-    loo_rows : numpy.ndarray
-        Sorted row indices of the LOO residuals.
+    loo_rows : numpy.ndarray or None
+        Sorted row indices of the LOO residuals (None: every row).
     shift : array of shape (m,)
         Provisional feature mean (a good one keeps the sums accurate).
     block_rows : int, default=8192
     """
 
     def __init__(self, X: Any, Y: Any, features: Callable[[Any], Any], G: Any, R: Any,
-                 loo_rows: np.ndarray, shift: Any, *, block_rows: int = 8192):
+                 loo_rows: np.ndarray | None, shift: Any, *, block_rows: int = 8192):
         self._setup(Y.shape[0], G, R, X, Y)
         self._targets(Y)
         xp = self.xp
         self.block_rows = int(block_rows)
         self.X, self.features = X, features
-        self.rows = np.asarray(loo_rows, dtype=np.int64)
-        self.loo_rows = self.rows
+        self.loo_rows = None if loo_rows is None else np.asarray(loo_rows, dtype=np.int64)
         S = xp.zeros((self.m, self.m), dtype=self.dtype, device=self.device)
         a = xp.zeros((self.m,), dtype=self.dtype, device=self.device)
         c = xp.zeros((self.m, int(self.Y.shape[1])), dtype=self.dtype, device=self.device)
@@ -85,7 +84,11 @@ class DeviceStreamedPenalizedLS(PenalizedLS):
                      float(xp.sum(xp.linalg.diagonal(C))))
 
     def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any, Any]]:
-        for s in range(0, self.rows.size, self.block_rows):
-            rows = self.rows[s:s + self.block_rows]
-            Xb, Yb = (xp_take_rows(self.xp, A, rows) for A in (self.X, self.Y))
+        for s in range(0, self.n_loo, self.block_rows):
+            if self.loo_rows is None:
+                e = min(s + self.block_rows, self.N)
+                Xb, Yb = self.X[s:e, ...], self.Y[s:e, ...]
+            else:
+                rows = self.loo_rows[s:s + self.block_rows]
+                Xb, Yb = (xp_take_rows(self.xp, A, rows) for A in (self.X, self.Y))
             yield None, self.features(Xb) - self.phi_mean, Yb, Yb - self.y_mean

@@ -19,9 +19,9 @@ with ``Φ̃``, ``ỹ`` centred.  Its exact LOO residual is ``(y_i - ŷ_i) / (1 -
 ``h_i = 1/N + φ̃_iᵀ(Φ̃ᵀΦ̃ + I/γ)⁻¹φ̃_i`` (the hat matrix of a ridge with an unpenalised
 intercept is ``11ᵀ/N + Φ̃(Φ̃ᵀΦ̃ + I/γ)⁻¹Φ̃ᵀ``).
 
-Two passes over the rows (:func:`~lssvm_cvx.device.streamed.two_pass_loo` with the feature map
-as the block map and ``P = I``): the normal equations about a shift, one ``m × m``
-eigendecomposition, then every γ's predictions and leverages.
+Two passes over the rows (:func:`~lssvm_cvx.device.streamed.ridge_loo_path`, the CPU engine's
+streamed form, with the CPU path's shift: none, the features' mean being ≈ 0): the normal
+equations, one ``m × m`` eigendecomposition, then every γ's leverages and residuals.
 
 The CPU path scores the LOO error on a seeded subsample of ``n_loo`` rows when ``N > n_loo``;
 this path scores every row (the two agree for ``N <= n_loo``).
@@ -37,7 +37,7 @@ import numpy as np
 from ..exceptions import InputError
 from ..kernels.features import RandomFourierMap
 from ..linalg.arrays import float_dtype, namespace_of
-from .streamed import StreamedPath, check_rows, two_pass_loo
+from .streamed import StreamedPath, check_rows, ridge_loo_path
 
 __all__ = ["FourierFeatures", "RFFPath", "rff_loo_path"]
 
@@ -130,6 +130,8 @@ def rff_loo_path(X: Any, y: Any, features: FourierFeatures, *, gammas: Any,
         raise InputError(f"X must be a matrix with {features.W.shape[0]} columns (the feature "
                          f"map's), got shape {tuple(X.shape)}")
     gs = check_rows(xp, device, X, y, gammas, block_rows=block_rows, cols=features.n_features)
-    path = two_pass_loo(xp, device, dt, X, y, features, None, gs, block_rows=block_rows)
+    path = ridge_loo_path(X, y, features, gs,
+                          xp.zeros((features.n_features,), dtype=xp.float64, device=device),
+                          block_rows=block_rows)
     return RFFPath(gammas=gs, scores=path.scores, gamma=path.gamma,
                    coef=xp.astype(path.coef, dt), intercept=xp.astype(path.intercept, dt))
