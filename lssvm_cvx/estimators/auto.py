@@ -42,9 +42,9 @@ from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
-from .auto_device import (auto_calibration_targets, auto_cv_results, auto_decision_device,
+from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
-                          constant_model, fit_auto_device)
+                          constant_model, fit_auto_device, record_fit)
 from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
@@ -246,25 +246,9 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
                 # the LOO search already judged this (μ, ν); the condition number is recorded
                 warnings.simplefilter("ignore", ConditioningWarning)
                 fit = pr.fit(res.mu, res.nu)
-            self.rcond_ = fit.rcond
-            every_row = pr.n_loo == n  # LOO of every row
-            self.jackknife_Q_ = (fit.jackknife_influence() if self._task == "regression" and
-                                 n <= self.max_exact and not dask_in and w is None and every_row
-                                 else None)
-        self.basis_kind_ = basis.kind
-        self.basis_params_ = dict(basis.params)
-        self.phi_mean_ = pr.phi_mean
-        self.kernel_gamma_, self.mu_, self.nu_ = res.gamma, res.mu, res.nu
-        self.gamma_ = self.kernel_gamma_  # deprecated alias, removed with the ``gamma`` spelling
-        self.mu_paper_, self.nu_paper_ = pr.paper_weights(res.mu, res.nu)
-        self.loo_score_ = res.score
-        self.search_ = res.to_dict()
-        self.cv_results_ = auto_cv_results(self.search_["history"], res.criterion)
-        self.coef_ = fit.theta
-        self.intercept_ = fit.b
-        self.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
-        self.loo_rows_ = None if pr.loo_rows is None or pr.loo_rows.size == n else pr.loo_rows
-        self.n_basis_ = pr.m
+            record_fit(self, res, fit, basis.kind, dict(basis.params),
+                       jackknife=(self._task == "regression" and n <= self.max_exact
+                                  and not dask_in and w is None))
 
     def _design(self, X: np.ndarray) -> np.ndarray:
         Xs = (X - self.x_mean_) / self.x_scale_

@@ -43,7 +43,7 @@ from ..device import check_memory, float_dtype, namespace_of
 from ..device.lssvm import sq_dists
 from ..device.penalized import DeviceStreamedPenalizedLS, xp_take_rows
 from ..exceptions import HyperparameterError, InputError, LabelError
-from ..linalg.penalized import CHUNK_ELEMS, PenalizedLS
+from ..linalg.penalized import CHUNK_ELEMS, Fit, PenalizedLS
 from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import MARGIN_JITTER
@@ -51,7 +51,7 @@ from ..terms.gradient_norm import affine_dim
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
-__all__ = ["EXACT_MATRICES", "fit_auto_device", "constant_model", "auto_decision_device",
+__all__ = ["EXACT_MATRICES", "fit_auto_device", "record_fit", "constant_model", "auto_decision_device",
            "auto_interval_device", "auto_calibration_targets", "auto_labels_device",
            "auto_proba_device", "auto_cv_results"]
 
@@ -187,25 +187,51 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
     res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
     pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
     fit = pr.fit(res.mu, res.nu)
+    # as on the CPU: the regressor's jackknife+ influence up to max_exact rows
+    record_fit(est, res, fit, kind, {"centres": Z, "gamma": float(res.gamma), "p": est.p_,
+                                     "c": est.c_},
+               jackknife=not classification and n <= est.max_exact)
+    return _held_out(est, xp, Ys, classification)
+
+
+def record_fit(est: Any, res: Any, fit: Fit, kind: str, params: dict[str, Any], *,
+               jackknife: bool) -> None:
+    """Set the fitted attributes of an Auto LS-SVM from its search result ``res``
+    (:class:`~lssvm_cvx.selection.auto.SearchResult`) and the final ``fit`` of its problem
+    (the CPU and the device fits alike).
+
+    Parameters
+    ----------
+    est : AutoLSSVMRegressor or AutoLSSVMClassifier
+    res : SearchResult
+    fit : Fit
+        The solve at the chosen ``(μ, ν)`` of the problem at the chosen width.
+    kind : str
+        The basis (``basis_kind_``).
+    params : dict
+        What :func:`~lssvm_cvx.terms.gradient_basis.basis_transform` (or the device design)
+        needs to form the basis at new points (``basis_params_``).
+    jackknife : bool
+        Whether the model may keep the jackknife+ influence (it then does when the LOO
+        residuals of every row are known).
+    """
+    pr = fit.problem
+    n = pr.N
     est.rcond_ = fit.rcond
-    # as on the CPU: the regressor's jackknife+ influence up to max_exact rows, with the LOO of
-    # every row
-    est.jackknife_Q_ = (fit.jackknife_influence() if not classification and n <= est.max_exact
-                        and pr.n_loo == n else None)
+    est.jackknife_Q_ = fit.jackknife_influence() if jackknife and pr.n_loo == n else None
     est.loo_rows_ = None if pr.loo_rows is None or pr.loo_rows.size == n else pr.loo_rows
     est.basis_kind_ = kind
-    est.basis_params_ = {"centres": Z, "gamma": float(res.gamma), "p": est.p_, "c": est.c_}
+    est.basis_params_ = params
     est.phi_mean_ = pr.phi_mean
     est.kernel_gamma_, est.mu_, est.nu_ = res.gamma, res.mu, res.nu
-    est.gamma_ = est.kernel_gamma_
+    est.gamma_ = est.kernel_gamma_  # deprecated alias, removed with the ``gamma`` spelling
     est.mu_paper_, est.nu_paper_ = pr.paper_weights(res.mu, res.nu)
     est.loo_score_ = res.score
     est.search_ = res.to_dict()
     est.cv_results_ = auto_cv_results(est.search_["history"], res.criterion)
     est.coef_, est.intercept_ = fit.theta, fit.b
-    est.loo_std_ = fit.loo
+    est.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
     est.n_basis_ = pr.m
-    return _held_out(est, xp, Ys, classification)
 
 
 def _label_targets(est: Any, X: Any, y: Any) -> tuple[Any, Any, Any]:
