@@ -139,3 +139,56 @@ def test_the_guide_section_runs_and_its_path_equals_solves():
     assert dec.representation() == "bordered" and dec.representation({"rough": 0.05}) == "augmented"
     scores = [np.mean(dec.loo(y, {"rough": w}) ** 2) for w in grid]
     assert ns["best"] == grid[int(np.argmin(scores))]
+
+
+# ---------------------------------------------------------------- any array namespace (step 5)
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+@pytest.mark.parametrize("case", sorted(TERMS))
+def test_the_engine_on_another_namespace_equals_numpy(ns, case, to_namespace, to_numpy):
+    """The same decomposition on PyTorch or ``array-api-strict`` arrays (issue 30, step 5: the
+    bordered system, its spectral path and the augmented system factorise in the inputs'
+    namespace, where the device module had its own twins): the representation, the solution,
+    the LOO and k-fold residuals and a path of the first weight equal NumPy's to 1e-9 and stay
+    in the inputs' namespace."""
+    conv = to_namespace(ns)
+    K, y, s, R = _problem()
+    terms = TERMS[case](K, R)
+    dec = decompose(K, s, terms)
+    ddec = decompose(conv(K), conv(s), {k: (P if P is RKHS else conv(P), w)
+                                          for k, (P, w) in terms.items()})
+    assert ddec.representation() == dec.representation()
+    folds = [np.arange(i, len(y), 5) for i in range(5)]
+    a, b = dec.solve(y)
+    da, db = ddec.solve(conv(y))
+    assert type(da) is type(conv(y))
+    np.testing.assert_allclose(to_numpy(da), a, rtol=1e-9, atol=1e-9 * np.abs(a).max())
+    assert abs(float(db) - b) < 1e-9 * max(1.0, abs(b))
+    for got, want in ((ddec.loo(conv(y)), dec.loo(y)),
+                      (ddec.kfold(conv(y), folds, cover=True), dec.kfold(y, folds))):
+        assert type(got) is type(conv(y))
+        np.testing.assert_allclose(to_numpy(got), want, rtol=1e-9, atol=1e-12)
+    key = next(iter(terms))
+    ws = [0.01, 0.3, 3.0]
+    _, _, want = dec.path(key, ws, y)
+    _, _, got = ddec.path(key, ws, conv(y))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(to_numpy(g), w, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])
+def test_the_array_cholesky_blocks_equal_a_dense_inverse(ns, to_namespace, to_numpy):
+    """``ArrayCholesky.inv_diag`` / ``inv_block`` (the held-out denominators off NumPy) against
+    ``np.linalg.inv``; ``rcond`` against the exact 1-norm condition number."""
+    from lssvm_cvx.linalg.arrays import factor_spd, namespace_of
+
+    conv = to_namespace(ns)
+    K, _, _, _ = _problem()
+    H = K + 0.1 * np.eye(len(K))
+    Hinv = np.linalg.inv(H)
+    chol = factor_spd(namespace_of(conv(H))[0], conv(H))
+    np.testing.assert_allclose(to_numpy(chol.inv_diag()), np.diag(Hinv), rtol=1e-10)
+    idx = np.array([3, 0, 17, 9])
+    np.testing.assert_allclose(to_numpy(chol.inv_block(idx)), Hinv[np.ix_(idx, idx)],
+                               rtol=1e-10, atol=1e-12)
+    assert chol.rcond == pytest.approx(1.0 / (np.linalg.norm(H, 1) * np.linalg.norm(Hinv, 1)),
+                                       rel=1e-8)

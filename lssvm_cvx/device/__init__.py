@@ -6,10 +6,16 @@ and the random-Fourier-feature fit with their exact LOO over γ (:mod:`.nystroem
 dtype and memory checks behind them (:mod:`lssvm_cvx.linalg.arrays`, below the engines, and
 :mod:`.arrays`).  Needs ``array-api-compat``."""
 
-from ..linalg.arrays import check_memory, float_dtype, free_bytes, namespace_of, solve_triangular
+from ..linalg.arrays import (
+    check_memory,
+    float_dtype,
+    free_bytes,
+    inverse_diagonal,
+    namespace_of,
+    solve_triangular,
+)
 from .arrays import array_api_dispatch, dispatching, foreign_array, on_accelerator, positive
 from .lssvm import (
-    inverse_diagonal,
     loo_gamma_path,
     loo_grid,
     loo_path_residuals,

@@ -20,17 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..linalg.arrays import namespace_of
+from ..linalg.arrays import take_rows
 from ..linalg.penalized import PenalizedLS
 
-__all__ = ["DeviceStreamedPenalizedLS", "xp_take_rows"]
-
-
-def xp_take_rows(xp: Any, A: Any, rows: np.ndarray | None) -> Any:
-    """The rows ``rows`` (NumPy indices; None: all) of the device array ``A``."""
-    if rows is None:
-        return A
-    return xp.take(A, xp.asarray(rows, device=namespace_of(A)[1]), axis=0)
+__all__ = ["DeviceStreamedPenalizedLS"]
 
 
 class DeviceStreamedPenalizedLS(PenalizedLS):
@@ -75,13 +68,7 @@ class DeviceStreamedPenalizedLS(PenalizedLS):
             S = S + xp.matrix_transpose(B) @ B
             a = a + xp.sum(B, axis=0)
             c = c + xp.matrix_transpose(B) @ Yb
-        e = xp.sum(self.Y, axis=0)
-        n = self.W
-        self.phi_mean = shift + a / n
-        self.y_mean = e / n
-        C = (S - a[:, None] * a[None, :] / n) / n
-        self._finish(C, (c - a[:, None] * e[None, :] / n) / n,
-                     float(xp.sum(xp.linalg.diagonal(C))))
+        self._from_shifted_sums(S, a, c, xp.sum(self.Y, axis=0), shift)
 
     def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any, Any]]:
         for s in range(0, self.n_loo, self.block_rows):
@@ -90,5 +77,5 @@ class DeviceStreamedPenalizedLS(PenalizedLS):
                 Xb, Yb = self.X[s:e, ...], self.Y[s:e, ...]
             else:
                 rows = self.loo_rows[s:s + self.block_rows]
-                Xb, Yb = (xp_take_rows(self.xp, A, rows) for A in (self.X, self.Y))
+                Xb, Yb = (take_rows(self.xp, A, rows) for A in (self.X, self.Y))
             yield None, self.features(Xb) - self.phi_mean, Yb, Yb - self.y_mean

@@ -24,11 +24,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..exceptions import InputError
-from ..linalg.arrays import check_memory, float_dtype, namespace_of, solve_triangular
-from ..linalg.folds import disjoint_folds
+from ..linalg.arrays import check_memory, float_dtype, namespace_of
 from ..linalg.quadratic import AugmentedSystem
-from ..linalg.scores import block_residuals
-from .lssvm import lssvm_factor
+from .lssvm import device_lssvm_system
 
 __all__ = ["augmented_fit", "augmented_loo_residuals", "augmented_kfold_residuals",
            "lssvm_kfold_residuals"]
@@ -106,16 +104,17 @@ def augmented_kfold_residuals(K: Any, s: Any, P: Any, y: Any, folds: Any) -> Any
     array of shape (n,)
         Entry ``i`` is the residual of point ``i`` with its fold held out.
     """
-    _, _, n = _checked(K, s, P, y, 20.0)
+    _checked(K, s, P, y, 20.0)
     # a partition on every namespace (NumPy's AugmentedSystem.kfold allows points in no fold)
-    return AugmentedSystem(K, s, P).kfold(y, disjoint_folds(folds, n, cover=True))
+    return AugmentedSystem(K, s, P).kfold(y, folds, cover=True)
 
 
 def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
     """Exact held-out residuals of the LS-SVM (the RKHS norm alone, ``P = K/γ``) for the folds:
     with ``H = K + I/γ = LLᵀ``, ``h = H⁻¹1`` and ``C = H⁻¹ - hhᵀ / 1ᵀh`` (the α block of the
     bordered system's inverse), ``r_V = C_VV⁻¹ α_V`` — leave-one-out's ``α_i / C_ii`` for
-    folds of one point.  One Cholesky factor and ``L⁻¹``, on the inputs' device.
+    folds of one point.  One Cholesky factor and the columns of ``L⁻¹`` of each fold
+    (:meth:`~lssvm_cvx.linalg.quadratic.RKHSSystem.kfold`), on the inputs' device.
 
     Parameters
     ----------
@@ -132,13 +131,5 @@ def lssvm_kfold_residuals(K: Any, y: Any, gamma: float, folds: Any) -> Any:
     -------
     array of shape (n,)
     """
-    xp, device = namespace_of(K, y)
-    f = lssvm_factor(K, y, gamma, matrices=4.0)                # I, H, L and L⁻¹
-    n = int(K.shape[0])
-    Li = solve_triangular(xp, f.L, xp.eye(n, dtype=K.dtype, device=device))   # H⁻¹ = L⁻ᵀL⁻¹
-
-    def block(V: Any) -> Any:                                  # C_VV
-        W, hV = xp.take(Li, V, axis=1), xp.take(f.h, V)
-        return xp.matrix_transpose(W) @ W - (hV[:, None] * hV[None, :]) / f.s
-
-    return block_residuals(f.alpha, folds, block, cover=True)
+    # I, H, L and the columns of L⁻¹
+    return device_lssvm_system(K, y, gamma, matrices=4.0).kfold(y, folds, cover=True)

@@ -41,8 +41,9 @@ import numpy as np
 
 from ..device import check_memory, float_dtype, namespace_of
 from ..device.lssvm import sq_dists
-from ..device.penalized import DeviceStreamedPenalizedLS, xp_take_rows
+from ..device.penalized import DeviceStreamedPenalizedLS
 from ..exceptions import HyperparameterError, InputError, LabelError
+from ..linalg.arrays import take_rows
 from ..linalg.penalized import CHUNK_ELEMS, Fit, PenalizedLS
 from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
@@ -163,7 +164,7 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         from sklearn.utils import check_random_state
 
         idx = check_random_state(est.random_state).permutation(n)[:min(int(est.n_components), n)]
-        Z = xp_take_rows(xp, Xs, idx)
+        Z = take_rows(xp, Xs, idx)
 
     def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
         if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
@@ -178,7 +179,7 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
                 xp.mean(KZ, axis=0),
                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
             return pr
-        Xr, Yr = xp_take_rows(xp, Xs, rows), xp_take_rows(xp, Ys, rows)
+        Xr, Yr = take_rows(xp, Xs, rows), take_rows(xp, Ys, rows)
         if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
             check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
         Phi, G, R = _kernels(xp, Xr, Xr if kind == "exact" else Z, g, est.p_, est.c_, est.margin)
@@ -258,7 +259,7 @@ def _held_out(est: Any, xp: Any, Y: Any, classification: bool) -> Any:
     if not classification:
         est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
         return est
-    Y2 = xp_take_rows(xp, Y[:, None] if Y.ndim == 1 else Y, est.loo_rows_)
+    Y2 = take_rows(xp, Y[:, None] if Y.ndim == 1 else Y, est.loo_rows_)
     F = Y2 - est.loo_std_
     est.loo_decision_ = F[:, 0] if int(F.shape[1]) == 1 else F
     return est

@@ -45,6 +45,7 @@ from ..device.quadratic import (
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
 from ..kernels import RBF
+from ..linalg.engine import RKHS, decompose
 from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
@@ -88,52 +89,56 @@ def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
 
 
 class _Problem:
-    """One σ²'s device Gram, the terms' device matrices and the solves of a weight choice."""
+    """One σ²'s device Gram and the terms' device matrices as a decomposition of the engine
+    (:func:`lssvm_cvx.linalg.engine.decompose`, which picks the representation for each weight
+    choice), solved and held out by the device functions (which check the inputs and the memory
+    first)."""
 
     def __init__(self, X: Any, Xcpu: np.ndarray, ycpu: np.ndarray, Y: Any, sigma2: float,
                  terms: dict) -> None:
         self.xp, self.device = namespace_of(X, Y)
         self.Y = Y
         self.K = rbf_gram(X, sigma2=sigma2)
-        self.mats: dict[str, Any] = {}
+        mats: dict[str, Any] = {}
         ctx = None
-        for key, (term, _) in terms.items():
+        for key, (term, weight) in terms.items():
             if isinstance(term, RKHSNorm):
-                self.mats[key] = self.K
+                mats[key] = (RKHS, weight)
                 continue
             if ctx is None:   # the terms are NumPy code: their matrices come from the CPU
                 ctx = RegularizedLSSVM(Xcpu, ycpu, kernel=RBF(sigma2), terms=terms).context
-            self.mats[key] = self.xp.asarray(np.ascontiguousarray(term.matrix(ctx, name=key)),
-                                             dtype=self.K.dtype, device=self.device)
+            mats[key] = (self.xp.asarray(np.ascontiguousarray(term.matrix(ctx, name=key)),
+                                         dtype=self.K.dtype, device=self.device), weight)
+        self.dec = decompose(self.K, 1.0, mats)
 
-    def _P(self, weights: dict[str, float]) -> tuple[float | None, Any]:
-        """``(c, None)`` when the terms are the RKHS norm alone (``P = cK``), else ``(None, P)``."""
-        if all(m is self.K for m in self.mats.values()):
-            return sum(weights.values()), None
-        P = self.xp.zeros_like(self.K)
-        for key, m in self.mats.items():
-            if weights[key]:
-                P = P + weights[key] * m
-        return None, P
+    def _rkhs(self, weights: dict[str, float]) -> float | None:
+        """The total weight ``c`` (``P = cK``, ``γ = 1/c``) where the engine solves the bordered
+        system of order N, else None (the augmented system)."""
+        if self.dec.representation(weights) == "bordered":
+            return sum(weights.values())
+        if self.dec.rkhs_only:
+            _positive_sum(sum(weights.values()))          # raises: a device needs c > 0
+        return None
 
     def _ones(self) -> Any:
         return self.xp.ones(self.K.shape[0], dtype=self.K.dtype, device=self.device)
 
     def fit(self, weights: dict[str, float]) -> tuple[Any, Any]:
-        c, P = self._P(weights)
-        if P is None:
-            return lssvm_fit(self.K, self.Y, 1.0 / _positive_sum(c))
-        return augmented_fit(self.K, self._ones(), P, self.Y)
+        c = self._rkhs(weights)
+        if c is not None:
+            return lssvm_fit(self.K, self.Y, 1.0 / c)
+        return augmented_fit(self.K, self._ones(), self.dec.weighted_sum(weights), self.Y)
 
     def loo_path(self, path: list[dict[str, float]]) -> list[Any]:
-        """Leave-one-out residuals of each weight choice of ``path``: for the RKHS norm alone
-        (``P = cK``, ``γ = 1/c``) the LS-SVM's path from one ``eigh`` (or one Cholesky per
-        choice on CUDA, :data:`GRID_METHOD_MAX_GAMMAS`), else ``μ_i / (√s_i Z_ii)`` of the
-        augmented system per choice."""
-        if not all(m is self.K for m in self.mats.values()):   # one P of order N at a time
-            return [augmented_loo_residuals(self.K, self._ones(), self._P(w)[1], self.Y)
-                    for w in path]
-        gammas = [1.0 / _positive_sum(self._P(w)[0]) for w in path]
+        """Leave-one-out residuals of each weight choice of ``path``: where the engine solves
+        the bordered system (``P = cK``, ``γ = 1/c``) the LS-SVM's path from one ``eigh`` (or
+        one Cholesky per choice on CUDA, :data:`GRID_METHOD_MAX_GAMMAS`), else
+        ``μ_i / (√s_i Z_ii)`` of the augmented system per choice."""
+        cs = [self._rkhs(w) for w in path]
+        if any(c is None for c in cs):                  # one P of order N at a time
+            return [augmented_loo_residuals(self.K, self._ones(), self.dec.weighted_sum(w),
+                                            self.Y) for w in path]
+        gammas = [1.0 / float(c) for c in cs if c is not None]
         method = ("cholesky" if "cuda" in str(self.device)
                   and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
         r = loo_path_residuals(self.K, self.Y, gammas, method=method)
@@ -141,10 +146,11 @@ class _Problem:
 
     def kfold(self, weights: dict[str, float], folds: list[np.ndarray]) -> Any:
         """Held-out residuals of the folds."""
-        c, P = self._P(weights)
-        if P is None:
-            return lssvm_kfold_residuals(self.K, self.Y, 1.0 / _positive_sum(c), folds)
-        return augmented_kfold_residuals(self.K, self._ones(), P, self.Y, folds)
+        c = self._rkhs(weights)
+        if c is not None:
+            return lssvm_kfold_residuals(self.K, self.Y, 1.0 / c, folds)
+        return augmented_kfold_residuals(self.K, self._ones(), self.dec.weighted_sum(weights),
+                                         self.Y, folds)
 
 
 def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
@@ -160,8 +166,8 @@ def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
     return device_split_scores(scoring, ycpu, r, folds, classification)
 
 
-def _positive_sum(c: float | None) -> float:
-    if c is None or not c > 0:
+def _positive_sum(c: float) -> float:
+    if not c > 0:
         raise HyperparameterError(f"the RKHS norm's weight must be positive on a device, got {c}")
     return float(c)
 

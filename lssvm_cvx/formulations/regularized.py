@@ -300,8 +300,7 @@ class RegularizedLSSVM(Formulation):
         QuadraticSystem
             The factorised system (solves, LOO and k-fold residuals).
         """
-        self._require_quadratic("the closed form")
-        dec = self.decomposition()
+        dec = self.decomposition()       # refuses terms that are not quadratic
         # a point of weight 0 stays in the basis and in the terms (semi-supervised: Laplacian
         # RLS); the augmented system takes it (its row of μ is 0), the bordered one (S^{-1})
         # does not: the engine picks

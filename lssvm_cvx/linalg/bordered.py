@@ -1,16 +1,21 @@
-"""The bordered (bias) system ``[[0, a'], [a, H]] [b; α] = [0; r]`` from one Cholesky factor."""
+"""The bordered (bias) system ``[[0, a'], [a, H]] [b; α] = [0; r]`` from one Cholesky factor, on
+NumPy or on any array-API namespace and device (the factor of
+:func:`~lssvm_cvx.linalg.arrays.factor_spd`: LAPACK on NumPy, the namespace's own elsewhere)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import InputError
+from .arrays import ArrayCholesky, factor_spd, namespace_or_numpy
 from .cholesky import Cholesky
 
 __all__ = ["BorderedSystem", "lssvm_system", "bordered_solve"]
+
 
 @dataclass
 class BorderedSystem:
@@ -19,18 +24,25 @@ class BorderedSystem:
     Parameters
     ----------
     chol :
-        Cholesky factor of ``H``.
+        Cholesky factor of ``H`` (:class:`~lssvm_cvx.linalg.cholesky.Cholesky` on NumPy,
+        :class:`~lssvm_cvx.linalg.arrays.ArrayCholesky` on another namespace).
     a :
-        Border vector (``1`` for regression, ``y`` for the classifier).  ``None`` means no bias:
-        the system reduces to ``H α = r`` and ``b = 0``.
+        Border vector (``1`` for regression, ``y`` for the classifier), in the factor's
+        namespace.  ``None`` means no bias: the system reduces to ``H α = r`` and ``b = 0``.
+
+    Notes
+    -----
+    On NumPy ``b`` of one right-hand side is a float; elsewhere a 0-d array on the device.
     """
 
-    chol: Cholesky
-    a: np.ndarray | None
-    u: np.ndarray | None = field(init=False, repr=False)
+    chol: Cholesky | ArrayCholesky
+    a: Any
+    u: Any = field(init=False, repr=False)
     s: float = field(init=False)
 
     def __post_init__(self):
+        self.numpy = isinstance(self.chol, Cholesky)
+        self.xp = aac.array_namespace(np.empty(0)) if self.numpy else self.chol.xp
         if self.a is None:
             self.u, self.s = None, np.inf
         else:
@@ -38,44 +50,57 @@ class BorderedSystem:
             self.s = float(self.a @ self.u)
 
     @classmethod
-    def from_matrix(cls, H: np.ndarray, a: np.ndarray | None, *, name: str = "H",
+    def from_matrix(cls, H: Any, a: Any, *, name: str = "H",
                     overwrite: bool = False) -> BorderedSystem:
-        return cls(Cholesky.factor(H, name=name, overwrite=overwrite), a)
+        xp, _, numpy = namespace_or_numpy(H, a)
+        if numpy:
+            return cls(Cholesky.factor(H, name=name, overwrite=overwrite), a)
+        return cls(factor_spd(xp, H, name=name), a)
 
-    def solve(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+    def solve(self, r: Any) -> tuple[Any, Any]:
         """Return ``(alpha, b)``; ``r`` may have several columns (one solve pair for all)."""
         v = self.chol.solve(r)
         if self.u is None:  # no border (u is None exactly when a is)
-            return v, (np.zeros(r.shape[1:]) if r.ndim > 1 else 0.0)
+            zero = self.xp.zeros(r.shape[1:], dtype=v.dtype, device=aac.device(v))
+            return v, (zero if r.ndim > 1 or not self.numpy else 0.0)
         b = (self.a @ v) / self.s
-        alpha = v - np.multiply.outer(self.u, b) if r.ndim > 1 else v - self.u * b
-        return alpha, (b if r.ndim > 1 else float(b))
+        alpha = v - self.u[:, None] * b[None, :] if r.ndim > 1 else v - self.u * b
+        return alpha, (float(b) if r.ndim == 1 and self.numpy else b)
 
-    def alpha_inv_diag(self) -> np.ndarray:
+    def alpha_inv_diag(self) -> Any:
         """Diagonal of the α-block ``C`` of the bordered inverse (leave-one-out denominators)."""
         d = self.chol.inv_diag()
         if self.u is None:  # no border (u is None exactly when a is)
             return d
         return d - self.u**2 / self.s
 
-    def alpha_inv_block(self, idx: np.ndarray) -> np.ndarray:
+    def alpha_inv_block(self, idx: Any) -> Any:
         """Principal block ``C[idx, idx]`` of the α-block of the bordered inverse."""
         B = self.chol.inv_block(idx)
         if self.u is None:  # no border (u is None exactly when a is)
             return B
-        return B - np.outer(self.u[idx], self.u[idx]) / self.s
+        ui = self.xp.take(self.u, self.xp.asarray(idx, device=aac.device(self.u)), axis=0)
+        return B - ui[:, None] * ui[None, :] / self.s
 
 
-def lssvm_system(Omega: np.ndarray, gamma: float | np.ndarray, border: np.ndarray | None, *,
-                 name: str = "Omega + I/gamma", copy: bool = True) -> BorderedSystem:
+def lssvm_system(Omega: Any, gamma: Any, border: Any, *, name: str = "Omega + I/gamma",
+                 copy: bool = True) -> BorderedSystem:
     """Factorised bordered system of eq. (2)/(57)/(75): ``H = Ω + diag(1/γ)``, border ``a``.
 
-    ``gamma`` is a scalar or one positive weight per row (weighted LS-SVM, eq. 75).  ``Ω`` is
-    copied once (``copy=False`` adds the diagonal in place: for a Gram the caller owns).
+    ``gamma`` is a scalar or one positive weight per row (weighted LS-SVM, eq. 75).  On NumPy
+    ``Ω`` is copied once (``copy=False`` adds the diagonal in place: for a Gram the caller
+    owns); on another namespace ``Ω + diag(1/γ)`` is a new array.
     """
-    H = np.array(Omega, dtype=np.float64, copy=copy)
-    H[np.diag_indices_from(H)] += 1.0 / np.asarray(gamma, dtype=np.float64)
-    return BorderedSystem.from_matrix(H, border, name=name, overwrite=True)
+    xp, _, numpy = namespace_or_numpy(Omega, gamma, border)
+    if numpy:
+        H = np.array(Omega, dtype=np.float64, copy=copy)
+        H[np.diag_indices_from(H)] += 1.0 / np.asarray(gamma, dtype=np.float64)
+        return BorderedSystem.from_matrix(H, border, name=name, overwrite=True)
+    n = int(Omega.shape[0])
+    I = xp.eye(n, dtype=Omega.dtype, device=aac.device(Omega))
+    H = Omega + (I / gamma if not hasattr(gamma, "shape") or gamma.ndim == 0
+                 else I * (1.0 / gamma)[None, :])
+    return BorderedSystem.from_matrix(H, border, name=name)
 
 
 def bordered_solve(sys: BorderedSystem, r: np.ndarray, t: float | np.ndarray = 0.0

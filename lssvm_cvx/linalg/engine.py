@@ -21,6 +21,12 @@ terms' structure:
   definite (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation per
   weight.
 
+The arrays may be NumPy or of any array-API namespace and device (PyTorch on the CPU or CUDA,
+CuPy, ``array-api-strict``): the representations then factorise there (the namespace's Cholesky
+and ``eigh`` for the bordered system, its LU for the augmented one) and the results stay there;
+the generalised-eigen path is NumPy's only (elsewhere a path of a non-RKHS weight factorises
+once per weight).
+
 Every representation answers the same questions: :meth:`Decomposition.system` (the factorised
 system for some weights, with ``solve``, ``loo``, ``kfold`` and ``diagnostics``),
 :meth:`Decomposition.solve`, :meth:`Decomposition.loo`, :meth:`Decomposition.kfold` and
@@ -39,9 +45,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import HyperparameterError
+from .arrays import namespace_or_numpy
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
 
 __all__ = ["RKHS", "Decomposition", "decompose"]
@@ -58,13 +66,14 @@ class Decomposition:
 
     Parameters
     ----------
-    K : numpy.ndarray of shape (N, N)
-        Gram matrix.
-    s : numpy.ndarray of shape (N,)
-        Loss weights (``≥ 0``; a point of weight 0 stays in the basis and the terms).
+    K : array of shape (N, N)
+        Gram matrix (NumPy, or an array of another array-API namespace: module docstring).
+    s : array of shape (N,) or float
+        Loss weights (``≥ 0``; a point of weight 0 stays in the basis and the terms), in ``K``'s
+        namespace.
     terms : mapping of str to (matrix, float)
-        Per name, the term's matrix — an array, a callable returning it (formed once, when a
-        nonzero weight first needs it) or :data:`RKHS` — and its weight.
+        Per name, the term's matrix — an array (in ``K``'s namespace), a callable returning it
+        (formed once, when a nonzero weight first needs it) or :data:`RKHS` — and its weight.
     border : numpy.ndarray of shape (N,) or None, default=None
         The bias's border ``a`` of the RKHS representation (``Σ a_i α_i = 0``): None for ``1``,
         the LS-SVM classifier's ``y`` (AReg paper eq. 57).  Needs every term to be the RKHS norm.
@@ -77,6 +86,7 @@ class Decomposition:
         self.K = K
         self.n = int(K.shape[0])
         self.s = s
+        self.xp, self.device, self.numpy = namespace_or_numpy(K, s, border)
         self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
         self._matrices: dict[str, np.ndarray] = {}
         self.border = border
@@ -107,22 +117,33 @@ class Decomposition:
             w[k] = float(v)
         return w
 
-    def matrix(self, name: str) -> np.ndarray:
+    def matrix(self, name: str) -> Any:
         """The matrix ``P_k`` of the term ``name`` (formed once)."""
         P = self._terms[name][0]
         if P is RKHS:
             return self.K
         if name not in self._matrices:
-            self._matrices[name] = np.asarray(P() if callable(P) else P, dtype=np.float64)
+            M = P() if callable(P) else P
+            self._matrices[name] = (np.asarray(M, dtype=np.float64) if self.numpy else
+                                    self.xp.asarray(M, dtype=self.K.dtype, device=self.device))
         return self._matrices[name]
 
-    def weighted_sum(self, weights: Mapping[str, float], *, skip: str | None = None) -> np.ndarray:
+    def weighted_sum(self, weights: Mapping[str, float], *, skip: str | None = None) -> Any:
         """``Σ w_k P_k`` over the terms with a nonzero weight (``skip``: one left out)."""
-        P = np.zeros((self.n, self.n))
+        P = self.xp.zeros((self.n, self.n), dtype=self.K.dtype, device=self.device)
         for k, wk in weights.items():
             if wk and k != skip:
-                P += wk * self.matrix(k)
+                P = P + wk * self.matrix(k)
         return P
+
+    def _weights_vector(self) -> Any:
+        """The loss weights as a vector of N (in ``K``'s namespace)."""
+        if self.numpy:
+            return np.broadcast_to(np.asarray(self.s, dtype=np.float64), (self.n,))
+        s: Any = self.s
+        if aac.is_array_api_obj(s) and s.ndim == 1:
+            return s
+        return self.xp.full((self.n,), float(s), dtype=self.K.dtype, device=self.device)
 
     def representation(self, weights: Mapping[str, float] | None = None) -> str:
         """``"bordered"`` (every term with a nonzero weight the RKHS norm, a positive total
@@ -130,7 +151,7 @@ class Decomposition:
         2N + 1, one LU): what :meth:`system` factorises at ``weights``."""
         w = self.weights(weights)
         bordered = (self._rkhs_weighted(w) and sum(w.values()) > 0
-                    and bool(np.all(np.asarray(self.s) > 0)))
+                    and bool(self.xp.all(self._weights_vector() > 0)))
         return "bordered" if bordered else "augmented"
 
     def system(self, weights: Mapping[str, float] | None = None, *,
@@ -157,8 +178,7 @@ class Decomposition:
         if self.border is not None:
             raise HyperparameterError("a border other than 1 needs positive loss weights and a "
                                       "positive total weight")
-        return AugmentedSystem(self.K, np.broadcast_to(np.asarray(self.s, dtype=np.float64),
-                                                       (self.n,)), self.weighted_sum(w))
+        return AugmentedSystem(self.K, self._weights_vector(), self.weighted_sum(w))
 
     def solve(self, Y: np.ndarray, weights: Mapping[str, float] | None = None
               ) -> tuple[np.ndarray, np.ndarray | float]:
@@ -169,42 +189,45 @@ class Decomposition:
         """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
         return self.system(weights).loo(Y)
 
-    def kfold(self, Y: np.ndarray, folds: Sequence[np.ndarray],
-              weights: Mapping[str, float] | None = None) -> np.ndarray:
-        """Exact held-out residuals for the disjoint index sets ``folds``."""
-        return self.system(weights).kfold(Y, folds)
+    def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
+              *, cover: bool = False) -> Any:
+        """Exact held-out residuals for the disjoint index sets ``folds`` (``cover``: they
+        must cover every point too)."""
+        return self.system(weights).kfold(Y, folds, cover=cover)
 
-    def path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray, *,
-             folds: Sequence[np.ndarray] | None = None
-             ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
+    def path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
+             folds: Sequence[Any] | None = None, cover: bool = False
+             ) -> tuple[list[Any], list[Any], list[Any]]:
         """``(alphas, bs, residuals)`` along ``values`` of the weight ``name`` (the others
-        fixed); the residuals are leave-one-out (``folds=None``) or held out per fold.
+        fixed); the residuals are leave-one-out (``folds=None``) or held out per fold
+        (``cover``: the folds must cover every point).
 
         Every term the RKHS norm: one eigendecomposition (O(N²) per value); otherwise one
-        generalised eigendecomposition when a pencil is safely definite, else one factorisation
-        of the augmented system per value (module docstring).
+        generalised eigendecomposition when a pencil is safely definite (NumPy), else one
+        factorisation of the augmented system per value (module docstring).
         """
         if name not in self._terms:
             raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
         w = self.weights()
         others = sum(v for k, v in w.items() if k != name)
-        s = np.broadcast_to(np.asarray(self.s, dtype=np.float64), (self.n,))
+        s = self._weights_vector()
         rkhs = self._terms[name][0] is RKHS and self._rkhs_weighted(
             {k: v for k, v in w.items() if k != name})
-        if rkhs and np.all(ws + others > 0) and np.all(s > 0):
-            return rkhs_path(self.K, s, Y, ws + others, folds=folds)
-        gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name), Y,
-                               ws, folds=folds)
-        if gen is not None:
-            return gen
+        if rkhs and np.all(ws + others > 0) and bool(self.xp.all(s > 0)):
+            return rkhs_path(self.K, s, Y, ws + others, folds=folds, cover=cover)
+        if self.numpy:
+            gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
+                                   Y, ws, folds=folds, cover=cover)
+            if gen is not None:
+                return gen
         alphas, bs, res = [], [], []
         for v in ws:
             sysm = self.system({name: float(v)})
             a, b = sysm.solve(Y)
             alphas.append(a)
             bs.append(b)
-            res.append(sysm.loo(Y) if folds is None else sysm.kfold(Y, folds))
+            res.append(sysm.loo(Y) if folds is None else sysm.kfold(Y, folds, cover=cover))
         return alphas, bs, res
 
 

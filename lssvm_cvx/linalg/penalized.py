@@ -80,7 +80,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
-                     namespace_or_numpy, solve_triangular, to_numpy)
+                     namespace_or_numpy, solve_triangular, take_rows, to_numpy)
 from .cholesky import Cholesky
 from .scores import leverage_residuals, loo_score, path_residuals
 
@@ -204,13 +204,14 @@ class PenalizedLS:
 
     def __init__(self, Phi: Any, Y: Any, G: Any, R: Any = None, sample_weight: Any = None, *,
                  block_rows: int | None = None):
-        foreign = not namespace_or_numpy(Phi, Y, G, R, sample_weight)[2]
+        xp, device, numpy = namespace_or_numpy(Phi, Y, G, R, sample_weight)
+        foreign = not numpy
         if not foreign:
             Phi, Y, G = (np.asarray(a, dtype=np.float64) for a in (Phi, Y, G))
             R = None if R is None else np.asarray(R, dtype=np.float64)
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
-        self._setup(Phi.shape[0], G, R, Phi, Y)
+        self._setup(Phi.shape[0], G, R, Phi, Y, namespace=(xp, device))
         self._targets(Y)
         xp = self.xp
         if int(Phi.shape[1]) != self.m:
@@ -234,19 +235,19 @@ class PenalizedLS:
         self.Yc = self.Y - self.y_mean
         C = xp.zeros((self.m, self.m), dtype=self.dtype, device=self.device)
         rhs = xp.zeros((self.m, int(self.Y.shape[1])), dtype=self.dtype, device=self.device)
-        trC = 0.0
         for wb, B, _, Ycb in self._loo_blocks():
             WB = B if wb is None else wb * B
             C = C + xp.matrix_transpose(B) @ WB
             rhs = rhs + xp.matrix_transpose(WB) @ Ycb
-            trC += float(xp.sum(B * WB))
-        self._finish(C / self.W, rhs / self.W, trC / self.W)
+        C = C / self.W
+        self._finish(C, rhs / self.W, float(xp.sum(xp.linalg.diagonal(C))))
 
-    def _setup(self, n_rows: int, G: Any, R: Any, *arrays: Any) -> None:
+    def _setup(self, n_rows: int, G: Any, R: Any, *arrays: Any,
+               namespace: tuple[Any, Any] | None = None) -> None:
         """Namespace, dtype and the penalty matrices (every constructor); ``arrays`` the other
-        inputs that share the namespace."""
+        inputs that share the namespace (``namespace``: already detected, ``(xp, device)``)."""
         both = (G,) if R is None else (G, R)
-        xp, self.device = namespace_of(*arrays, *both)
+        xp, self.device = namespace_of(*arrays, *both) if namespace is None else namespace
         self.xp = xp
         self.dtype = float_dtype(xp, *arrays, *both)
         self.N, self.m = int(n_rows), int(G.shape[0])
@@ -276,6 +277,17 @@ class PenalizedLS:
         trR = float(self.m) if self.R is None else float(xp.sum(xp.linalg.diagonal(self.R)))
         # (N1) divided by W: the penalties' weights per unit of the mean-squared fit term
         self.rho_g, self.rho_i = trace_normalizers(trC, trG, trR, self.W)
+
+    def _from_shifted_sums(self, S: Any, a: Any, c: Any, e: Any, shift: Any) -> None:
+        """The normal equations from sums about a provisional feature mean ``shift`` (the
+        streamed constructors): ``S = Σ(φ-s)(φ-s)'``, ``a = Σ(φ-s)``, ``c = Σ(φ-s)y'``,
+        ``e = Σy`` give ``C = (S - aa'/N)/N`` and ``Φ_c'y_c/N = (c - ae'/N)/N``."""
+        xp, n = self.xp, self.W
+        self.phi_mean = shift + a / n
+        self.y_mean = e / n
+        C = (S - a[:, None] * a[None, :] / n) / n
+        self._finish(C, (c - a[:, None] * e[None, :] / n) / n,
+                     float(xp.sum(xp.linalg.diagonal(C))))
 
     def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any, Any]]:
         """``(s, Φ_c, Y, Y_c)`` of the LOO rows block by block, ``s`` the rows' weights as a
@@ -381,8 +393,7 @@ class PenalizedLS:
 
     def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit."""
-        Y = self.Y if self.loo_rows is None else self.xp.take(
-            self.Y, self.xp.asarray(self.loo_rows, device=self.device), axis=0)
+        Y = take_rows(self.xp, self.Y, self.loo_rows)
         return float(loo_score(fit.loo[:, :, None], Y, criterion)[0])
 
     def loo_residuals(self, mu: float, nu: float) -> Any:

@@ -135,19 +135,20 @@ class QuadraticSystem:
 
     n: int
 
-    def solve(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+    def solve(self, Y: Any) -> tuple[Any, Any]:
         """``(alpha, b)`` for targets ``Y`` (``(N,)`` or ``(N, C)``)."""
         raise NotImplementedError
 
-    def loo(self, Y: np.ndarray) -> np.ndarray:
+    def loo(self, Y: Any) -> Any:
         """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
         raise NotImplementedError
 
-    def kfold(self, Y: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
-        """Exact held-out residuals for disjoint index sets ``folds``."""
+    def kfold(self, Y: Any, folds: Sequence[Any], *, cover: bool = False) -> Any:
+        """Exact held-out residuals for disjoint index sets ``folds`` (``cover``: they must
+        also cover every point, :func:`~lssvm_cvx.linalg.folds.disjoint_folds`)."""
         raise NotImplementedError
 
-    def diagnostics(self, Y: np.ndarray) -> dict[str, float]:
+    def diagnostics(self, Y: Any) -> dict[str, float]:
         """How accurate the solve for ``Y`` is: ``jitter`` (a ridge added to factorise, 0 if
         none), ``rcond`` (LAPACK's reciprocal condition estimate) and, where the system is
         kept, ``system_residual`` (``‖A x - B‖∞ / (‖A‖∞ ‖x‖∞ + ‖B‖∞)``)."""
@@ -157,13 +158,16 @@ class QuadraticSystem:
 class RKHSSystem(QuadraticSystem):
     """``P = cK``: the weighted LS-SVM bordered system (module docstring), with border ``1``
     or another vector ``a`` (the LS-SVM classifier's ``y``, AReg paper eq. 57, whose residuals
-    are then ``a ∘`` those of the regression on the ±1 targets).  ``s`` may be a scalar."""
+    are then ``a ∘`` those of the regression on the ±1 targets), on NumPy or on any array-API
+    namespace and device (:class:`~lssvm_cvx.linalg.bordered.BorderedSystem`).  ``s`` may be a
+    scalar."""
 
-    def __init__(self, K: np.ndarray, s: np.ndarray | float, c: float, *,
-                 border: np.ndarray | None = None, overwrite: bool = False,
-                 name: str = "K + c S^-1 (RKHS term)"):
-        self.n = K.shape[0]
-        a = np.ones(self.n) if border is None else border
+    def __init__(self, K: Any, s: Any, c: float, *, border: Any = None,
+                 overwrite: bool = False, name: str = "K + c S^-1 (RKHS term)"):
+        xp, device, numpy = namespace_or_numpy(K, s, border)
+        self.n = int(K.shape[0])
+        a = (np.ones(self.n) if numpy else xp.ones(self.n, dtype=K.dtype, device=device)
+             ) if border is None else border
         self.system: BorderedSystem = lssvm_system(K, s / c, a, copy=not overwrite, name=name)
 
     def solve(self, Y):
@@ -173,9 +177,9 @@ class RKHSSystem(QuadraticSystem):
         alpha, _ = self.system.solve(Y)
         return diagonal_residuals(alpha, self.system.alpha_inv_diag())
 
-    def kfold(self, Y, folds):
+    def kfold(self, Y, folds, *, cover=False):
         alpha, _ = self.system.solve(Y)
-        return block_residuals(alpha, folds, self.system.alpha_inv_block)
+        return block_residuals(alpha, folds, self.system.alpha_inv_block, cover=cover)
 
     def diagnostics(self, Y):
         return {"jitter": 0.0, "rcond": self.system.chol.rcond}
@@ -444,26 +448,29 @@ class AugmentedSystem(QuadraticSystem):
         mu, Z = self._mu_Z(Y)
         return _like(Y, diagonal_residuals(mu, self.xp.linalg.diagonal(Z) * self.r))
 
-    def kfold(self, Y, folds):
+    def kfold(self, Y, folds, *, cover=False):
         xp = self.xp
         mu, Z = self._mu_Z(Y)
         return _like(Y, block_residuals(mu, folds, lambda V: xp.take(xp.take(Z, V, axis=0), V,
-                                                                      axis=1), self.r))
+                                                                      axis=1), self.r,
+                                        cover=cover))
 
 
-def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] | np.ndarray, *,
-              folds: Sequence[np.ndarray] | None = None
-              ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]]:
+def rkhs_path(K: Any, s: Any, Y: Any, cs: Sequence[float] | np.ndarray, *,
+              folds: Sequence[Any] | None = None, cover: bool = False
+              ) -> tuple[list[Any], list[Any], list[Any]]:
     """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
     eigendecomposition of ``S^{½} K S^{½}`` (O(N²) per ``c``); residuals are leave-one-out
-    (``folds=None``) or held-out per fold.
+    (``folds=None``) or held-out per fold (``cover``: the folds must cover every point).  On
+    NumPy or on any array-API namespace and device (``s`` in ``K``'s namespace).
 
     With ``α = S^{½}β`` the system ``(K + cS^{-1})α + b1 = y, 1'α = 0`` becomes
     ``(S^{½}KS^{½} + cI)β + S^{½}1 b = S^{½}y``, ``(S^{½}1)'β = 0`` — a
     :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
     ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.
     """
-    r = np.sqrt(s)
+    xp = namespace_or_numpy(K, s, Y)[0]
+    r = xp.sqrt(s)
     spec = SpectralBordered(r[:, None] * K * r[None, :], r, name="S^½ K S^½")
     rhs = r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
     alphas, bs, res = [], [], []
@@ -474,13 +481,15 @@ def rkhs_path(K: np.ndarray, s: np.ndarray, Y: np.ndarray, cs: Sequence[float] |
         if folds is None:
             res.append(diagonal_residuals(beta, spec.alpha_inv_diag(float(c)) * r))
         else:
-            res.append(block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=float(c)), r))
+            res.append(block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=float(c)), r,
+                                       cover=cover))
     return alphas, bs, res
 
 
 def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: np.ndarray,
                      Y: np.ndarray, ws: Sequence[float] | np.ndarray, *,
-                     folds: Sequence[np.ndarray] | None = None, rcond_min: float = 1e-10
+                     folds: Sequence[np.ndarray] | None = None, cover: bool = False,
+                     rcond_min: float = 1e-10
                      ) -> tuple[list[np.ndarray], list[np.ndarray | float], list[np.ndarray]] | None:
     """One weight ``w`` of ``P(w) = P_fixed + w P_key`` along ``ws`` from ONE generalised
     symmetric eigendecomposition, or ``None`` when neither pencil is definite.
@@ -536,7 +545,7 @@ def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: n
                 Qv = Q[V_]
                 return np.eye(len(V_)) - (sbar[V_][None, :] + (Qv * d) @ Qv.T * s[V_][None, :])
 
-            out = block_residuals(R, folds, block)
+            out = block_residuals(R, folds, block, cover=cover)
         alphas.append(_like(Y, a))
         bs.append(b if Y.ndim > 1 else float(b[0]))
         res.append(_like(Y, out))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
+import array_api_compat as aac
 
 from ..exceptions import InputError, NotPSDError
+from .arrays import namespace_or_numpy
 
 __all__ = ["SpectralBordered", "EIGH_BREAK_EVEN", "use_eigh"]
 
@@ -21,7 +24,8 @@ def use_eigh(n_values: int) -> bool:
 
 
 class SpectralBordered:
-    """The bordered system for ``H = Ω + λ I`` at many ``λ`` from one eigendecomposition.
+    """The bordered system for ``H = Ω + λ I`` at many ``λ`` from one eigendecomposition, on
+    NumPy or on any array-API namespace and device (the namespace's ``eigh``).
 
     With ``Ω = V diag(s) V'``, ``H^{-1} = V diag(1/(s + λ)) V'`` so every quantity a
     regularization sweep needs costs O(n²) per ``λ`` after the O(n³) ``eigh``
@@ -31,59 +35,69 @@ class SpectralBordered:
     ``-rtol * max(s)`` raise :class:`NotPSDError`.
     """
 
-    def __init__(self, Omega: np.ndarray, a: np.ndarray | None, *, rtol: float = 1e-8,
-                 name: str = "kernel matrix"):
-        s, V = np.linalg.eigh(Omega)
-        if s[0] < -rtol * max(abs(s[-1]), 1.0) * len(s):
-            raise NotPSDError(f"{name} is not PSD: smallest eigenvalue {s[0]:.3g}")
-        self.s = np.maximum(s, 0.0)
+    def __init__(self, Omega: Any, a: Any, *, rtol: float = 1e-8, name: str = "kernel matrix"):
+        xp, _, self.numpy = namespace_or_numpy(Omega, a)
+        self.xp = xp
+        s, V = xp.linalg.eigh(Omega)
+        s0, s1 = float(s[0]), float(s[-1])
+        if s0 < -rtol * max(abs(s1), 1.0) * int(s.shape[0]):
+            raise NotPSDError(f"{name} is not PSD: smallest eigenvalue {s0:.3g}")
+        self.s = xp.clip(s, 0.0, None)
         self.V = V
+        self.Vt = xp.matrix_transpose(V)
         self.a = a
-        self.at: np.ndarray | None = None if a is None else V.T @ a  # None exactly when a is
-        self._V2: np.ndarray | None = None
+        self.at: Any = None if a is None else self.Vt @ a  # None exactly when a is
+        self._V2: Any = None
 
     @property
-    def V2(self) -> np.ndarray:
+    def V2(self) -> Any:
         if self._V2 is None:
             self._V2 = self.V**2
         return self._V2
 
-    def _check(self, lam: float) -> np.ndarray:
+    def _check(self, lam: float) -> Any:
         if not lam > 0:
             raise InputError(f"the shift λ = 1/γ must be > 0, got {lam!r}")
         return 1.0 / (self.s + lam)
 
-    def solve(self, r: np.ndarray, lam: float) -> tuple[np.ndarray, np.ndarray | float]:
-        """``(alpha, b)`` of the bordered system with ``H = Ω + λ I``."""
+    def _border(self, w: Any) -> float:
+        """``a'H⁻¹a`` at the weights ``w = 1/(s + λ)``."""
+        return float(self.xp.sum(self.at * (w * self.at)))
+
+    def solve(self, r: Any, lam: float) -> tuple[Any, Any]:
+        """``(alpha, b)`` of the bordered system with ``H = Ω + λ I`` (``b`` of one right-hand
+        side a float on NumPy, a 0-d array elsewhere)."""
         w = self._check(lam)
-        rt = self.V.T @ r
+        rt = self.Vt @ r
         if self.at is None:
+            zero = self.xp.zeros(r.shape[1:], dtype=rt.dtype, device=aac.device(rt))
             return self.V @ (w[:, None] * rt if r.ndim > 1 else w * rt), (
-                np.zeros(r.shape[1:]) if r.ndim > 1 else 0.0)
-        s_ = float(self.at @ (w * self.at))
+                zero if r.ndim > 1 or not self.numpy else 0.0)
+        s_ = self._border(w)
         if r.ndim > 1:
             b = (self.at * w) @ rt / s_
-            alpha = self.V @ (w[:, None] * (rt - np.multiply.outer(self.at, b)))
+            alpha = self.V @ (w[:, None] * (rt - self.at[:, None] * b[None, :]))
             return alpha, b
-        b = float((self.at * w) @ rt / s_)
+        b = (self.at * w) @ rt / s_
+        b = float(b) if self.numpy else b
         return self.V @ (w * (rt - self.at * b)), b
 
-    def alpha_inv_diag(self, lam: float) -> np.ndarray:
+    def alpha_inv_diag(self, lam: float) -> Any:
         """Diagonal of the α-block of the bordered inverse at ``λ``."""
         w = self._check(lam)
         d = self.V2 @ w
         if self.at is None:
             return d
         u = self.V @ (w * self.at)
-        return d - u**2 / float(self.at @ (w * self.at))
+        return d - u**2 / self._border(w)
 
-    def alpha_inv_block(self, idx: np.ndarray, lam: float) -> np.ndarray:
+    def alpha_inv_block(self, idx: Any, lam: float) -> Any:
         """Principal block ``C[idx, idx]`` of the α-block of the bordered inverse at ``λ``."""
+        xp = self.xp
         w = self._check(lam)
-        Vi = self.V[idx]
-        B = (Vi * w) @ Vi.T
+        Vi = xp.take(self.V, xp.asarray(idx, device=aac.device(self.V)), axis=0)
+        B = (Vi * w) @ xp.matrix_transpose(Vi)
         if self.at is None:
             return B
         ui = Vi @ (w * self.at)
-        return B - np.outer(ui, ui) / float(self.at @ (w * self.at))
-
+        return B - ui[:, None] * ui[None, :] / self._border(w)

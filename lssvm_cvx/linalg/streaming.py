@@ -208,11 +208,7 @@ class StreamingPenalizedLS(PenalizedLS):
             return B.T @ B, B.sum(axis=0), B.T @ yb, yb.sum(axis=0), yb.T @ yb
 
         S, a, c, e, _ = source.map_reduce(stats, desc="normal equations")
-        n = self.N
-        self.phi_mean = shift + a / n
-        self.y_mean = e / n
-        C = (S - np.outer(a, a) / n) / n
-        self._finish(C, (c - np.outer(a, e) / n) / n, float(np.trace(C)))
+        self._from_shifted_sums(S, a, c, e, shift)
         self.single = False
 
     def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray
