@@ -39,8 +39,9 @@ def test_tikhonov_lstsq_equals_normal_equations(mu, rng):
 
 
 def test_gcv_choice_is_the_bruteforce_argmin(rng):
-    """GCV(μ) = ||(I - H_μ)g||² / (m - tr H_μ)² with the explicit hat matrix
-    H_μ = A(A'A + μI)^{-1}A'; the chosen μ is its minimiser over the grid."""
+    """GCV(μ) = m ||(I - H_μ)g||² / (m - tr H_μ)² (Golub, Heath & Wahba's V, the package's
+    one GCV) with the explicit hat matrix H_μ = A(A'A + μI)^{-1}A'; the chosen μ is its
+    minimiser over the grid."""
     A, g = _ill_conditioned(rng)
     m, n = A.shape
     grid = np.logspace(-12, 0, 25)
@@ -49,7 +50,7 @@ def test_gcv_choice_is_the_bruteforce_argmin(rng):
     brute = []
     for mu in smax2 * grid:
         H = A @ np.linalg.solve(A.T @ A + mu * np.eye(n), A.T)
-        brute.append(np.sum((g - H @ g) ** 2) / (m - np.trace(H)) ** 2)
+        brute.append(m * np.sum((g - H @ g) ** 2) / (m - np.trace(H)) ** 2)
     brute = np.array(brute)
     np.testing.assert_allclose(info["gcv"], brute, rtol=1e-6)
     k = int(np.argmin(brute))
@@ -98,7 +99,7 @@ def test_cv_tikhonov_is_stationary_for_the_refitted_criterion(data, sigma2):
 
 @pytest.mark.parametrize("sigma2", [0.5, 20.0])
 def test_final_gcv_equals_bruteforce_smoother(data, sigma2):
-    """final_gcv(μ) = ||y - S_μ y||² / (N - tr S_μ)² with the smoother S_μ built column by
+    """final_gcv(μ) = N ||y - S_μ y||² / (N - tr S_μ)² with the smoother S_μ built column by
     column: fitted values of the final model (AReg (9) on all points with c_μ = the Tikhonov
     CV solution for targets e_k).  The chosen μ of solve_tikhonov("gcv") is its argmin."""
     X, y = data
@@ -115,7 +116,7 @@ def test_final_gcv_equals_bruteforce_smoother(data, sigma2):
             fk = ARegCV(None, np.eye(N)[k], folds=f.fold_sets, Omega=O)
             al, b = fk.final_model(fk.solve_tikhonov(mu))
             S[:, k] = O @ al + b
-        brute = np.sum((y - S @ y) ** 2) / (N - np.trace(S)) ** 2
+        brute = N * np.sum((y - S @ y) ** 2) / (N - np.trace(S)) ** 2
         assert value == pytest.approx(brute, rel=1e-6)
     sol = f.solve_tikhonov("gcv")
     info = sol.extras["lstsq"]

@@ -238,3 +238,28 @@ def test_block_form_takes_folds_as_tensors(to_namespace, to_numpy):
     got = block_residuals(alpha, [torch.arange(3), torch.arange(3, 6)],
                           lambda V: C[V][:, V])
     np.testing.assert_array_equal(to_numpy(got), np.arange(1.0, 7.0) / 2)
+
+
+def test_one_gcv_definition():
+    """``gcv_score`` is Golub, Heath & Wahba's ``V = n RSS / tr(I - S)²`` for an explicit ridge
+    smoother (scalar and vector forms), ``inf`` where ``tr(I - S) <= 0``; the LS-SVM's GCV,
+    the Tikhonov curve of the AReg fusion and the §V baselines call it (they had three
+    scalings: ``RSS / tr²`` in two of them)."""
+    from lssvm_cvx.linalg.lstsq import gcv_curve
+    from lssvm_cvx.linalg.scores import gcv_score
+
+    rng = np.random.default_rng(3)
+    A, g = rng.standard_normal((30, 6)), rng.standard_normal(30)
+    mus = np.array([1e-3, 0.1, 10.0])
+    want = []
+    for mu in mus:
+        S = A @ np.linalg.solve(A.T @ A + mu * np.eye(6), A.T)
+        want.append(30 * np.sum((g - S @ g) ** 2) / np.trace(np.eye(30) - S) ** 2)
+        assert gcv_score(np.sum((g - S @ g) ** 2), 30, 30 - np.trace(S)) == pytest.approx(
+            want[-1], rel=1e-12)
+    U, s, _ = np.linalg.svd(A, full_matrices=False)
+    beta = U.T @ g
+    np.testing.assert_allclose(gcv_curve(s, beta, g @ g - beta @ beta, 30, mus), want, rtol=1e-9)
+    assert gcv_score(1.0, 5, 0.0) == np.inf
+    np.testing.assert_array_equal(gcv_score(np.ones(2), 5, np.array([-1.0, 2.0])),
+                                  [np.inf, 5 / 4])

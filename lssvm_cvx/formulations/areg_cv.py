@@ -122,6 +122,7 @@ from ..linalg import lssvm_system
 from ..linalg.bordered import BorderedSystem, bordered_solve
 from ..linalg.folds import make_folds
 from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
+from ..linalg.scores import gcv_score
 from ..solution import Solution
 from .areg import AREG_REF, ARegData, default_width
 from .base import BuiltProblem, Reference
@@ -329,7 +330,7 @@ class ARegCV(FoldData):
           all ``N`` points with ``c_μ``, :meth:`final_model`) as a linear smoother of the
           targets: ``c_μ = R_μ r`` is linear in ``r``, so the fitted values are
           ``S_μ r = H(I - R_μ)r`` with ``H`` the hat matrix of (9), and
-          ``GCV(μ) = ||r - S_μ r||² / (N - tr S_μ)²`` (:meth:`final_gcv`).  The degrees of
+          ``GCV(μ) = N ||r - S_μ r||² / (N - tr S_μ)²`` (:meth:`final_gcv`).  The degrees of
           freedom spent on ``c`` count: ``μ → 0`` (the exact optimum) pays for them.
         * ``"gcv_lstsq"`` — GCV of the least-squares problem in ``c`` itself
           (:func:`~lssvm_cvx.linalg.lstsq.tikhonov_lstsq`); its rows are not exchangeable
@@ -384,7 +385,7 @@ class ARegCV(FoldData):
         phi = s[None, :] / (s[None, :] ** 2 + mus[:, None])
         res = (r - H @ r)[:, None] + P @ (phi * beta[None, :]).T
         trS = np.trace(H) - phi @ dDP
-        return np.sum(res ** 2, axis=0) / (self.n - trS) ** 2, svd
+        return gcv_score(np.sum(res ** 2, axis=0), self.n, self.n - trS), svd
 
     def closed_form(self) -> Solution:
         return self._solve("exact", 0, duals=True)

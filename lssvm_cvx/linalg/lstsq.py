@@ -13,6 +13,7 @@ import numpy as np
 from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
+from .scores import gcv_score
 
 __all__ = ["CHOL_RCOND", "EIG_RTOL", "LSQR_ITER", "MU_GRID", "cholesky_if_conditioned",
            "min_norm_lstsq", "lsqr_lstsq", "tikhonov_lstsq", "gcv_curve", "constrained_lstsq",
@@ -85,16 +86,18 @@ def gcv_curve(s: np.ndarray, beta: np.ndarray, perp2: float, m: int, mus: np.nda
     """Generalized cross-validation (Golub, Heath & Wahba 1979, cited in §1 of the AReg paper)
     of the Tikhonov solutions ``x_μ = argmin ||Ax - g||² + μ||x||²`` for every ``μ`` in ``mus``::
 
-        GCV(μ) = ||A x_μ - g||² / (m - tr H_μ)²,   H_μ = A (A'A + μI)^{-1} A'
+        GCV(μ) = m ||A x_μ - g||² / (m - tr H_μ)²,   H_μ = A (A'A + μI)^{-1} A'
 
     from the thin SVD of ``A`` (``m`` rows): singular values ``s``, ``beta = U'g`` and
     ``perp2 = ||g||² - ||beta||²`` (the part of ``g`` outside the range of ``A``).  With
-    ``f_i = s_i²/(s_i² + μ)``: residual ``Σ((1 - f_i)β_i)² + perp2``, ``tr H_μ = Σ f_i``.
+    ``f_i = s_i²/(s_i² + μ)``: residual ``Σ((1 - f_i)β_i)² + perp2``, ``tr H_μ = Σ f_i``
+    (:func:`~lssvm_cvx.linalg.scores.gcv_score`, the package's one GCV; until 2026-11-28 this
+    curve was ``1/m`` of it, which has the same minimiser).
     """
     s2 = s[None, :] ** 2
     f = s2 / (s2 + np.asarray(mus, dtype=float)[:, None])
     res2 = np.sum(((1.0 - f) * beta[None, :]) ** 2, axis=1) + perp2
-    return res2 / (m - f.sum(axis=1)) ** 2
+    return gcv_score(res2, m, m - f.sum(axis=1))
 
 
 def tikhonov_lstsq(A: np.ndarray, g: np.ndarray, mu: float | str = "gcv", *,

@@ -14,7 +14,8 @@ The three exact leave-one-out forms of a linear smoother, each written once here
 
 and the k-fold form of the diagonal one, the **block form** ``r_V = (C⁻¹)_VV⁻¹ α_V``
 (:func:`block_residuals`): a held-out set ``V`` leaves the fit together (Cawley & Talbot's
-k-fold identity; a set of one point is the diagonal form).
+k-fold identity; a set of one point is the diagonal form).  Beside them the criterion that
+needs no held-out fit, generalised cross-validation (:func:`gcv_score`).
 
 Every function takes its array namespace from its inputs (``array_api_compat``: NumPy,
 PyTorch on any device, CuPy, ``array-api-strict``) and returns arrays of that namespace, so the
@@ -33,8 +34,8 @@ from array_api_compat import array_namespace, device
 from ..exceptions import HyperparameterError
 from .folds import disjoint_folds
 
-__all__ = ["SCORES", "ALIASES", "loo_score", "leverage_residuals", "diagonal_residuals",
-           "block_residuals", "path_residuals"]
+__all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "leverage_residuals",
+           "diagonal_residuals", "block_residuals", "path_residuals"]
 
 #: LOO mean squared error, mean absolute error, squared hinge of the LOO decision values
 #: (classification), LOO misclassification rate
@@ -85,6 +86,37 @@ def loo_score(R: Any, Y: Any, criterion: str, weights: np.ndarray | None = None)
     if weights is None:
         return xp.mean(per_row, axis=0)
     return np.average(per_row, axis=0, weights=weights)
+
+
+def gcv_score(rss: Any, n: int, resid_trace: Any) -> Any:
+    """Generalised cross-validation of a linear smoother ``ŷ = S y`` (Golub, Heath & Wahba
+    1979, eq. 1.4: ``V = (1/n)||(I - S)y||² / [(1/n) tr(I - S)]²``)::
+
+        GCV = n · RSS / tr(I - S)²,
+
+    ``+inf`` where ``tr(I - S) ≤ 0`` (a smoother with as many degrees of freedom as points).
+    The package's one definition: the LS-SVM's γ selection, the Tikhonov weight of the AReg
+    fusion and the §V baselines of the multiobjective paper call it.
+
+    Parameters
+    ----------
+    rss : float or array
+        The residual sum of squares ``||(I - S)y||²`` (one per candidate; for several target
+        columns, their mean).
+    n : int
+        The number of points.
+    resid_trace : float or array
+        ``tr(I - S) = n - tr S`` (one per candidate).
+
+    Returns
+    -------
+    float or array
+    """
+    if np.ndim(rss) == 0 and np.ndim(resid_trace) == 0:
+        t = float(resid_trace)
+        return n * float(rss) / t**2 if t > 0 else np.inf
+    r, tr = np.asarray(rss, dtype=np.float64), np.asarray(resid_trace, dtype=np.float64)
+    return np.where(tr > 0, n * r / np.where(tr > 0, tr, 1.0) ** 2, np.inf)
 
 
 def _array(a: Any) -> Any:

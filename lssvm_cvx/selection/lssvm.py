@@ -40,7 +40,7 @@ from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
 from ..linalg.folds import check_folds
-from ..linalg.scores import block_residuals, diagonal_residuals, loo_score
+from ..linalg.scores import block_residuals, diagonal_residuals, gcv_score, loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -96,11 +96,12 @@ def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> f
 
 
 def _gcv(alpha: np.ndarray, cdiag: np.ndarray, g: np.ndarray) -> float:
+    """``GCV`` from ``y - ŷ = diag(1/γ)α`` and ``tr(I - S) = Σ C_ii/γ_i`` (module docstring;
+    :func:`~lssvm_cvx.linalg.scores.gcv_score`)."""
     inv_g = 1.0 / g
     res = alpha * (inv_g[:, None] if alpha.ndim > 1 and inv_g.ndim else inv_g)
-    n = alpha.shape[0]
     tr = float(np.sum(cdiag * inv_g)) if inv_g.ndim else float(np.sum(cdiag) * inv_g)
-    return float(n * np.mean(np.sum(res**2, axis=0)) / tr**2)
+    return float(gcv_score(np.mean(np.sum(res**2, axis=0)), alpha.shape[0], tr))
 
 
 def _score(residuals: np.ndarray, y: np.ndarray, score: str,

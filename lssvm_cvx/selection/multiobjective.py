@@ -31,6 +31,7 @@ from ..formulations.multiobjective import (
 from ..formulations.scalarize import check_s
 from ..kernels.base import RBF, Polynomial
 from ..linalg.folds import make_folds
+from ..linalg.scores import gcv_score
 from .lssvm import gamma_sweep
 from .pareto import ParetoFront, select_ideal_point, trace_front
 from .pareto_nlp import NLPFront, trace_fronts_nlp
@@ -519,7 +520,7 @@ def _grid_select(X, y, model, kernel, method, complexity, degs, t, n_sigma, n_la
             for c, r in enumerate(rs):
                 pred, m = _kpcr_fit_eval(K, y, K, w, V, r)
                 dof = m + 1
-                scores[a, c] = n * np.sum((y - pred) ** 2) / (n - dof) ** 2 if dof < n else np.inf
+                scores[a, c] = gcv_score(np.sum((y - pred) ** 2), n, n - dof)
         else:
             acc = np.zeros(rs.size)
             for f in folds:
