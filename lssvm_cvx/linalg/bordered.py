@@ -24,8 +24,10 @@ class BorderedSystem:
     Parameters
     ----------
     chol :
-        Cholesky factor of ``H`` (:class:`~lssvm_cvx.linalg.cholesky.Cholesky` on NumPy,
-        :class:`~lssvm_cvx.linalg.arrays.ArrayCholesky` on another namespace).
+        Factorisation of ``H`` with ``solve``, ``inv_diag`` and ``inv_block``:
+        :class:`~lssvm_cvx.linalg.cholesky.Cholesky` (or a NumPy low-rank factor,
+        :class:`~lssvm_cvx.linalg.smw.SMWFactor`) on NumPy,
+        :class:`~lssvm_cvx.linalg.arrays.ArrayCholesky` on another namespace.
     a :
         Border vector (``1`` for regression, ``y`` for the classifier), in the factor's
         namespace.  ``None`` means no bias: the system reduces to ``H α = r`` and ``b = 0``.
@@ -35,13 +37,13 @@ class BorderedSystem:
     On NumPy ``b`` of one right-hand side is a float; elsewhere a 0-d array on the device.
     """
 
-    chol: Cholesky | ArrayCholesky
+    chol: Any
     a: Any
     u: Any = field(init=False, repr=False)
     s: float = field(init=False)
 
     def __post_init__(self):
-        self.numpy = isinstance(self.chol, Cholesky)
+        self.numpy = not isinstance(self.chol, ArrayCholesky)   # LAPACK or a NumPy low-rank factor
         self.xp = aac.array_namespace(np.empty(0)) if self.numpy else self.chol.xp
         if self.a is None:
             self.u, self.s = None, np.inf
