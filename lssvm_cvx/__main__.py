@@ -3,10 +3,10 @@
 import sys
 
 try:
-    from .cli import main
+    from .cli import command
 except KeyboardInterrupt:  # pragma: no cover - Ctrl-C within the first moments of startup
     print("lssvm-cvx: interrupted", file=sys.stderr)
     sys.exit(130)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())

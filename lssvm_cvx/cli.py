@@ -554,5 +554,16 @@ def main(argv: list[str] | None = None) -> int:
         raise
 
 
+def command() -> int:
+    """The ``lssvm-cvx`` process: :func:`main`, then Ctrl-C during the interpreter's shutdown
+    (worker pools, atexit handlers) ends the process as during the work — one line, exit 130 —
+    instead of a ``KeyboardInterrupt`` at teardown (a process killed by SIGINT)."""
+    import signal
+
+    code = main()
+    signal.signal(signal.SIGINT, _exit_interrupted)
+    return code
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(command())
