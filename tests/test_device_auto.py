@@ -85,8 +85,8 @@ def test_the_device_engine_reports_a_singular_path_as_the_cpu_does(data, to_name
     R = -np.eye(B.m)
     cpu, dev = PenalizedLS(B.Phi, y, B.G, np.eye(B.m)), PenalizedLS(
         conv(B.Phi), conv(y), conv(B.G), conv(np.eye(B.m)))
-    dev.R = conv(R)
-    cpu.R = R
+    dev.P["nu"] = conv(R)
+    cpu.P["nu"] = R
     assert np.isinf(dev.nu_path([0.1, 1.0], 0.5).scores).all()
     assert np.isinf(cpu.nu_path([0.1, 1.0], 0.5).scores).all()
 

@@ -215,10 +215,11 @@ def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> 
     gs = [positive(g) for g in gammas]
     if method not in ("cholesky", "eigh"):
         raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
-    if method == "cholesky":
+    if method == "cholesky":                          # I, H, L and L⁻¹ per γ
         xp, _, _ = _checked(K, y, 4.0)
-        return xp.stack([device_lssvm_system(K, y, g, matrices=4.0).loo(y) for g in gs])
-    xp, _, _ = _checked(K, y, 4.0)                  # K, U and two scaled copies of K
+        return xp.stack([RKHSSystem(K, 1.0, 1.0 / g, name=f"K + I/gamma (gamma = {g:g})").loo(y)
+                         for g in gs])
+    xp, _, _ = _checked(K, y, 3.0)                  # K, U and one N × N product
     dec = decompose(K, 1.0, {"rkhs": (RKHS, 1.0)})
     return xp.stack(dec.path("rkhs", [1.0 / g for g in gs], y)[2])
 

@@ -15,13 +15,13 @@ The derivation, the normalisers and the exact LOO residual ``(y_i - ŷ_i)/(1 - S
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from ..linalg.arrays import take_rows
-from ..linalg.penalized import PenalizedLS
+from ..linalg.penalized import PenalizedLS, penalty_set
 
 __all__ = ["DeviceStreamedPenalizedLS"]
 
@@ -43,17 +43,21 @@ class DeviceStreamedPenalizedLS(PenalizedLS):
     features : callable
         ``features(X_block) -> Φ_block`` (rows × m) on the device.
     G, R :
-        As in :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`.
+        As in :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` (None with ``penalties``).
     loo_rows : numpy.ndarray or None
         Sorted row indices of the LOO residuals (None: every row).
     shift : array of shape (m,)
         Provisional feature mean (a good one keeps the sums accurate).
     block_rows : int, default=8192
+    penalties, definite :
+        Named penalties instead of ``G`` and ``R``, as in
+        :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`.
     """
 
     def __init__(self, X: Any, Y: Any, features: Callable[[Any], Any], G: Any, R: Any,
-                 loo_rows: np.ndarray | None, shift: Any, *, block_rows: int = 8192):
-        self._setup(Y.shape[0], G, R, X, Y)
+                 loo_rows: np.ndarray | None, shift: Any, *, block_rows: int = 8192,
+                 penalties: Mapping[str, Any] | None = None, definite: Iterable[str] = ()):
+        self._setup(Y.shape[0], shift.shape[0], penalty_set(G, R, penalties, definite), X, Y)
         self._targets(Y)
         xp = self.xp
         self.block_rows = int(block_rows)

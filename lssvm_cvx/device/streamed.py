@@ -13,12 +13,12 @@ with ``Φ̃``, ``ỹ`` centred; the exact LOO residual is ``(y_i - ŷ_i) / (1 - 
 ``h_i = 1/N + φ̃_iᵀ(Φ̃ᵀΦ̃ + I/γ)⁻¹φ̃_i`` (the hat matrix of a ridge with an unpenalised
 intercept is ``11ᵀ/N + Φ̃(Φ̃ᵀΦ̃ + I/γ)⁻¹Φ̃ᵀ``).
 
-This is problem (N1) of :mod:`lssvm_cvx.linalg.penalized` with ``μ = 0`` and
-``ν ρ_R = 1/(γN)`` — the CPU approximations' model
+This is problem (N1) of :mod:`lssvm_cvx.linalg.penalized` with one identity penalty named
+``ridge``, ``ν ρ = 1/(γN)`` — the CPU approximations' model
 (:mod:`lssvm_cvx.estimators.lssvm_approx`) — so the path runs on the CPU engine's streamed
 form, :class:`~lssvm_cvx.device.penalized.DeviceStreamedPenalizedLS` (issue 30, step 5: the
 two-pass solver that lived here was a third copy of its normal equations and of
-:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.nu_path`): one pass over the row blocks for the
+:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`): one pass over the row blocks for the
 normal equations about a shift (in float64 whatever the features' dtype), one ``m × m``
 eigendecomposition, one pass for every γ's leverages and residuals, and one Cholesky solve at
 the chosen γ.  Without the shift, ``Σ φ_Bᵀφ_B - N φ̄ φ̄ᵀ`` cancels most digits when the kernel
@@ -125,15 +125,13 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
     """
     xp, device = namespace_of(X, y)
     f64 = xp.float64
-    m = int(shift.shape[0])
     pr = DeviceStreamedPenalizedLS(
         X, xp.astype(y, f64)[:, None], lambda XB: xp.astype(features(XB), f64),
-        xp.eye(m, dtype=f64, device=device), None, None, xp.astype(shift, f64),
-        block_rows=block_rows)
-    nus = 1.0 / (np.asarray(gammas, dtype=np.float64) * pr.W * pr.rho_i)     # ν ρ_R = 1/(γN)
-    scores = pr.nu_path(nus, 0.0, "mse").scores
+        None, None, None, xp.astype(shift, f64), block_rows=block_rows, penalties={"ridge": None})
+    nus = 1.0 / (np.asarray(gammas, dtype=np.float64) * pr.W * pr.rho["ridge"])  # ν ρ = 1/(γN)
+    scores = pr.path("ridge", nus).scores
     j = int(np.argmin(scores))
-    theta = factor_spd(xp, pr.matrix(0.0, float(nus[j])),
+    theta = factor_spd(xp, pr.matrix(ridge=float(nus[j])),
                        name=f"the ridge's normal equations at gamma = {gammas[j]:g}"
                        ).solve(pr.rhs)[:, 0]
     return StreamedPath(gammas=gammas, scores=xp.asarray(scores, dtype=f64, device=device),

@@ -9,7 +9,8 @@ unpenalised bias::
     ⇔  (Φ_c'Φ_c/N + I/(γN)) θ = Φ_c'y_c/N,   b = ȳ - φ̄'θ,
 
 the dual solution being ``α = γ e`` and ``θ = Φ'α``.  This is problem (N1) of
-:mod:`lssvm_cvx.linalg.penalized` with ``μ = 0`` and ``ν ρ_R = 1/(γN)``, solved by
+:mod:`lssvm_cvx.linalg.penalized` with one identity penalty named ``ridge`` whose weight
+satisfies ``ν ρ = 1/(γN)``, solved by
 :class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`: one pass over row blocks (≈ 32 MB
 of features each) accumulates the ``m × m`` normal equations, so no process ever holds the
 ``N × m`` design.  ``selection="loo"`` scores the whole γ grid of one σ² by the exact
@@ -106,12 +107,14 @@ def _problem(fmap: Any, source: Any, loo_rows: np.ndarray) -> StreamingPenalized
     # centres (training rows); random Fourier features have mean ≈ 0
     centres = getattr(fmap, "centres", None)
     shift = fmap(centres).mean(axis=0) if centres is not None else np.zeros(r)
-    return StreamingPenalizedLS(source, fmap, np.eye(r), None, loo_rows, shift)
+    return StreamingPenalizedLS(source, fmap, None, None, loo_rows, shift,
+                                penalties={"ridge": None})
 
 
 def _nu(problem: StreamingPenalizedLS, gammas: np.ndarray) -> np.ndarray:
-    """ν of (N1) equivalent to the LS-SVM's γ: ``ν ρ_R = 1/(γN)``."""
-    return 1.0 / (np.asarray(gammas, dtype=np.float64) * problem.N * problem.rho_i)
+    """The weight of (N1)'s one identity penalty equivalent to the LS-SVM's γ:
+    ``ν ρ = 1/(γN)``."""
+    return 1.0 / (np.asarray(gammas, dtype=np.float64) * problem.N * problem.rho["ridge"])
 
 
 def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
@@ -167,7 +170,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         for i, s2 in enumerate(sig):
             fmap = _feature_map(kind, make_kernel(s2), X, m, est.random_state)
             pr = _problem(fmap, source, loo_rows)
-            scores[i] = pr.nu_path(list(_nu(pr, gammas)), 0.0, criterion).scores
+            scores[i] = pr.path("ridge", _nu(pr, gammas), criterion=criterion).scores
             j = int(np.argmin(scores[i]))
             if scores[i, j] < best_score:
                 best_score = float(scores[i, j])
@@ -183,7 +186,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
             best_sigma2=best[1], best_score=best_score)
     assert best is not None
     gamma, sigma2, pr, fmap = best
-    fit = pr.fit(0.0, float(_nu(pr, np.array([gamma]))[0]))
+    fit = pr.fit(ridge=float(_nu(pr, np.array([gamma]))[0]))
     est.approximation_ = kind
     est.feature_map_ = fmap
     est.n_components_ = fmap.n_features

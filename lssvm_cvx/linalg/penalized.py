@@ -70,7 +70,7 @@ is O(N m): the design is stored once and every other N-sized quantity is formed 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,7 @@ __all__ = [
     "normalizers",
     "trace_normalizers",
     "paper_weights",
+    "penalty_set",
     "PenalizedLS",
     "PathResult",
     "Fit",
@@ -158,10 +159,38 @@ def trace_normalizers(trC: float, trG: float, trR: float, W: float) -> tuple[flo
     return MU_UNIT * trC / trG / W, NU_UNIT * trC / trR / W
 
 
+def penalty_set(G: Any, R: Any, penalties: Mapping[str, Any] | None, definite: Iterable[str]
+                 ) -> tuple[dict[str, Any], frozenset[str], dict[str, str]]:
+    """The named penalties ``{name: matrix or None}`` (None: the identity), the names of the
+    positive-definite ones and the matrices' labels in messages: the Auto note's ``μ G`` and
+    ``ν R`` when ``penalties`` is None."""
+    if penalties is None:
+        if G is None:
+            raise InputError("give the gradient-norm Gram G (the Auto note's penalties) or "
+                             "`penalties`")
+        return {"mu": G, "nu": R}, frozenset({"nu"}), {"mu": "G", "nu": "R"}
+    if G is not None or R is not None:
+        raise InputError("give either G and R (the Auto note's penalties) or `penalties`, not both")
+    named = dict(penalties)
+    if not named or not all(isinstance(k, str) and k.isidentifier() for k in named):
+        raise InputError(f"penalties must map identifiers to matrices, got {sorted(map(str, named))}")
+    pd = frozenset(definite)
+    if not pd <= set(named):
+        raise InputError(f"definite names {sorted(pd - set(named))} are not penalties {sorted(named)}")
+    return (named, pd | {k for k, P in named.items() if P is None},
+            {k: "I" if P is None else f"P_{k}" for k, P in named.items()})
+
+
 class PenalizedLS:
-    """Problem (N1) for one basis: exact LOO, μ and ν paths from one decomposition, fit — on
-    NumPy or on any array-API namespace and device (PyTorch on the CPU or CUDA, CuPy,
-    ``array-api-strict``).
+    """Problem (N1) for one basis, with any named quadratic penalties: exact LOO, a path of any
+    one weight from one decomposition, fit — on NumPy or on any array-API namespace and device
+    (PyTorch on the CPU or CUDA, CuPy, ``array-api-strict``).
+
+    The penalties are the Auto note's ``μ ρ_G G + ν ρ_R R`` by default (``G``, ``R``), or any
+    named set ``Σ_k w_k ρ_k P_k`` (``penalties``; issue 30, step 1), each with the one
+    normaliser rule ``ρ_k = tr(C)/(W tr P_k)`` (unit 1: :data:`MU_UNIT` = :data:`NU_UNIT`) and
+    a path form chosen by whether the penalty is declared positive definite (ν's form, below);
+    the LS-SVM approximations carry one identity penalty.
 
     The arrays stay in their namespace and on their device; only the paths' scores come back
     as NumPy.  The design is centred and multiplied in blocks of ``block_rows`` rows (never a
@@ -177,17 +206,24 @@ class PenalizedLS:
         Design.
     Y : array of shape (N,) or (N, T)
         Targets (several columns share every decomposition).
-    G : array of shape (m, m)
-        Gradient-norm penalty, symmetric PSD.
+    G : array of shape (m, m) or None
+        Gradient-norm penalty of the weight ``mu``, symmetric PSD (the Auto note's; None with
+        ``penalties``).
     R : array of shape (m, m) or None, default=None
-        Margin matrix of the ν term, symmetric positive definite; None for the identity (eq. 9's
-        ``||α||²``).
+        Margin matrix of the weight ``nu``, symmetric positive definite; None for the identity
+        (eq. 9's ``||α||²``).
     sample_weight : array of shape (N,) or None, default=None
         Positive weights ``s_i`` of the observations in the fit term (``Σ s_i r_i²``; None: all
         ones).  ``W = Σ s_i`` takes the place of N everywhere (so integer weights are the same
         problem as repeated rows): the bias and the centring become weighted means,
         ``C = Φ_c'SΦ_c/W``, and the exact LOO residual (observation i leaves the fit term) is
         ``(y_i - ŷ_i)/(1 - S_ii)`` with ``S_ii = s_i/W + s_i φ_c,i'A^{-1}φ_c,i/W``.
+    penalties : mapping of str to array of shape (m, m) or None, optional
+        Named symmetric PSD penalties instead of ``G`` and ``R`` (None: the identity).  The
+        weights are then given by these names (``fit(lam=0.1)``, ``path("lam", values)``).
+    definite : iterable of str, default=()
+        The names of ``penalties`` that are positive definite (the identity always is): their
+        weight must be positive and their path is taken in ν's form.
     block_rows : int or None, default=None
         Rows of the centred design formed at a time (None: :data:`CHUNK_ELEMS` / m, ≈ 32 MB of
         float64).
@@ -202,20 +238,21 @@ class PenalizedLS:
     #: the observations' weights (None: unweighted)
     w: Any
 
-    def __init__(self, Phi: Any, Y: Any, G: Any, R: Any = None, sample_weight: Any = None, *,
+    def __init__(self, Phi: Any, Y: Any, G: Any = None, R: Any = None, sample_weight: Any = None,
+                 *, penalties: Mapping[str, Any] | None = None, definite: Iterable[str] = (),
                  block_rows: int | None = None):
-        xp, device, numpy = namespace_or_numpy(Phi, Y, G, R, sample_weight)
+        named, pd, labels = penalty_set(G, R, penalties, definite)
+        xp, device, numpy = namespace_or_numpy(Phi, Y, sample_weight, *named.values())
         foreign = not numpy
         if not foreign:
-            Phi, Y, G = (np.asarray(a, dtype=np.float64) for a in (Phi, Y, G))
-            R = None if R is None else np.asarray(R, dtype=np.float64)
+            Phi, Y = (np.asarray(a, dtype=np.float64) for a in (Phi, Y))
+            named = {k: None if P is None else np.asarray(P, dtype=np.float64)
+                     for k, P in named.items()}
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
-        self._setup(Phi.shape[0], G, R, Phi, Y, namespace=(xp, device))
+        self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels), Phi, Y, namespace=(xp, device))
         self._targets(Y)
         xp = self.xp
-        if int(Phi.shape[1]) != self.m:
-            raise InputError(f"G is {self.m} × {self.m} but the design has {Phi.shape[1]} columns")
         self.Phi = Phi
         self.block_rows = (max(1, CHUNK_ELEMS // max(self.m, 1)) if block_rows is None
                            else max(1, int(block_rows)))
@@ -242,23 +279,54 @@ class PenalizedLS:
         C = C / self.W
         self._finish(C, rhs / self.W, float(xp.sum(xp.linalg.diagonal(C))))
 
-    def _setup(self, n_rows: int, G: Any, R: Any, *arrays: Any,
+    def _setup(self, n_rows: int, n_cols: int,
+               penalty_set: tuple[dict[str, Any], frozenset[str], dict[str, str]], *arrays: Any,
                namespace: tuple[Any, Any] | None = None) -> None:
-        """Namespace, dtype and the penalty matrices (every constructor); ``arrays`` the other
-        inputs that share the namespace (``namespace``: already detected, ``(xp, device)``)."""
-        both = (G,) if R is None else (G, R)
-        xp, self.device = namespace_of(*arrays, *both) if namespace is None else namespace
+        """Namespace, dtype and the penalty matrices (every constructor; ``penalty_set`` from
+        :func:`penalty_set`); ``arrays`` the other inputs that share the namespace
+        (``namespace``: already detected, ``(xp, device)``)."""
+        named, self.definite, self.labels = penalty_set
+        given = [P for P in named.values() if P is not None]
+        xp, self.device = namespace_of(*arrays, *given) if namespace is None else namespace
         self.xp = xp
-        self.dtype = float_dtype(xp, *arrays, *both)
-        self.N, self.m = int(n_rows), int(G.shape[0])
-        if tuple(G.shape) != (self.m, self.m) or (R is not None and tuple(R.shape) != (self.m, self.m)):
-            raise InputError(f"G and R must be square of one order, got {tuple(G.shape)}")
+        self.dtype = float_dtype(xp, *arrays, *given)
+        self.N, self.m = int(n_rows), int(n_cols)
+        for k, P in named.items():
+            if P is not None and tuple(P.shape) != (self.m, self.m):
+                raise InputError(f"the penalty {self.labels[k]} must be {self.m} × {self.m} (the "
+                                 f"design's columns), got shape {tuple(P.shape)}")
         self.basis: Any = None  # the basis it was built from, when a caller records it
         self.w = None
         self.W = float(self.N)
         self.loo_rows: np.ndarray | None = None   # None: every row
-        self.G = 0.5 * (G + xp.matrix_transpose(G))
-        self.R = None if R is None else 0.5 * (R + xp.matrix_transpose(R))
+        #: the named penalty matrices, symmetrised (None: the identity)
+        self.P: dict[str, Any] = {k: None if P is None else 0.5 * (P + xp.matrix_transpose(P))
+                                  for k, P in named.items()}
+
+    @property
+    def names(self) -> list[str]:
+        """The penalties' names, in the order of positional weights."""
+        return list(self.P)
+
+    @property
+    def G(self) -> Any:
+        """The Auto note's gradient-norm penalty (the weight ``mu``)."""
+        return self.P["mu"]
+
+    @property
+    def R(self) -> Any:
+        """The Auto note's margin matrix (the weight ``nu``; None: the identity)."""
+        return self.P["nu"]
+
+    @property
+    def rho_g(self) -> float:
+        """``ρ_G``, the normaliser of ``mu``."""
+        return self.rho["mu"]
+
+    @property
+    def rho_i(self) -> float:
+        """``ρ_R``, the normaliser of ``nu``."""
+        return self.rho["nu"]
 
     def _targets(self, Y: Any) -> None:
         """``Y`` as an (N, T) array (``single``: it was a vector)."""
@@ -269,14 +337,21 @@ class PenalizedLS:
         self.Y = Y[:, None] if self.single else Y
 
     def _finish(self, C: Any, rhs: Any, trC: float) -> None:
-        """``C``, ``Φ_c'S y_c/W`` and the normalisers ``ρ_G``, ``ρ_R`` (every constructor)."""
+        """``C``, ``Φ_c'S y_c/W`` and the normalisers ``ρ_k = tr(C)/(W tr P_k)`` (every
+        constructor)."""
         xp = self.xp
         self.C = 0.5 * (C + xp.matrix_transpose(C))
         self.rhs = rhs
-        trG = float(xp.sum(xp.linalg.diagonal(self.G)))
-        trR = float(self.m) if self.R is None else float(xp.sum(xp.linalg.diagonal(self.R)))
-        # (N1) divided by W: the penalties' weights per unit of the mean-squared fit term
-        self.rho_g, self.rho_i = trace_normalizers(trC, trG, trR, self.W)
+        if not trC > 0:
+            raise InputError("the design has no variation (all inputs identical?)")
+        #: per penalty, its weight's normaliser (N1 divided by W: per unit of the mean fit term)
+        self.rho: dict[str, float] = {}
+        for k, P in self.P.items():
+            trP = float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P)))
+            if not trP > 0:
+                raise NotPSDError(f"the penalty {self.labels[k]} ({k}) has non-positive trace "
+                                  f"{trP:.3g}")
+            self.rho[k] = MU_UNIT * trC / trP / self.W
 
     def _from_shifted_sums(self, S: Any, a: Any, c: Any, e: Any, shift: Any) -> None:
         """The normal equations from sums about a provisional feature mean ``shift`` (the
@@ -306,11 +381,29 @@ class PenalizedLS:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
         return float(mu) * self.W * self.rho_g, float(nu) * self.W * self.rho_i
 
-    def matrix(self, mu: float, nu: float) -> Any:
-        """``A = C + μρ_G G + νρ_R R``."""
+    def weights(self, *args: float, **named: float) -> dict[str, float]:
+        """The penalties' weights by name: positional ones in the order of :attr:`names`, the
+        rest by name, a penalty not given 0."""
+        if len(args) > len(self.P):
+            raise HyperparameterError(f"{len(args)} weights for the {len(self.P)} penalties "
+                                      f"{self.names}")
+        w = dict.fromkeys(self.P, 0.0)
+        w.update(zip(self.P, (float(v) for v in args)))
+        for k, v in named.items():
+            if k not in w:
+                raise HyperparameterError(f"unknown penalty {k!r}; penalties are {self.names}")
+            w[k] = float(v)
+        return w
+
+    def matrix(self, *args: float, **named: float) -> Any:
+        """``A = C + Σ_k w_k ρ_k P_k`` (the Auto note's ``C + μρ_G G + νρ_R R``)."""
         xp = self.xp
-        R = xp.eye(self.m, dtype=self.dtype, device=self.device) if self.R is None else self.R
-        return self.C + (mu * self.rho_g) * self.G + (nu * self.rho_i) * R
+        A = self.C
+        for k, wk in self.weights(*args, **named).items():
+            P = self.P[k]
+            A = A + (wk * self.rho[k]) * (xp.eye(self.m, dtype=self.dtype, device=self.device)
+                                          if P is None else P)
+        return A
 
     # paths -----------------------------------------------------------------------------
     def _reduce(self, fn: Callable[[Any, Any, Any, Any], Any]) -> Any:
@@ -339,38 +432,51 @@ class PenalizedLS:
         grid = np.asarray(values, dtype=np.float64).reshape(-1)
         return grid, self.xp.asarray(grid, dtype=self.dtype, device=self.device)
 
+    def path(self, name: str, values: ArrayLike, fixed: Mapping[str, float] | None = None,
+             criterion: str = "mse") -> PathResult:
+        """LOO criterion for every value of the weight ``name``, the others at ``fixed`` (0 when
+        not given), from one decomposition: ``(C + others) U = P U diag(λ)``, ``U'PU = I``,
+        ``A^{-1} = U diag(1/(λ + ρw)) U'`` when the penalty is positive definite (ν's form;
+        symmetric when ``P = I``), else ``ρP V = (C + others) V Θ``, ``V'(C + others)V = I``,
+        ``A^{-1} = V diag(1/(1 + θw)) V'`` (μ's form).  Scores are ``inf`` when the pencil's
+        definite side is numerically singular."""
+        if name not in self.P:
+            raise HyperparameterError(f"unknown penalty {name!r}; penalties are {self.names}")
+        grid, g = self._grid(values)
+        rest = {k: v for k, v in self.weights(**(fixed or {})).items() if k != name}
+        others = self.matrix(**rest)
+        definite = name in self.definite
+        dec = (geneig(self.xp, others, self.P[name]) if definite
+               else geneig(self.xp, self.rho[name] * self.P[name], others))
+        if dec is None:
+            return PathResult(name, grid, np.full(grid.size, np.inf), rest)
+        lam, U = dec
+        lam = self.xp.clip(lam, 0.0, None)  # PSD matrices: negative values are round-off
+        W = (1.0 / (lam[:, None] + self.rho[name] * g[None, :]) if definite
+             else 1.0 / (1.0 + lam[:, None] * g[None, :]))
+        return PathResult(name, grid, self._path(U, W, criterion), rest)
+
     def mu_path(self, mus: ArrayLike, nu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every μ at fixed ν (one generalised eigendecomposition)."""
-        grid, g = self._grid(mus)
-        # None: B numerically singular at this ν, no usable path
-        dec = geneig(self.xp, self.rho_g * self.G, self.matrix(0.0, nu))
-        if dec is None:
-            return PathResult("mu", grid, np.full(grid.size, np.inf), {"nu": float(nu)})
-        theta, V = dec
-        theta = self.xp.clip(theta, 0.0, None)  # PSD G: negative values are round-off
-        W = 1.0 / (1.0 + theta[:, None] * g[None, :])
-        return PathResult("mu", grid, self._path(V, W, criterion), {"nu": float(nu)})
+        return self.path("mu", mus, {"nu": nu}, criterion)
 
     def nu_path(self, nus: ArrayLike, mu: float, criterion: str = "mse") -> PathResult:
         """LOO criterion for every ν at fixed μ (one symmetric eigendecomposition, generalised
         with respect to ``R`` when it is not the identity)."""
-        grid, g = self._grid(nus)
-        dec = geneig(self.xp, self.matrix(mu, 0.0), self.R)
-        if dec is None:
-            return PathResult("nu", grid, np.full(grid.size, np.inf), {"mu": float(mu)})
-        lam, U = dec
-        lam = self.xp.clip(lam, 0.0, None)
-        W = 1.0 / (lam[:, None] + self.rho_i * g[None, :])
-        return PathResult("nu", grid, self._path(U, W, criterion), {"mu": float(mu)})
+        return self.path("nu", nus, {"mu": mu}, criterion)
 
     # one setting -----------------------------------------------------------------------
-    def _factor(self, mu: float, nu: float) -> Cholesky | ArrayCholesky:
-        if mu < 0 or nu <= 0:
-            raise HyperparameterError(f"need mu >= 0 and nu > 0, got mu={mu!r}, nu={nu!r}")
+    def _factor(self, weights: Mapping[str, float]) -> Cholesky | ArrayCholesky:
+        if any(not (v > 0 if k in self.definite else v >= 0) for k, v in weights.items()):
+            need = " and ".join(f"{k} {'>' if k in self.definite else '>='} 0" for k in weights)
+            got = ", ".join(f"{k}={v!r}" for k, v in weights.items())
+            raise HyperparameterError(f"need {need}, got {got}")
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
             check_memory(self.m, 8 if self.dtype == xp.float64 else 4, 4.0, xp, self.device)
-        return factor_spd(xp, self.matrix(mu, nu), name=f"C + mu G + nu R (mu = {mu:g}, nu = {nu:g})")
+        terms = " + ".join(f"{k} {self.labels[k]}" for k in weights)
+        values = ", ".join(f"{k} = {v:g}" for k, v in weights.items())
+        return factor_spd(xp, self.matrix(**weights), name=f"C + {terms} ({values})")
 
     def _held_out(self, chol: Cholesky | ArrayCholesky, theta: Any, wb: Any, B: Any, Ycb: Any
                   ) -> tuple[Any, Any]:
@@ -380,25 +486,29 @@ class PenalizedLS:
         h = h if wb is None else wb[:, 0] * h
         return leverage_residuals(Ycb - B @ theta, h), h
 
-    def fit(self, mu: float, nu: float) -> Fit:
-        """Solve (N1) by one Cholesky factorisation; LOO residuals from ``L^{-1}Φ_c'``."""
+    def fit(self, *args: float, **named: float) -> Fit:
+        """Solve (N1) at the weights (positional in the order of :attr:`names`, or by name:
+        ``fit(mu, nu)``, ``fit(lam=0.1)``) by one Cholesky factorisation; LOO residuals from
+        ``L^{-1}Φ_c'``."""
         xp = self.xp
-        chol = self._factor(mu, nu)
+        weights = self.weights(*args, **named)
+        chol = self._factor(weights)
         theta = chol.solve(self.rhs)  # (m, T)
         b = self.y_mean - self.phi_mean @ theta
         loos, hs = zip(*(self._held_out(chol, theta, wb, B, Ycb)
                          for wb, B, _, Ycb in self._loo_blocks()))
         return Fit(theta=theta, b=b, loo=xp.concat(loos, axis=0), leverage=xp.concat(hs),
-                   chol=chol, mu=float(mu), nu=float(nu), problem=self)
+                   chol=chol, weights=weights, problem=self)
 
     def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit."""
         Y = take_rows(self.xp, self.Y, self.loo_rows)
         return float(loo_score(fit.loo[:, :, None], Y, criterion)[0])
 
-    def loo_residuals(self, mu: float, nu: float) -> Any:
-        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` (shape of ``Y`` as given; the LOO rows)."""
-        R = self.fit(mu, nu).loo
+    def loo_residuals(self, *args: float, **named: float) -> Any:
+        """Exact LOO residuals ``y_i - f^{(-i)}(x_i)`` at the weights of :meth:`fit` (shape of
+        ``Y`` as given; the LOO rows)."""
+        R = self.fit(*args, **named).loo
         return R[:, 0] if self.single else R
 
 
@@ -412,9 +522,19 @@ class Fit:
     loo: Any
     leverage: Any
     chol: Cholesky | ArrayCholesky
-    mu: float
-    nu: float
+    #: the penalties' weights, by name
+    weights: dict[str, float]
     problem: PenalizedLS = field(repr=False)
+
+    @property
+    def mu(self) -> float:
+        """The Auto note's normalised μ."""
+        return self.weights["mu"]
+
+    @property
+    def nu(self) -> float:
+        """The Auto note's normalised ν."""
+        return self.weights["nu"]
 
     @property
     def rcond(self) -> float:
@@ -448,7 +568,7 @@ def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu
     Y2 = pr.Y
     N = pr.N
     w = np.ones(N) if pr.w is None else pr.w
-    pen = (mu * pr.rho_g) * pr.G + (nu * pr.rho_i) * (np.eye(pr.m) if pr.R is None else pr.R)
+    pen = pr.matrix(mu, nu) - pr.C
     scale = pr.W
     Z = np.hstack([np.ones((N, 1)), pr.Phi])
     R = np.empty_like(Y2)

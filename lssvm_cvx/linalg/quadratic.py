@@ -467,16 +467,19 @@ def rkhs_path(K: Any, s: Any, Y: Any, cs: Sequence[float] | np.ndarray, *,
     With ``α = S^{½}β`` the system ``(K + cS^{-1})α + b1 = y, 1'α = 0`` becomes
     ``(S^{½}KS^{½} + cI)β + S^{½}1 b = S^{½}y``, ``(S^{½}1)'β = 0`` — a
     :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
-    ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.
+    ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.  With unit weights (every
+    ``s_i = 1``) the scalings are skipped: the same numbers (a product by 1 is exact) without
+    the two ``N × N`` temporaries of ``S^{½}KS^{½}``.
     """
     xp = namespace_or_numpy(K, s, Y)[0]
     r = xp.sqrt(s)
-    spec = SpectralBordered(r[:, None] * K * r[None, :], r, name="S^½ K S^½")
-    rhs = r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
+    unit = bool(xp.all(r == 1.0))
+    spec = SpectralBordered(K if unit else r[:, None] * K * r[None, :], r, name="S^½ K S^½")
+    rhs = Y if unit else r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
     alphas, bs, res = [], [], []
     for c in cs:
         beta, b = spec.solve(rhs, float(c))
-        alphas.append(r[:, None] * beta if beta.ndim > 1 else r * beta)
+        alphas.append(beta if unit else r[:, None] * beta if beta.ndim > 1 else r * beta)
         bs.append(b)
         if folds is None:
             res.append(diagonal_residuals(beta, spec.alpha_inv_diag(float(c)) * r))

@@ -22,14 +22,14 @@ makes each path cost ``O(n_loo · m²)`` instead of ``O(N m²)``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import InputError
-from .penalized import Fit, PenalizedLS
+from .penalized import Fit, PenalizedLS, penalty_set
 from .scores import loo_score
 
 __all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
@@ -182,11 +182,13 @@ class StreamingPenalizedLS(PenalizedLS):
     features :
         ``features(X_block) -> Φ_block`` (rows × m), applied per block.
     G, R :
-        Penalty and margin matrices as in :class:`PenalizedLS`.
+        Penalty and margin matrices as in :class:`PenalizedLS` (None with ``penalties``).
     loo_rows :
         Sorted row indices on which LOO residuals are evaluated.
     shift :
         Provisional feature mean ``s`` (any ``m``-vector; a good one keeps the sums accurate).
+    penalties, definite :
+        Named penalties instead of ``G`` and ``R``, as in :class:`PenalizedLS`.
     """
 
     source: ArraySource | DaskSource
@@ -194,13 +196,16 @@ class StreamingPenalizedLS(PenalizedLS):
     loo_rows: np.ndarray
 
     def __init__(self, source: ArraySource | DaskSource, features: Callable[[np.ndarray], np.ndarray],
-                 G: np.ndarray, R: np.ndarray | None, loo_rows: np.ndarray, shift: np.ndarray):
+                 G: np.ndarray | None, R: np.ndarray | None, loo_rows: np.ndarray,
+                 shift: np.ndarray, *, penalties: Mapping[str, np.ndarray | None] | None = None,
+                 definite: Iterable[str] = ()):
         self.source = source
         self.features = features
-        self._setup(source.n_rows, np.asarray(G, dtype=np.float64),
-                    None if R is None else np.asarray(R, dtype=np.float64))
-        self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
+        named, pd, labels = penalty_set(G, R, penalties, definite)
+        named = {k: None if P is None else np.asarray(P, dtype=np.float64) for k, P in named.items()}
         shift = np.asarray(shift, dtype=np.float64)
+        self._setup(source.n_rows, shift.shape[0], (named, pd, labels), shift)
+        self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
 
         def stats(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
             check_finite_block(off, xb, yb)
@@ -227,8 +232,9 @@ class StreamingPenalizedLS(PenalizedLS):
 
         return self.source.map_reduce(block, desc="LOO path")[0]
 
-    def fit(self, mu: float, nu: float) -> StreamingFit:
-        chol = self._factor(mu, nu)
+    def fit(self, *args: float, **named: float) -> StreamingFit:
+        weights = self.weights(*args, **named)
+        chol = self._factor(weights)
         theta = chol.solve(self.rhs)
         b = self.y_mean - self.phi_mean @ theta
 
@@ -238,7 +244,7 @@ class StreamingPenalizedLS(PenalizedLS):
 
         loo = self.source.map_rows(block, self.loo_rows.size, desc="LOO residuals")
         return StreamingFit(theta=theta, b=b, loo=loo, leverage=np.empty(0), chol=chol,
-                            mu=float(mu), nu=float(nu), problem=self)
+                            weights=weights, problem=self)
 
     def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit (one reduction on a Dask source)."""
@@ -248,8 +254,8 @@ class StreamingPenalizedLS(PenalizedLS):
         path = self._path(np.linalg.inv(fit.chol.L).T, np.ones((self.m, 1)), criterion)
         return float(path[0])
 
-    def loo_residuals(self, mu: float, nu: float) -> np.ndarray:
-        return np.asarray(self.fit(mu, nu).loo)
+    def loo_residuals(self, *args: float, **named: float) -> np.ndarray:
+        return np.asarray(self.fit(*args, **named).loo)
 
 
 def loo_subsample(n_rows: int, n_loo: int, seed: int) -> np.ndarray:
