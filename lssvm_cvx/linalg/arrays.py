@@ -228,10 +228,12 @@ class ArrayCholesky:
 
     def inv_block(self, idx: Any) -> Any:
         """The principal block ``(H⁻¹)[idx, idx] = X'X``, ``X`` the columns ``idx`` of ``L⁻¹``
-        (one triangular solve against those unit columns)."""
+        (one triangular solve against those unit columns, formed as ``N × |idx|``)."""
         xp, L = self.xp, self.L
-        I = xp.eye(self.n, dtype=L.dtype, device=aac.device(L))
-        X = solve_triangular(xp, L, xp.take(I, xp.asarray(idx, device=aac.device(L)), axis=1))
+        dev = aac.device(L)
+        E = xp.astype(xp.arange(self.n, device=dev)[:, None]
+                      == xp.asarray(idx, device=dev)[None, :], L.dtype)
+        X = solve_triangular(xp, L, E)
         return xp.matrix_transpose(X) @ X
 
 

@@ -60,9 +60,11 @@ class SpectralBordered:
             raise InputError(f"the shift λ = 1/γ must be > 0, got {lam!r}")
         return 1.0 / (self.s + lam)
 
-    def _border(self, w: Any) -> float:
-        """``a'H⁻¹a`` at the weights ``w = 1/(s + λ)``."""
-        return float(self.xp.sum(self.at * (w * self.at)))
+    def _border(self, w: Any) -> Any:
+        """``a'H⁻¹a`` at the weights ``w = 1/(s + λ)`` (a float on NumPy, a 0-d array elsewhere:
+        no host synchronisation per λ on a GPU)."""
+        v = self.xp.sum(self.at * (w * self.at))
+        return float(v) if self.numpy else v
 
     def solve(self, r: Any, lam: float) -> tuple[Any, Any]:
         """``(alpha, b)`` of the bordered system with ``H = Ω + λ I`` (``b`` of one right-hand
