@@ -35,9 +35,10 @@ observation (or set) leaving the loss while the basis and the terms keep it (the
 :mod:`lssvm_cvx.linalg.scores`).  The composition core
 (:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations and the
 Auto LS-SVM formulation solve through it.  Not yet here (issue 30): the primal representation
-for ``N ≫ m`` (a design ``Φ``), which is still :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`
-with the Auto note's two normalised weights μ and ν, and the fixed-c AReg and componentwise
-η / AReg systems, which keep their own bordered systems.
+for ``N ≫ m`` (a design ``Φ``), :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` — which has
+named penalties and a path of any one weight since 2026-11-28, but binds its targets when it is
+built — and the fixed-c AReg and componentwise η / AReg systems, which keep their own bordered
+systems.
 """
 
 from __future__ import annotations

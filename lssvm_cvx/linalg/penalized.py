@@ -39,6 +39,17 @@ row-invariant; the search re-selects them on every fit.
 
 Solution: ``(C + μρ_G G + νρ_R R) θ = Φ_c' y_c / N``, ``b = ȳ - mean(Φ) θ``.
 
+Named penalties
+---------------
+(N1) is the case ``{"mu": G, "nu": R}`` of any set of named penalties (issue 30, step 1)::
+
+    J(θ, b)/W = (1/W) Σ_i s_i (y_i - φ_i'θ - b)² + Σ_k w_k ρ_k θ'P_kθ,   ρ_k = tr(C)/(W tr P_k),
+
+the one normaliser rule of μ and ν (``tr I = m``).  A penalty declared positive definite (the
+identity always is; the Auto note's ``R``) needs a positive weight and takes its path in ν's
+form below; any other (PSD, possibly singular: ``G``, a roughness penalty) in μ's form.  The
+LS-SVM approximations carry one identity penalty, ``{"ridge": I}`` with ``w ρ = 1/(γN)``.
+
 Exact leave-one-out
 -------------------
 The fitted values are ``ŷ = S y`` with hat matrix ``S = 11'/N + Φ_c A^{-1} Φ_c' / N``, ``A`` the
@@ -49,6 +60,8 @@ brute-force refits.
 
 Sweeps from one decomposition
 -----------------------------
+(:meth:`PenalizedLS.path`, for any named weight; the Auto note's two:)
+
 * **μ path** (fixed ν): the generalised eigendecomposition ``ρ_G G V = B V Θ`` with
   ``B = C + νρ_R R``, ``V'BV = I``, gives ``A(μ)^{-1} = V diag(1/(1 + μθ)) V'``; with ``P = Φ_c V``
   and ``q = P'y_c/N`` every μ costs O(N m): ``ŷ_c = P (q ∘ w)``, ``S_ii = 1/N + (P∘P) w / N``.
