@@ -16,6 +16,7 @@ from ..linalg.arrays import (
 )
 from .arrays import array_api_dispatch, dispatching, foreign_array, on_accelerator, positive
 from .lssvm import (
+    check_system_inputs,
     loo_gamma_path,
     loo_grid,
     loo_path_residuals,
@@ -28,7 +29,7 @@ from .rff import FourierFeatures, RFFPath, rff_loo_path
 
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
            "namespace_of", "float_dtype", "positive",
-           "solve_triangular", "free_bytes", "check_memory", "rbf_gram", "lssvm_fit",
+           "solve_triangular", "free_bytes", "check_memory", "check_system_inputs", "rbf_gram", "lssvm_fit",
            "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "loo_path_residuals",
            "inverse_diagonal", "NystroemPath",
            "nystroem_loo_path", "FourierFeatures", "RFFPath", "rff_loo_path"]

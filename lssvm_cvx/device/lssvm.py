@@ -35,8 +35,8 @@ from ..linalg.engine import RKHS, decompose
 from ..linalg.quadratic import RKHSSystem
 from .arrays import positive
 
-__all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "device_lssvm_system", "lssvm_fit",
-           "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid"]
+__all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "check_system_inputs", "device_lssvm_system",
+           "lssvm_fit", "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid"]
 
 
 def _matrix(xp: Any, K: Any, y: Any) -> int:
@@ -112,12 +112,17 @@ def rbf_gram(X: Any, Z: Any = None, *, sigma2: float, block_rows: int = 4096) ->
     return pairwise_blocks(X, Z, lambda d2: xp.exp(-d2 / s2), block_rows=block_rows)
 
 
-def _checked(K: Any, y: Any, matrices: float) -> tuple[Any, Any, int]:
+def check_system_inputs(K: Any, y: Any, matrices: float, *others: Any) -> tuple[Any, Any, int]:
     """Namespace, device and N of the inputs of a solve, after the dtype, shape, value and
-    memory checks (``matrices`` N × N arrays of ``K``'s dtype must fit)."""
-    xp, device = namespace_of(K, y)
-    float_dtype(xp, K, y)
+    memory checks (``matrices`` N × N arrays of ``K``'s dtype must fit; ``others``: N × N term
+    matrices that must share the namespace and be finite too)."""
+    xp, device = namespace_of(K, y, *others)
+    float_dtype(xp, K, y, *others)
     n = _matrix(xp, K, y)
+    for P in others:
+        if tuple(P.shape) != (n, n) or not bool(xp.all(xp.isfinite(P))):
+            raise InputError(f"a term's matrix must be finite and {n} × {n}, got shape "
+                             f"{tuple(P.shape)}")
     check_memory(n, 8 if K.dtype == xp.float64 else 4, matrices, xp, device)
     return xp, device, n
 
@@ -132,7 +137,7 @@ def device_lssvm_system(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) 
     RKHSSystem
         ``solve``, ``loo`` and ``kfold`` of :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`.
     """
-    _checked(K, y, matrices)
+    check_system_inputs(K, y, matrices)
     g = positive(gamma)
     return RKHSSystem(K, 1.0, 1.0 / g, name=f"K + I/gamma (gamma = {g:g})")
 
@@ -216,10 +221,10 @@ def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> 
     if method not in ("cholesky", "eigh"):
         raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
     if method == "cholesky":                          # I, H, L and L⁻¹ per γ
-        xp, _, _ = _checked(K, y, 4.0)
+        xp, _, _ = check_system_inputs(K, y, 4.0)
         return xp.stack([RKHSSystem(K, 1.0, 1.0 / g, name=f"K + I/gamma (gamma = {g:g})").loo(y)
                          for g in gs])
-    xp, _, _ = _checked(K, y, 3.0)                  # K, U and one N × N product
+    xp, _, _ = check_system_inputs(K, y, 3.0)   # K, U and one N × N product
     dec = decompose(K, 1.0, {"rkhs": (RKHS, 1.0)})
     return xp.stack(dec.path("rkhs", [1.0 / g for g in gs], y)[2])
 

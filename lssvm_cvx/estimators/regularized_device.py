@@ -35,16 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from ..device import loo_path_residuals, lssvm_fit, namespace_of, rbf_gram
-from ..device.quadratic import (
-    augmented_fit,
-    augmented_kfold_residuals,
-    augmented_loo_residuals,
-    lssvm_kfold_residuals,
-)
+from ..device import check_system_inputs, loo_path_residuals, namespace_of, rbf_gram
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.regularized import RegularizedLSSVM, check_terms
 from ..kernels import RBF
+from ..linalg.arrays import check_memory
 from ..linalg.engine import RKHS, decompose
 from ..losses import make_loss
 from ..terms import RKHSNorm
@@ -91,8 +86,9 @@ def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
 class _Problem:
     """One σ²'s device Gram and the terms' device matrices as a decomposition of the engine
     (:func:`lssvm_cvx.linalg.engine.decompose`, which picks the representation for each weight
-    choice), solved and held out by the device functions (which check the inputs and the memory
-    first)."""
+    choice and solves, holds out and sweeps it), after the device checks of the inputs, once
+    (:func:`lssvm_cvx.device.check_system_inputs`; the memory of the augmented system is
+    checked when a weight choice needs it)."""
 
     def __init__(self, X: Any, Xcpu: np.ndarray, ycpu: np.ndarray, Y: Any, sigma2: float,
                  terms: dict) -> None:
@@ -109,7 +105,18 @@ class _Problem:
                 ctx = RegularizedLSSVM(Xcpu, ycpu, kernel=RBF(sigma2), terms=terms).context
             mats[key] = (self.xp.asarray(np.ascontiguousarray(term.matrix(ctx, name=key)),
                                          dtype=self.K.dtype, device=self.device), weight)
+        # the bordered system's I, H, L and L⁻¹; the terms' matrices finite as K and y
+        check_system_inputs(self.K, Y, 4.0, *(P for P, _ in mats.values() if P is not RKHS))
         self.dec = decompose(self.K, 1.0, mats)
+
+    def _system(self, weights: dict[str, float]) -> Any:
+        """The engine's factorised system at ``weights``: the bordered one of order N + 1 where
+        every weighted term is the RKHS norm (a device needs a positive total weight), else the
+        augmented one of order 2N + 1, whose 20 N × N arrays must fit."""
+        if self._rkhs(weights) is None:
+            check_memory(int(self.K.shape[0]), 8 if self.K.dtype == self.xp.float64 else 4, 20.0,
+                         self.xp, self.device)
+        return self.dec.system(weights)
 
     def _rkhs(self, weights: dict[str, float]) -> float | None:
         """The total weight ``c`` (``P = cK``, ``γ = 1/c``) where the engine solves the bordered
@@ -120,14 +127,8 @@ class _Problem:
             _positive_sum(sum(weights.values()))          # raises: a device needs c > 0
         return None
 
-    def _ones(self) -> Any:
-        return self.xp.ones(self.K.shape[0], dtype=self.K.dtype, device=self.device)
-
     def fit(self, weights: dict[str, float]) -> tuple[Any, Any]:
-        c = self._rkhs(weights)
-        if c is not None:
-            return lssvm_fit(self.K, self.Y, 1.0 / c)
-        return augmented_fit(self.K, self._ones(), self.dec.weighted_sum(weights), self.Y)
+        return self._system(weights).solve(self.Y)
 
     def loo_path(self, path: list[dict[str, float]]) -> list[Any]:
         """Leave-one-out residuals of each weight choice of ``path``: where the engine solves
@@ -136,8 +137,7 @@ class _Problem:
         ``μ_i / (√s_i Z_ii)`` of the augmented system per choice."""
         cs = [self._rkhs(w) for w in path]
         if any(c is None for c in cs):                  # one P of order N at a time
-            return [augmented_loo_residuals(self.K, self._ones(), self.dec.weighted_sum(w),
-                                            self.Y) for w in path]
+            return [self._system(w).loo(self.Y) for w in path]
         gammas = [1.0 / float(c) for c in cs if c is not None]
         method = ("cholesky" if "cuda" in str(self.device)
                   and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
@@ -145,12 +145,8 @@ class _Problem:
         return [r[i, ...] for i in range(len(gammas))]
 
     def kfold(self, weights: dict[str, float], folds: list[np.ndarray]) -> Any:
-        """Held-out residuals of the folds."""
-        c = self._rkhs(weights)
-        if c is not None:
-            return lssvm_kfold_residuals(self.K, self.Y, 1.0 / c, folds)
-        return augmented_kfold_residuals(self.K, self._ones(), self.dec.weighted_sum(weights),
-                                         self.Y, folds)
+        """Held-out residuals of the folds (a partition of the points)."""
+        return self._system(weights).kfold(self.Y, folds, cover=True)
 
 
 def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
