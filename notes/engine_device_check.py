@@ -12,7 +12,14 @@ if sys.argv[1] == "--compare":
 import torch, array_api_strict as xs
 import lssvm_cvx
 from lssvm_cvx.device import lssvm_fit, lssvm_loo_residuals, loo_path_residuals, loo_grid, rbf_gram
-from lssvm_cvx.device.quadratic import lssvm_kfold_residuals, augmented_kfold_residuals, augmented_loo_residuals, augmented_fit
+try:  # lssvm_cvx.device.quadratic's wrappers were removed (issue 30): the engine's systems directly
+    from lssvm_cvx.device.quadratic import lssvm_kfold_residuals, augmented_kfold_residuals, augmented_loo_residuals, augmented_fit
+except ImportError:
+    from lssvm_cvx.linalg.quadratic import AugmentedSystem, RKHSSystem
+    def lssvm_kfold_residuals(K, y, g, folds): return RKHSSystem(K, 1.0, 1.0 / g).kfold(y, folds, cover=True)
+    def augmented_fit(K, s, P, y): return AugmentedSystem(K, s, P).solve(y)
+    def augmented_loo_residuals(K, s, P, y): return AugmentedSystem(K, s, P).loo(y)
+    def augmented_kfold_residuals(K, s, P, y, folds): return AugmentedSystem(K, s, P).kfold(y, folds, cover=True)
 from lssvm_cvx import RegularizedLSSVMRegressor, RegularizedLSSVMClassifier, LSSVMRegressor
 from lssvm_cvx.terms import RKHSNorm, GraphLaplacian
 rng = np.random.default_rng(1)

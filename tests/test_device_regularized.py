@@ -1,5 +1,8 @@
 """The composition core on device arrays (issue 31, item 2): the augmented system of the
-quadratic terms and its exact leave-one-out residuals (:mod:`lssvm_cvx.device.quadratic`), and
+quadratic terms and its exact held-out residuals on any namespace
+(:class:`lssvm_cvx.linalg.quadratic.AugmentedSystem`, :class:`~lssvm_cvx.linalg.quadratic.
+RKHSSystem`; the thin checked wrappers of ``lssvm_cvx.device.quadratic`` were removed in issue 30
+and the estimators check their inputs with :func:`lssvm_cvx.device.check_system_inputs`), and
 ``RegularizedLSSVMRegressor`` / ``RegularizedLSSVMClassifier`` fitted, searched and predicting
 in the inputs' namespace (:mod:`lssvm_cvx.estimators.regularized_device`), checked against the
 NumPy path and brute-force refits under NumPy, ``array-api-strict`` and PyTorch on the CPU
@@ -12,7 +15,7 @@ import pytest
 
 import lssvm_cvx
 from lssvm_cvx import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor
-from lssvm_cvx.device import quadratic as dq
+from lssvm_cvx.device import check_system_inputs
 from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.formulations import RegularizedLSSVM
 from lssvm_cvx.kernels import RBF
@@ -41,8 +44,8 @@ def test_the_augmented_fit_and_loo_equal_the_numpy_system(ns, to_namespace, to_n
     ref = lquad.AugmentedSystem(K, s, P)
     assert ref.jitter == 0.0                                        # well conditioned
     a0, b0 = ref.solve(y)
-    a, b = dq.augmented_fit(conv(K), conv(s), conv(P), conv(y))
-    r = dq.augmented_loo_residuals(conv(K), conv(s), conv(P), conv(y))
+    a, b = lquad.AugmentedSystem(conv(K), conv(s), conv(P)).solve(conv(y))
+    r = lquad.AugmentedSystem(conv(K), conv(s), conv(P)).loo(conv(y))
     assert type(a) is type(conv(y))                                 # stays in the namespace
     # the fitted values to 1e-10; α itself to the system's conditioning (reciprocal ≈ 5e-10:
     # LAPACK's and PyTorch's LU differ by 2e-9 in α)
@@ -55,7 +58,7 @@ def test_the_loo_residuals_are_brute_force_refits():
     """Observation i leaves the loss (its weight 0; the basis and the terms keep it)."""
     X, y, K, P = _problem(n=30)
     s = np.ones(len(y))
-    r = dq.augmented_loo_residuals(K, s, P, y)
+    r = lquad.AugmentedSystem(K, s, P).loo(y)
     bf = np.empty(len(y))
     for i in range(len(y)):
         si = s.copy()
@@ -85,10 +88,10 @@ def test_an_unidentifiable_alpha_gets_the_ridge_and_the_exact_systems_loo(ns, to
     conv = to_namespace(ns)
     X, y, K, P = _problem(w_rkhs=1e-5)
     assert lquad.AugmentedSystem(K, np.ones(len(y)), P).jitter > 0   # rcond below COND_WARN
-    a, b = dq.augmented_fit(conv(K), conv(np.ones(len(y))), conv(P), conv(y))
+    a, b = lquad.AugmentedSystem(conv(K), conv(np.ones(len(y))), conv(P)).solve(conv(y))
     a0, b0 = lquad.AugmentedSystem(K, np.ones(len(y)), P).solve(y)
     np.testing.assert_allclose(K @ to_numpy(a) + float(b), K @ a0 + b0, atol=1e-7)
-    r = to_numpy(dq.augmented_loo_residuals(conv(K), conv(np.ones(len(y))), conv(P), conv(y)))
+    r = to_numpy(lquad.AugmentedSystem(conv(K), conv(np.ones(len(y))), conv(P)).loo(conv(y)))
     ref = _pinv_loo(K, P, y)
     assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
 
@@ -102,8 +105,8 @@ def test_the_kfold_residuals_equal_the_numpy_system_and_brute_force_refits(ns, t
     _, y, K, P = _problem()
     n = len(y)
     folds = np.array_split(np.random.default_rng(4).permutation(n), 5)
-    got = to_numpy(dq.augmented_kfold_residuals(conv(K), conv(np.ones(n)), conv(P), conv(y),
-                                                folds))
+    got = to_numpy(lquad.AugmentedSystem(conv(K), conv(np.ones(n)), conv(P)).kfold(
+        conv(y), folds, cover=True))
     ref = lquad.AugmentedSystem(K, np.ones(n), P).kfold(y, folds)
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
     bf = np.empty(n)
@@ -126,7 +129,7 @@ def test_the_lssvm_kfold_residuals_are_refits_on_the_training_folds(ns, gamma, t
     X, y, K, _ = _problem()
     n = len(y)
     folds = np.array_split(np.random.default_rng(5).permutation(n), 4)
-    got = to_numpy(dq.lssvm_kfold_residuals(conv(K), conv(y), gamma, folds))
+    got = to_numpy(lquad.RKHSSystem(conv(K), 1.0, 1.0 / gamma).kfold(conv(y), folds, cover=True))
     bf = np.empty(n)
     for V in folds:
         tr = np.setdiff1d(np.arange(n), V)
@@ -136,13 +139,14 @@ def test_the_lssvm_kfold_residuals_are_refits_on_the_training_folds(ns, gamma, t
         bf[V] = y[V] - (K[np.ix_(V, tr)] @ sol[1:] + sol[0])
     np.testing.assert_allclose(got, bf, rtol=1e-7, atol=1e-9)
     with pytest.raises(InputError, match="partition"):
-        dq.lssvm_kfold_residuals(K, y, gamma, folds[:2])
+        lquad.RKHSSystem(K, 1.0, 1.0 / gamma).kfold(y, folds[:2], cover=True)
 
 
 def test_kfold_folds_must_partition_the_points():
     _, y, K, P = _problem(n=10)
     with pytest.raises(InputError, match="partition"):
-        dq.augmented_kfold_residuals(K, np.ones(10), P, y, [np.arange(5), np.arange(4, 10)])
+        lquad.AugmentedSystem(K, np.ones(10), P).kfold(y, [np.arange(5), np.arange(4, 10)],
+                                                        cover=True)
 
 
 def test_the_numpy_system_loo_on_an_unidentifiable_alpha():
@@ -155,15 +159,21 @@ def test_the_numpy_system_loo_on_an_unidentifiable_alpha():
     assert abs(np.mean(r ** 2) / np.mean(ref ** 2) - 1) < 2e-3
 
 
-def test_bad_input_is_one_line():
+@pytest.mark.parametrize("ns", ["numpy", *DEVICE_NS])
+def test_bad_input_is_one_line(ns, to_namespace):
+    conv = to_namespace(ns)
     X, y, K, P = _problem(n=20)
-    s = np.ones(len(y))
-    with pytest.raises(InputError, match="positive"):
-        dq.augmented_fit(K, np.zeros(len(y)), P, y)
     with pytest.raises(InputError, match="square"):
-        dq.augmented_fit(K, s, P[:5, :5], y)
+        check_system_inputs(conv(K[:, :5]), conv(y), 1.0, conv(P))
+    with pytest.raises(InputError, match="20 × 20"):
+        check_system_inputs(conv(K), conv(y), 1.0, conv(P[:5, :5]))
     with pytest.raises(InputError, match="finite"):
-        dq.augmented_fit(K, s, P, np.full(len(y), np.nan))
+        check_system_inputs(conv(K), conv(np.full(len(y), np.nan)), 1.0, conv(P))
+    bad = P.copy()
+    bad[0, 0] = np.inf
+    with pytest.raises(InputError, match="finite"):
+        check_system_inputs(conv(K), conv(y), 1.0, conv(bad))
+    assert check_system_inputs(conv(K), conv(y), 1.0, conv(P))[2] == 20
 
 
 # --- the estimators ----------------------------------------------------------------------------
@@ -247,7 +257,7 @@ def test_where_alpha_is_not_identifiable_the_device_loo_is_brute_force(data):
             s[i] = 0.0
             a, b = lquad.AugmentedSystem(K, s, P).solve(y)
             bf[i] = y[i] - (K[i] @ a + b)
-        np.testing.assert_allclose(dq.augmented_loo_residuals(K, np.ones(n), P, y), bf, atol=1e-6)
+        np.testing.assert_allclose(lquad.AugmentedSystem(K, np.ones(n), P).loo(y), bf, atol=1e-6)
 
 
 def test_a_cpu_fit_after_a_device_fit_is_a_cpu_model(data):

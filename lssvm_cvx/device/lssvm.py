@@ -35,8 +35,8 @@ from ..linalg.engine import RKHS, decompose
 from ..linalg.quadratic import RKHSSystem
 from .arrays import positive
 
-__all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "check_system_inputs", "device_lssvm_system",
-           "lssvm_fit", "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid"]
+__all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "check_system_inputs", "lssvm_fit",
+           "lssvm_loo_residuals", "loo_path_residuals", "loo_gamma_path", "loo_grid"]
 
 
 def _matrix(xp: Any, K: Any, y: Any) -> int:
@@ -127,7 +127,7 @@ def check_system_inputs(K: Any, y: Any, matrices: float, *others: Any) -> tuple[
     return xp, device, n
 
 
-def device_lssvm_system(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) -> RKHSSystem:
+def _lssvm_system(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) -> RKHSSystem:
     """The LS-SVM's factorised bordered system ``K + I/γ`` (AReg eq. 2) on the inputs' device,
     after the checks of the inputs (``matrices`` N × N arrays of ``K``'s dtype must fit: ``I``,
     ``H`` and ``L``, and one more for ``L⁻¹`` when the caller holds out).
@@ -151,13 +151,13 @@ def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
     alpha : array of shape (n,)
     b : float (NumPy) or 0-d array
     """
-    return device_lssvm_system(K, y, gamma).solve(y)
+    return _lssvm_system(K, y, gamma).solve(y)
 
 
 def lssvm_loo_residuals(K: Any, y: Any, gamma: float) -> Any:
     """Exact leave-one-out residuals ``y_i - f⁽⁻ⁱ⁾(x_i)`` of the LS-SVM, ``α_i / C_ii``, from the
     fit's Cholesky factor (plus ``L⁻¹`` for the diagonal of ``H⁻¹``), on the inputs' device."""
-    return device_lssvm_system(K, y, gamma, matrices=4.0).loo(y)
+    return _lssvm_system(K, y, gamma, matrices=4.0).loo(y)
 
 
 def loo_grid(X: Any, y: Any, gammas: Any, sigma2s: Any, *, method: str = "cholesky",

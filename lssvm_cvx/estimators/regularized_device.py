@@ -1,15 +1,16 @@
 """``RegularizedLSSVMRegressor`` and ``RegularizedLSSVMClassifier`` (binary) on device arrays
 (issue 31, item 2): the composition core with the squared loss and quadratic terms fits, searches
 its term weights by exact leave-one-out and predicts in the inputs' array namespace and on their
-device (:mod:`lssvm_cvx.device.quadratic`); the fitted model stays there.
+device (the engine, :func:`lssvm_cvx.linalg.engine.decompose`, on the inputs' namespace); the
+fitted model stays there.
 
 Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
 (arrays of an array-API library other than NumPy off the CPU, or any of them with
 ``lssvm_cvx.array_api_dispatch()`` or scikit-learn's ``array_api_dispatch`` on).
 
 What it covers: the RBF kernel; the squared loss; quadratic terms, whose weighted sum ``P``
-enters the augmented system of :func:`~lssvm_cvx.device.quadratic.augmented_fit` (the RKHS norm
-alone is the LS-SVM: one Cholesky factor, :func:`~lssvm_cvx.device.lssvm_fit`).  The RKHS
+enters the augmented system :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem` (the RKHS norm
+alone is the LS-SVM: one Cholesky factor, :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`).  The RKHS
 norm's matrix is the device Gram; **every other term's matrix is built by NumPy on the CPU from
 a copy of the inputs and moved to the device** (the terms are NumPy code).  ``selection=None``,
 ``"loo"`` or ``"kfold"`` with the estimand ``loo="loss"`` (or the RKHS norm alone, where the two
