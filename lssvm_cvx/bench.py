@@ -17,9 +17,7 @@ import datetime as _dt
 import importlib
 import json
 import math
-import os
 import pkgutil
-import platform
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -30,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .exceptions import HyperparameterError
-from .harness.files import atomic_write, current_commit, machine_info
+from .harness.files import atomic_write, current_commit, machine_info, machine_summary
 
 __all__ = [
     "Table",
@@ -290,10 +288,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
     md.append(f"- command: `{ctx.command or 'lssvm-cvx bench --only ' + result.name}`")
     md.append(f"- commit: {provenance_line(commit)}")
     md.append(f"- date: {when}; wall time {elapsed:.1f} s; mode: {'quick' if ctx.quick else 'full'}")
-    blas = ", ".join(f"{b.get('internal_api')} {b.get('version')} ({b.get('num_threads')} threads)"
-                     for b in machine.get("blas", []))
-    md.append(f"- machine: {machine.get('cpu', machine['machine'])}, {machine['cpu_count']} cores, "
-              f"{machine['platform']}, Python {machine['python']}; BLAS: {blas}")
+    md.append(f"- machine: {machine_summary(machine, detail=True)}")
     md.append("- versions: " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items() if v))
     md.append("")
     # every file opens with its claims table (a run that checks none says so in that place)
@@ -532,6 +527,6 @@ def _headline_summary(done: list, failed: list, out: Path, elapsed: float, ctx: 
     print("\nThe full quick suite: lssvm-cvx bench --quick; one paper's full reproduction: "
           "lssvm-cvx bench --only NAME (lssvm-cvx bench --list names them).")
     doc = {"command": ctx.command, "commit": ctx.commit, "elapsed_s": elapsed,
-           "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+           "machine": machine_summary(),
            "benchmarks": rows, "failed": [n for n, _ in failed]}
     (out / "headline.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -214,3 +214,15 @@ def test_one_atomic_write():
                           and isinstance(n.value, ast.Name) and n.value.id == "os"
                           for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
     assert sites == ["harness/files.py"]
+
+
+def test_one_machine_description():
+    """Issue 30, item 4: where a result was measured is described by
+    :func:`lssvm_cvx.harness.files.machine_info` / ``machine_summary`` alone: no other module asks
+    the ``platform`` module or ``/proc/cpuinfo`` (``bench.py``'s headline formatted its own)."""
+    sites = sorted(str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
+                   if "cpuinfo" in p.read_text(encoding="utf-8")
+                   or any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                          and n.value.id == "platform"
+                          for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
+    assert sites == ["harness/files.py"]

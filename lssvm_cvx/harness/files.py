@@ -125,11 +125,17 @@ def machine_info() -> dict[str, Any]:
     return info
 
 
-def machine_summary(info: dict[str, Any] | None = None) -> str:
-    """CPU, cores and Python in one line, for result headers (from :func:`machine_info`)."""
+def machine_summary(info: dict[str, Any] | None = None, *, detail: bool = False) -> str:
+    """CPU, cores and Python in one line, for result headers (from :func:`machine_info`);
+    ``detail``: the platform and the BLAS libraries (threads) too."""
     info = machine_info() if info is None else info
-    return (f"{info.get('cpu', info.get('machine'))}, {info.get('cpu_count')} cores (shared), "
+    line = (f"{info.get('cpu', info.get('machine'))}, {info.get('cpu_count')} cores (shared), "
             f"Python {info.get('python')}")
+    if detail:
+        blas = ", ".join(f"{b.get('internal_api')} {b.get('version')} ({b.get('num_threads')} "
+                         "threads)" for b in info.get("blas", []))
+        line += f"; {info.get('platform')}; BLAS: {blas or 'unknown'}"
+    return line
 
 
 def package_versions(solvers: Any = ()) -> dict[str, str]:
