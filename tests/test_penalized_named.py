@@ -145,3 +145,21 @@ def test_bad_penalties_and_weights_are_refused_by_name(problem):
         pr.fit(ridge=0.0, rough=1.0)
     with pytest.raises(HyperparameterError, match="3 weights for the 2 penalties"):
         pr.fit(1.0, 2.0, 3.0)
+
+
+def test_the_guide_example_runs_and_its_path_equals_fits():
+    """The guide's primal engine example (docs/guide.rst, "The closed-form engine") runs, and
+    the roughness weight its path picks is the one fits at each weight pick."""
+    import re
+    import textwrap
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "guide.rst").read_text(encoding="utf-8")
+    block = re.search(r"\.\. code-block:: python\n\n((?:   .*\n|\n)+)",
+                      text[text.index("PenalizedLS(Φ, y, penalties={...})"):]).group(1)
+    ns: dict = {}
+    exec(compile(textwrap.dedent(block), "guide-primal", "exec"), ns)
+    pr, grid = ns["pr"], np.logspace(-3, 3, 13)
+    scores = [np.mean(pr.loo_residuals(ridge=0.01, rough=w) ** 2) for w in grid]
+    assert ns["best_rough"] == grid[int(np.argmin(scores))]
+    np.testing.assert_allclose(ns["best_mse"], min(scores), rtol=1e-9)
