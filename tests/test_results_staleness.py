@@ -41,7 +41,6 @@ STALE: frozenset[str] = frozenset({
     "componentwise_spam",
     "componentwise_table1",
     "device",
-    "harness_verdicts",
     "l2svm_adult",
     "l2svm_mixture",
     "l2svm_raetsch",
