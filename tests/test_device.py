@@ -177,6 +177,11 @@ def test_too_large_for_the_device_names_the_n_that_fits():
     with pytest.raises(InputError, match=r"N = 100000 needs .* at most N ≈ 11585"):
         check_memory(100_000, 8, 1.0, xp, "cpu", free=2**30)
     check_memory(1000, 8, 1.0, xp, "cpu", free=2**30)           # fits: no error
+    # a dtype in place of the item size: float64 8 bytes, float32 4 (twice the N that fits)
+    with pytest.raises(InputError, match=r"at most N ≈ 11585"):
+        check_memory(100_000, xp.float64, 1.0, xp, "cpu", free=2**30)
+    with pytest.raises(InputError, match=r"at most N ≈ 16384"):
+        check_memory(100_000, xp.float32, 1.0, xp, "cpu", free=2**30)
 
 
 def test_the_device_benchmark_runs_its_timings_on_the_cpu_and_skips_without_cuda(tmp_path):

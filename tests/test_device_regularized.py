@@ -328,3 +328,24 @@ def test_weights_groups_and_multiclass_are_refused_on_a_device(data):
             RegularizedLSSVMRegressor().fit(t(X), t(y), sample_weight=np.ones(len(y)))
         with pytest.raises(InputError, match="binary, got 3 classes"):
             RegularizedLSSVMClassifier().fit(t(X), t(np.arange(len(y)) % 3))
+
+
+@pytest.mark.parametrize("terms", [{"rkhs": (RKHSNorm(), 0.1)}, GRAPH])
+def test_the_device_path_asks_the_representation_once_per_weight_choice(terms, data, monkeypatch,
+                                                                         to_namespace):
+    """On a GPU the engine's representation question costs one host synchronisation: the
+    composed device path asks it once per weight choice of its search and once for the final
+    fit (it asked twice per choice, and once more per choice of a leave-one-out path)."""
+    from lssvm_cvx.linalg.engine import Decomposition
+
+    conv = to_namespace("array_api_strict")
+    X, y, _ = data
+    grid = np.logspace(-1, 1, 3)
+    asked = []
+    real = Decomposition.representation
+    monkeypatch.setattr(Decomposition, "representation",
+                        lambda self, w=None: asked.append(w) or real(self, w))
+    with lssvm_cvx.array_api_dispatch():
+        RegularizedLSSVMRegressor(terms=terms, selection="loo", loo="loss",
+                                  weight_grid={"rkhs": grid}).fit(conv(X), conv(y))
+    assert len(asked) == grid.size + 1

@@ -192,3 +192,24 @@ def test_the_array_cholesky_blocks_equal_a_dense_inverse(ns, to_namespace, to_nu
                                rtol=1e-10, atol=1e-12)
     assert chol.rcond == pytest.approx(1.0 / (np.linalg.norm(H, 1) * np.linalg.norm(Hinv, 1)),
                                        rel=1e-8)
+
+
+def test_a_known_representation_is_not_asked_again_and_a_wrong_one_is_refused(monkeypatch):
+    """``system(representation=...)``: a caller that asked :meth:`representation` (one host
+    synchronisation on a device) passes it on; the same system comes back, and a bordered
+    representation where a weighted term is not the RKHS norm is refused (it would drop the
+    term: a silent wrong answer)."""
+    K, y, s, R = _problem()
+    dec = decompose(K, s, {"rkhs": (RKHS, 0.3), "rough": (R, 0.0)})
+    want = dec.solve(y)
+    asked = []
+    monkeypatch.setattr(type(dec), "representation",
+                        lambda self, w=None: asked.append(w) or "bordered")
+    for rep in ("bordered", "augmented"):
+        a, b = dec.system(representation=rep).solve(y)
+        np.testing.assert_allclose(K @ a + b, K @ want[0] + want[1], atol=1e-9)
+    assert asked == []
+    with pytest.raises(HyperparameterError, match="representation 'bordered'"):
+        dec.system({"rough": 0.05}, representation="bordered")
+    with pytest.raises(HyperparameterError, match="representation 'lu'"):
+        dec.system(representation="lu")

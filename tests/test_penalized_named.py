@@ -163,3 +163,29 @@ def test_the_guide_example_runs_and_its_path_equals_fits():
     scores = [np.mean(pr.loo_residuals(ridge=0.01, rough=w) ** 2) for w in grid]
     assert ns["best_rough"] == grid[int(np.argmin(scores))]
     np.testing.assert_allclose(ns["best_mse"], min(scores), rtol=1e-9)
+
+
+def test_lists_are_float64_and_one_normaliser_serves_every_engine(problem):
+    """The named penalties become NumPy float64 in the one place every constructor goes
+    through (lists included, for the in-memory and the streamed engines), and the Auto note's
+    :func:`normalizers` is the engines' ``ρ_k = tr C / (W tr P_k)``."""
+    from lssvm_cvx.linalg.penalized import normalizers
+    from lssvm_cvx.linalg.streaming import ArraySource, StreamingPenalizedLS
+
+    Phi, y, pens, s = problem
+    rough = pens["rough"]
+    a = PenalizedLS(Phi, y, penalties={"ridge": None, "rough": rough.tolist()}, definite=["ridge"])
+    b = PenalizedLS(Phi, y, penalties=pens, definite=["ridge"])
+    assert a.P["rough"].dtype == np.float64
+    np.testing.assert_array_equal(a.fit(ridge=0.1, rough=0.2).theta, b.fit(ridge=0.1, rough=0.2).theta)
+    stream = StreamingPenalizedLS(ArraySource(Phi, y[:, None], block_rows=7), lambda x: x, None,
+                                  None, np.arange(len(y)), Phi.mean(axis=0),
+                                  penalties={"ridge": None, "rough": rough.tolist()},
+                                  definite=["ridge"])
+    np.testing.assert_allclose(stream.fit(ridge=0.1, rough=0.2).theta.ravel(),
+                               b.fit(ridge=0.1, rough=0.2).theta.ravel(), rtol=1e-10)
+    G = rough + np.eye(Phi.shape[1])
+    auto = PenalizedLS(Phi, y, G, None, s)
+    assert normalizers(Phi, G, None, s) == (auto.rho["mu"], auto.rho["nu"])
+    with pytest.raises(NotPSDError, match="G \\(mu\\) has non-positive trace"):
+        normalizers(Phi, -np.eye(Phi.shape[1]))

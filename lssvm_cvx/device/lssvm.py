@@ -70,7 +70,7 @@ def pairwise_blocks(X: Any, Z: Any, fn: Any, *, block_rows: int = 4096) -> Any:
     """
     xp, device = namespace_of(X, Z)
     dtype = float_dtype(xp, X, Z)
-    check_memory(int(X.shape[0]), 8 if dtype == xp.float64 else 4, 1.0, xp, device,
+    check_memory(int(X.shape[0]), dtype, 1.0, xp, device,
                  cols=int(Z.shape[0]))
     zz = xp.sum(Z * Z, axis=1)
     out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
@@ -123,7 +123,7 @@ def check_system_inputs(K: Any, y: Any, matrices: float, *others: Any) -> tuple[
         if tuple(P.shape) != (n, n) or not bool(xp.all(xp.isfinite(P))):
             raise InputError(f"a term's matrix must be finite and {n} × {n}, got shape "
                              f"{tuple(P.shape)}")
-    check_memory(n, 8 if K.dtype == xp.float64 else 4, matrices, xp, device)
+    check_memory(n, K.dtype, matrices, xp, device)
     return xp, device, n
 
 

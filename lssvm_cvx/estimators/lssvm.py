@@ -1,7 +1,7 @@
 """scikit-learn estimators for the classical LS-SVM (AReg paper eq. 1-2 and 57).
 
 Both estimators solve the dual linear system in closed form (one Cholesky factorization and
-the Schur complement for the bias, :func:`lssvm_cvx.linalg.lssvm_system`) and can select
+the Schur complement for the bias, :func:`lssvm_cvx.linalg.engine.decompose`) and can select
 (γ, σ²) by exact leave-one-out, exact k-fold cross-validation or GCV from one decomposition per
 σ² (:mod:`lssvm_cvx.model_selection`), without refitting per candidate.
 
@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import Kernel
-from ..linalg import lssvm_system
+from ..linalg.engine import RKHS, decompose
 from ..model_selection import CRITERIA, select_gamma_sigma2
 from ..linalg.folds import cv_splits
 from ..linalg.streaming import is_dask
@@ -565,7 +565,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
             idx = np.flatnonzero((yi == i) | (yi == j))
             yy = np.where(yi[idx] == j, 1.0, -1.0)
             g = self.gamma_ if w is None else self.gamma_ * w[idx]
-            a, bb = lssvm_system(Omega[np.ix_(idx, idx)], g, np.ones(idx.size)).solve(yy)
+            a, bb = decompose(Omega[np.ix_(idx, idx)], g, {"rkhs": (RKHS, 1.0)}
+                              ).system(overwrite_gram=True).solve(yy)
             coefs[idx, k] = a
             b[k] = bb
         self.dual_coef_ = coefs

@@ -110,23 +110,22 @@ class _Problem:
         check_system_inputs(self.K, Y, 4.0, *(P for P, _ in mats.values() if P is not RKHS))
         self.dec = decompose(self.K, 1.0, mats)
 
-    def _system(self, weights: dict[str, float]) -> Any:
-        """The engine's factorised system at ``weights``: the bordered one of order N + 1 where
-        every weighted term is the RKHS norm (a device needs a positive total weight), else the
-        augmented one of order 2N + 1, whose 20 N × N arrays must fit."""
-        if self._rkhs(weights) is None:
-            check_memory(int(self.K.shape[0]), 8 if self.K.dtype == self.xp.float64 else 4, 20.0,
-                         self.xp, self.device)
-        return self.dec.system(weights)
+    def _representation(self, weights: dict[str, float]) -> str:
+        """What the engine factorises at ``weights`` (one host synchronisation): the bordered
+        system of order N + 1 where every weighted term is the RKHS norm (a device needs a
+        positive total weight, ``P = cK``, ``γ = 1/c``), else the augmented one of order
+        2N + 1, whose 20 N × N arrays must fit."""
+        rep = self.dec.representation(weights)
+        if rep == "augmented":
+            if self.dec.rkhs_only:
+                _positive_sum(sum(weights.values()))          # raises: a device needs c > 0
+            check_memory(int(self.K.shape[0]), self.K.dtype, 20.0, self.xp, self.device)
+        return rep
 
-    def _rkhs(self, weights: dict[str, float]) -> float | None:
-        """The total weight ``c`` (``P = cK``, ``γ = 1/c``) where the engine solves the bordered
-        system of order N, else None (the augmented system)."""
-        if self.dec.representation(weights) == "bordered":
-            return sum(weights.values())
-        if self.dec.rkhs_only:
-            _positive_sum(sum(weights.values()))          # raises: a device needs c > 0
-        return None
+    def _system(self, weights: dict[str, float], rep: str | None = None) -> Any:
+        """The engine's factorised system at ``weights`` (``rep``: its representation, when
+        already known)."""
+        return self.dec.system(weights, representation=rep or self._representation(weights))
 
     def fit(self, weights: dict[str, float]) -> tuple[Any, Any]:
         return self._system(weights).solve(self.Y)
@@ -136,10 +135,10 @@ class _Problem:
         the bordered system (``P = cK``, ``γ = 1/c``) the LS-SVM's path from one ``eigh`` (or
         one Cholesky per choice on CUDA, :data:`GRID_METHOD_MAX_GAMMAS`), else
         ``μ_i / (√s_i Z_ii)`` of the augmented system per choice."""
-        cs = [self._rkhs(w) for w in path]
-        if any(c is None for c in cs):                  # one P of order N at a time
-            return [self._system(w).loo(self.Y) for w in path]
-        gammas = [1.0 / float(c) for c in cs if c is not None]
+        reps = [self._representation(w) for w in path]
+        if "augmented" in reps:                         # one P of order N at a time
+            return [self._system(w, rep).loo(self.Y) for w, rep in zip(path, reps)]
+        gammas = [1.0 / sum(w.values()) for w in path]
         method = ("cholesky" if "cuda" in str(self.device)
                   and len(gammas) <= GRID_METHOD_MAX_GAMMAS else "eigh")
         r = loo_path_residuals(self.K, self.Y, gammas, method=method)

@@ -32,7 +32,7 @@ training Gram is ``Ω^d`` (``Ω^d_kl = K^d(x_k^d, x_l^d)``) and ``Ω = Σ_d Ω^d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import cvxpy as cp
 import numpy as np
@@ -41,9 +41,8 @@ import scipy.linalg as sla
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
-from ..linalg import BorderedSystem
 from ..linalg.engine import RKHS, decompose
-from ..linalg.quadratic import QuadraticSystem
+from ..linalg.quadratic import QuadraticSystem, RKHSSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM
@@ -325,18 +324,18 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
         ``bias=False`` is eq. (11) as printed, ``S_γ = Ω (Ω + I/γ)^{-1}`` (the model without
         ``b``).  ``bias=True`` (default) includes the bias row of eq. (7):
         ``S = Ω C + 1 u'/s`` with ``C`` the α-block of the bordered inverse, ``u = H^{-1}1``,
-        ``s = 1'u`` (:class:`~lssvm_cvx.linalg.BorderedSystem`).  ``components=True`` returns
+        ``s = 1'u`` (the engine's bordered system, :func:`~lssvm_cvx.linalg.engine.decompose`).  ``components=True`` returns
         the per-component smoothers ``S^d = Ω^d C`` (shape ``(P, N, N)``) with
         ``Ŷ^d = S^d Y`` (the bias part ``1u'/s`` is not split over components).  Regression only.
         """
-        H = self.Omega + np.eye(self.n) / self._gamma()
         if not bias:
-            chol = sla.cho_factor(H, lower=True)
+            chol = sla.cho_factor(self.Omega + np.eye(self.n) / self._gamma(), lower=True)
             # S = Ω H^{-1} = (H^{-1} Ω)' since both are symmetric
             if components:
                 return np.stack([sla.cho_solve(chol, G).T for G in self.component_grams()])
             return sla.cho_solve(chol, self.Omega).T
-        system = BorderedSystem.from_matrix(H, np.ones(self.n), name="Omega + I/gamma")
+        system = cast(RKHSSystem, decompose(self.Omega, self._gamma(), {"rkhs": (RKHS, 1.0)},
+                                            name="Omega + I/gamma").system()).system
         u = system.u
         if u is None:  # the border 1 was given
             raise InputError("the smoother needs the bordered system of eq. (7)")

@@ -50,7 +50,7 @@ import numpy as np
 from ..checks import as_targets
 from ..exceptions import HyperparameterError
 from ..kernels import RBF, Componentwise
-from ..linalg import lssvm_system
+from ..linalg.engine import RKHS, decompose
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .componentwise import CW_KEY, CW_PAPER, Components
@@ -135,8 +135,8 @@ class ComponentwiseEta(Components, Formulation):
         return float(0.5 * alpha @ Oa + 0.5 * r @ r)
 
     def closed_form(self) -> Solution:
-        alpha, b = lssvm_system(self.Omega_eta(), 1.0, np.ones(self.n), copy=False,
-                                name="Omega_eta + I").solve(self.targets())
+        alpha, b = decompose(self.Omega_eta(), 1.0, {"rkhs": (RKHS, 1.0)}, name="Omega_eta + I"
+                             ).system(overwrite_gram=True).solve(self.targets())
         return Solution(values={"alpha": alpha, "b": b, "e": alpha.copy()},
                         duals={"fit": -alpha, "kkt": np.zeros_like(alpha)})
 

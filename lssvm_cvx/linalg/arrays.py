@@ -105,13 +105,16 @@ def free_bytes(xp: Any, device: Any) -> int | None:
         return None
 
 
-def check_memory(n: int, itemsize: int, matrices: float, xp: Any, device: Any, *,
+def check_memory(n: int, itemsize: Any, matrices: float, xp: Any, device: Any, *,
                  free: int | None = None, cols: int | None = None) -> None:
     """Refuse, in one line naming the largest N that fits, a dense computation that needs
     ``matrices`` N × N arrays (N × ``cols`` when ``cols`` is given: a tall block of kernel
-    columns) of ``itemsize`` bytes when the device has less free memory.
+    columns) of ``itemsize`` bytes (an int, or a floating dtype of ``xp``) when the device has
+    less free memory.
 
     ``free`` overrides the device's own count (tests)."""
+    if not isinstance(itemsize, int):
+        itemsize = xp.finfo(itemsize).bits // 8
     free = free_bytes(xp, device) if free is None else free
     need = matrices * n * (n if cols is None else cols) * itemsize
     if free is None or need <= free:

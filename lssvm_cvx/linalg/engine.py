@@ -34,11 +34,13 @@ system for some weights, with ``solve``, ``loo``, ``kfold`` and ``diagnostics``)
 observation (or set) leaving the loss while the basis and the terms keep it (the formulas of
 :mod:`lssvm_cvx.linalg.scores`).  The composition core
 (:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations and the
-Auto LS-SVM formulation solve through it.  Not yet here (issue 30): the primal representation
-for ``N ≫ m`` (a design ``Φ``), :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` — which has
-named penalties and a path of any one weight since 2026-11-28, but binds its targets when it is
-built — and the fixed-c AReg and componentwise η / AReg systems, which keep their own bordered
-systems.
+Auto LS-SVM formulation, AReg with fixed c, the componentwise LS-SVM (its smoother too) and η
+models, the LS-SVM's one-vs-one pairs and the composed device path solve through it.  Not yet
+here (issue 30): the primal representation for ``N ≫ m`` (a design ``Φ``),
+:class:`~lssvm_cvx.linalg.penalized.PenalizedLS` — which has named penalties and a path of any
+one weight since 2026-11-28, but binds its targets when it is built —, the AReg CV and
+Tikhonov-ensemble systems (bordered solves with a nonzero top right-hand side, on sub-blocks)
+and the LS-SVM γ sweep of :mod:`lssvm_cvx.selection.lssvm` (which has a bias-free variant).
 """
 
 from __future__ import annotations
@@ -151,12 +153,16 @@ class Decomposition:
         weight and positive loss weights: order N + 1, one Cholesky) or ``"augmented"`` (order
         2N + 1, one LU): what :meth:`system` factorises at ``weights``."""
         w = self.weights(weights)
-        bordered = (self._rkhs_weighted(w) and sum(w.values()) > 0
-                    and bool(self.xp.all(self._weights_vector() > 0)))
+        bordered = self._bordered_weights(w) and bool(self.xp.all(self._weights_vector() > 0))
         return "bordered" if bordered else "augmented"
 
+    def _bordered_weights(self, w: Mapping[str, float]) -> bool:
+        """Whether the weights allow the bordered system (the loss weights aside)."""
+        return self._rkhs_weighted(w) and sum(w.values()) > 0
+
     def system(self, weights: Mapping[str, float] | None = None, *,
-               overwrite_gram: bool = False) -> QuadraticSystem:
+               overwrite_gram: bool = False, representation: str | None = None
+               ) -> QuadraticSystem:
         """The factorised system of (Q) at ``weights`` (default: the terms' own).
 
         Parameters
@@ -166,6 +172,9 @@ class Decomposition:
         overwrite_gram : bool, default=False
             Let the bordered representation factorise ``K`` in place (saves a copy of N²
             numbers; ``K`` is then the factor, and this decomposition must not be used again).
+        representation : {"bordered", "augmented"} or None, default=None
+            :meth:`representation` at these weights when the caller has asked it already (on a
+            device the question costs one host synchronisation); None: asked here.
 
         Returns
         -------
@@ -173,7 +182,12 @@ class Decomposition:
             ``solve``, ``loo``, ``kfold`` and ``diagnostics`` of the factorised system.
         """
         w = self.weights(weights)
-        if self.representation(w) == "bordered":
+        if representation not in (None, "bordered", "augmented") or (
+                representation == "bordered" and not self._bordered_weights(w)):
+            raise HyperparameterError(f"representation {representation!r} at weights {w}: use "
+                                      "'augmented', or 'bordered' where every weighted term is "
+                                      "the RKHS norm with a positive total weight")
+        if (representation or self.representation(w)) == "bordered":
             return RKHSSystem(self.K, self.s, sum(w.values()), border=self.border,
                               overwrite=overwrite_gram, name=self.name)
         if self.border is not None:

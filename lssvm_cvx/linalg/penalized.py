@@ -102,7 +102,6 @@ __all__ = [
     "MU_UNIT",
     "NU_UNIT",
     "normalizers",
-    "trace_normalizers",
     "paper_weights",
     "penalty_set",
     "PenalizedLS",
@@ -132,7 +131,8 @@ def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
         w = np.asarray(sample_weight, dtype=np.float64)
         n = float(w.sum())
         trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
-    return trace_normalizers(trC, float(np.trace(G)), float(m if R is None else np.trace(R)), n)
+    return (_normalizer(trC, float(np.trace(G)), n, "G (mu)"),
+            _normalizer(trC, float(m if R is None else np.trace(R)), n, "R (nu)"))
 
 
 def paper_weights(Phi: np.ndarray, G: np.ndarray, mu: float, nu: float,
@@ -160,16 +160,14 @@ class PathResult:
 
 
 # ------------------------------------------------------------------- the LS problem
-def trace_normalizers(trC: float, trG: float, trR: float, W: float) -> tuple[float, float]:
-    """``(ρ_G, ρ_R) = (MU_UNIT tr(C)/(W tr G), NU_UNIT tr(C)/(W tr R))`` from the traces
-    (module docstring), with the checks of every engine."""
-    if not trG > 0:
-        raise NotPSDError(f"the gradient-norm Gram has non-positive trace {trG:.3g}")
-    if not trR > 0:
-        raise NotPSDError(f"the margin matrix has non-positive trace {trR:.3g}")
+def _normalizer(trC: float, trP: float, W: float, label: str) -> float:
+    """``ρ = tr(C)/(W tr P)`` (unit :data:`MU_UNIT` = :data:`NU_UNIT` = 1; the module
+    docstring's rule, of every engine and of :func:`normalizers`), with its checks."""
     if not trC > 0:
         raise InputError("the design has no variation (all inputs identical?)")
-    return MU_UNIT * trC / trG / W, NU_UNIT * trC / trR / W
+    if not trP > 0:
+        raise NotPSDError(f"the penalty {label} has non-positive trace {trP:.3g}")
+    return MU_UNIT * trC / trP / W
 
 
 def penalty_set(G: Any, R: Any, penalties: Mapping[str, Any] | None, definite: Iterable[str]
@@ -259,8 +257,6 @@ class PenalizedLS:
         foreign = not numpy
         if not foreign:
             Phi, Y = (np.asarray(a, dtype=np.float64) for a in (Phi, Y))
-            named = {k: None if P is None else np.asarray(P, dtype=np.float64)
-                     for k, P in named.items()}
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
         self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels), Phi, Y, namespace=(xp, device))
@@ -299,8 +295,14 @@ class PenalizedLS:
         :func:`penalty_set`); ``arrays`` the other inputs that share the namespace
         (``namespace``: already detected, ``(xp, device)``)."""
         named, self.definite, self.labels = penalty_set
+        xp, self.device, numpy = (namespace_or_numpy(*arrays, *named.values())
+                                  if namespace is None else (*namespace, None))
+        if aac.is_numpy_namespace(xp):   # lists and NumPy arrays: float64
+            named = {k: None if P is None else np.asarray(P, dtype=np.float64)
+                     for k, P in named.items()}
         given = [P for P in named.values() if P is not None]
-        xp, self.device = namespace_of(*arrays, *given) if namespace is None else namespace
+        if numpy is False:               # off NumPy: lists among the penalties refused by name
+            namespace_of(*arrays, *given)
         self.xp = xp
         self.dtype = float_dtype(xp, *arrays, *given)
         self.N, self.m = int(n_rows), int(n_cols)
@@ -355,16 +357,11 @@ class PenalizedLS:
         xp = self.xp
         self.C = 0.5 * (C + xp.matrix_transpose(C))
         self.rhs = rhs
-        if not trC > 0:
-            raise InputError("the design has no variation (all inputs identical?)")
         #: per penalty, its weight's normaliser (N1 divided by W: per unit of the mean fit term)
-        self.rho: dict[str, float] = {}
-        for k, P in self.P.items():
-            trP = float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P)))
-            if not trP > 0:
-                raise NotPSDError(f"the penalty {self.labels[k]} ({k}) has non-positive trace "
-                                  f"{trP:.3g}")
-            self.rho[k] = MU_UNIT * trC / trP / self.W
+        self.rho: dict[str, float] = {
+            k: _normalizer(trC, float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P))),
+                           self.W, f"{self.labels[k]} ({k})")
+            for k, P in self.P.items()}
 
     def _from_shifted_sums(self, S: Any, a: Any, c: Any, e: Any, shift: Any) -> None:
         """The normal equations from sums about a provisional feature mean ``shift`` (the
@@ -486,7 +483,7 @@ class PenalizedLS:
             raise HyperparameterError(f"need {need}, got {got}")
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
-            check_memory(self.m, 8 if self.dtype == xp.float64 else 4, 4.0, xp, self.device)
+            check_memory(self.m, self.dtype, 4.0, xp, self.device)
         terms = " + ".join(f"{k} {self.labels[k]}" for k in weights)
         values = ", ".join(f"{k} = {v:g}" for k, v in weights.items())
         return factor_spd(xp, self.matrix(**weights), name=f"C + {terms} ({values})")

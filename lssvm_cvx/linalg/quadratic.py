@@ -208,70 +208,73 @@ class AugmentedSystem(QuadraticSystem):
         self.jitter = 0.0
         self.refinement_steps = 0
         self._Z: Any = None
-        if not self._numpy:
-            self._factor_array()
-            return
-        A = np.zeros((2 * n + 1, 2 * n + 1))
-        A[:n, :n] = P
-        A[n + 1:, :n] = self.r[:, None] * K
-        A[n + 1:, n] = self.r
-        A[:n, n + 1:] = A[n + 1:, :n].T
-        A[n, n + 1:] = self.r
-        A[n + 1:, n + 1:] = -np.eye(n)
-        rcond, info = self._factor(A)
-        self._anorm = self._last_anorm
-        if info != 0 or rcond < COND_WARN:
+        A = self._assemble()
+        self._anorm = float(xp.max(xp.sum(xp.abs(A), axis=0)))   # of the exact system (A)
+        if not self._factor(A, self._anorm) or self.rcond < COND_WARN:
             # α is not identifiable (module docstring): add δ||α||²/2 with δ tiny relative to
             # the system, which selects the smallest-norm α among the (almost) equivalent ones
-            # and moves the fitted values by O(δ); warn only if that does not cure it.
-            self.jitter = JITTER * max(float(np.abs(A).max()), 1.0)
-            A[np.arange(n), np.arange(n)] += self.jitter
-            rcond, info = self._factor(A)
-        # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
-        # definite); LU with partial pivoting is backward stable in practice, so only a numerically zero pivot
-        # (info > 0) or a condition beyond double precision calls for the pseudo-inverse
-        if info != 0 or rcond < np.finfo(float).eps ** 1.5:
-            warnings.warn(
-                f"the optimality system of the composed problem is singular "
-                f"(reciprocal condition ≈ {rcond:.1e}) even with a ridge {self.jitter:.1e} on α; "
-                "using the pseudo-inverse", ConditioningWarning, stacklevel=4)
-            w, V = np.linalg.eigh(A)
-            keep = np.abs(w) > 1e-12 * np.abs(w).max()
-            self._pinv = (V[:, keep] / w[keep]) @ V[:, keep].T
+            # and moves the fitted values by O(δ) (refinement then removes it: _refined)
+            self.jitter = JITTER * max(float(xp.max(xp.abs(A))), 1.0)
+            if self._numpy:
+                A[np.arange(n), np.arange(n)] += self.jitter
+            else:
+                dt, dev = A.dtype, aac.device(A)
+                A = A + diag_matrix(xp, xp.concat([xp.full((n,), self.jitter, dtype=dt, device=dev),
+                                                   xp.zeros((n + 1,), dtype=dt, device=dev)]))
+            ok = self._factor(A)
+            # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
+            # definite); LU with partial pivoting is backward stable in practice, so only a
+            # numerically zero pivot or a condition beyond double precision calls for NumPy's
+            # pseudo-inverse (elsewhere an inexact solve is refused: _refined)
+            if self._numpy and (not ok or self.rcond < np.finfo(float).eps ** 1.5):
+                warnings.warn(
+                    f"the optimality system of the composed problem is singular "
+                    f"(reciprocal condition ≈ {self.rcond:.1e}) even with a ridge "
+                    f"{self.jitter:.1e} on α; using the pseudo-inverse", ConditioningWarning,
+                    stacklevel=4)
+                w, V = np.linalg.eigh(A)
+                keep = np.abs(w) > 1e-12 * np.abs(w).max()
+                self._pinv = (V[:, keep] / w[keep]) @ V[:, keep].T
 
-    def _factor_array(self) -> None:
-        """System (A) assembled and factorised in the inputs' namespace (same policy)."""
+    def _assemble(self) -> Any:
+        """System (A) in the inputs' namespace."""
         xp, n, K, r = self.xp, self.n, self._K, self.r
+        if self._numpy:
+            A = np.zeros((2 * n + 1, 2 * n + 1))
+            A[:n, :n] = self._P
+            A[n + 1:, :n] = r[:, None] * K
+            A[n + 1:, n] = r
+            A[:n, n + 1:] = A[n + 1:, :n].T
+            A[n, n + 1:] = r
+            A[n + 1:, n + 1:] = -np.eye(n)
+            return A
         dt, dev = K.dtype, aac.device(K)
         SK = r[:, None] * K                                   # S^½ K
-        A = xp.concat([
+        return xp.concat([
             xp.concat([self._P, xp.zeros((n, 1), dtype=dt, device=dev), xp.matrix_transpose(SK)],
                       axis=1),
             xp.concat([xp.zeros((1, n + 1), dtype=dt, device=dev), r[None, :]], axis=1),
             xp.concat([SK, r[:, None], -xp.eye(n, dtype=dt, device=dev)], axis=1)], axis=0)
-        self._anorm = float(xp.max(xp.sum(xp.abs(A), axis=0)))
-        self._lu = ArrayLU(xp, A)
-        self.rcond = self._lu.rcond()
-        if self.rcond < COND_WARN:      # α not identifiable: ridge on α, then refinement
-            self.jitter = JITTER * max(float(xp.max(xp.abs(A))), 1.0)
-            ridge = xp.concat([xp.full((n,), self.jitter, dtype=dt, device=dev),
-                               xp.zeros((n + 1,), dtype=dt, device=dev)])
-            self._lu = ArrayLU(xp, A + diag_matrix(xp, ridge))
-            self.rcond = self._lu.rcond()
 
-    def _factor(self, A: np.ndarray) -> tuple[float, int]:
-        """LU with partial pivoting (``dgetrf``) and LAPACK's ``dgecon`` estimate.  On this
-        machine's OpenBLAS the symmetric-indefinite ``dsytrf`` took 7.5× longer than ``dgetrf``
-        on a 2001 × 2001 system (4.9 s vs 0.65 s), so the symmetry is not exploited."""
-        anorm = float(np.abs(A).sum(axis=0).max())
-        self._last_anorm = anorm
+    def _factor(self, A: Any, anorm: float | None = None) -> bool:
+        """LU with partial pivoting and the reciprocal condition ``rcond``; False at a zero
+        pivot.  NumPy: ``dgetrf`` and LAPACK's ``dgecon`` (on this machine's OpenBLAS the
+        symmetric-indefinite ``dsytrf`` took 7.5× longer than ``dgetrf`` on a 2001 × 2001
+        system, 4.9 s vs 0.65 s, so the symmetry is not exploited); elsewhere the namespace's
+        LU and Hager's estimate (:class:`~lssvm_cvx.linalg.arrays.ArrayLU`).  ``anorm``: the
+        1-norm of ``A`` when known."""
+        if not self._numpy:
+            self._lu = ArrayLU(self.xp, A)
+            self.rcond = self._lu.rcond()
+            return True
         self._lu, self._piv, info = lapack.dgetrf(A, overwrite_a=0)
         if info != 0:
             self.rcond = 0.0
-            return 0.0, int(info)
-        rcond, _ = lapack.dgecon(self._lu, anorm, norm="1")
-        self.rcond = float(rcond)
-        return float(rcond), 0
+            return False
+        if anorm is None:
+            anorm = float(np.abs(A).sum(axis=0).max())
+        self.rcond = float(lapack.dgecon(self._lu, anorm, norm="1")[0])
+        return True
 
     def _solve(self, B: Any) -> Any:
         if self._pinv is not None:

@@ -201,10 +201,8 @@ class StreamingPenalizedLS(PenalizedLS):
                  definite: Iterable[str] = ()):
         self.source = source
         self.features = features
-        named, pd, labels = penalty_set(G, R, penalties, definite)
-        named = {k: None if P is None else np.asarray(P, dtype=np.float64) for k, P in named.items()}
         shift = np.asarray(shift, dtype=np.float64)
-        self._setup(source.n_rows, shift.shape[0], (named, pd, labels), shift)
+        self._setup(source.n_rows, shift.shape[0], penalty_set(G, R, penalties, definite), shift)
         self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
 
         def stats(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
