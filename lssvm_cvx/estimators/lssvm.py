@@ -3,7 +3,8 @@
 Both estimators solve the dual linear system in closed form (one Cholesky factorization and
 the Schur complement for the bias, :func:`lssvm_cvx.linalg.engine.decompose`) and can select
 (γ, σ²) by exact leave-one-out, exact k-fold cross-validation or GCV from one decomposition per
-σ² (:mod:`lssvm_cvx.model_selection`), without refitting per candidate.
+σ², without refitting per candidate: they are presets of the composed estimator (Squared +
+``RKHSNorm(1/γ)``, :mod:`lssvm_cvx.estimators.regularized_search`).
 
 ``gamma`` is the LS-SVM regularization constant and ``sigma2`` the RBF width — see
 :mod:`lssvm_cvx.estimators.base` for the correspondence with scikit-learn's names.
@@ -19,9 +20,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..exceptions import HyperparameterError, InputError
-from ..kernels import Kernel
 from ..linalg.engine import RKHS, decompose
-from ..model_selection import CRITERIA, select_gamma_sigma2
+from ..model_selection import CRITERIA
 from ..linalg.folds import cv_splits
 from ..linalg.streaming import is_dask
 from ..selection.heldout import ESTIMANDS
@@ -29,11 +29,10 @@ from ..terms import RKHSNorm
 from .regularized import RegularizedLSSVMClassifier, RegularizedLSSVMRegressor, fit_arrays
 from .regularized_device import fit_regularized_device
 from .regularized_search import SEARCHES
-from .search_results import search_results
 from .scoring import best_of, preset_results, selection_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
 from .grids import DEFAULT_GAMMA_GRID  # noqa: F401 (importable here, where it was defined)
-from .grids import default_sigma2_grid, gamma_candidates, set_width, sigma2_candidates
+from .grids import default_sigma2_grid, gamma_candidates, sigma2_candidates
 from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
                            subsample_rows)
 from .lssvm_device import (DeviceModelMixin, check_device_options, decision_device, fit_device,
@@ -61,26 +60,6 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         "n_components": [POSITIVE_INT], "n_loo": [AT_LEAST_TWO],
         "sigma2_subsample": [AT_LEAST_TWO, None], "progress": ["boolean"],
     }
-
-    def _gcv(self, X: np.ndarray, Y: np.ndarray, gammas: np.ndarray, weights: np.ndarray | None,
-             score: str) -> tuple[float, float, dict[str, Any]]:
-        """``selection="gcv"``: (γ, σ²) by generalised cross-validation (a criterion, not
-        held-out splits: :func:`~lssvm_cvx.model_selection.select_gamma_sigma2`)."""
-        sigma2s, searched = sigma2_candidates(self, X, objects=True)
-
-        def make(s2: float) -> Kernel:
-            if not searched:
-                return self._make_kernel()          # the width as given
-            kernel = self._make_kernel(s2)
-            return set_width(kernel, s2) if isinstance(self.kernel, Kernel) else kernel
-        res = select_gamma_sigma2(X, Y, gammas, sigma2s, kernel=make, criterion="gcv",
-                                  score=score, weights=weights)
-        params = [({"sigma2": float(s2)} if searched else {}) | {"gamma": float(g)}
-                  for s2 in sigma2s for g in gammas]
-        results = search_results(params, np.asarray(res.scores).ravel(), **res.to_dict())
-        self.best_index_, self.best_params_, self.best_score_ = best_of(results)
-        best = self.best_params_
-        return best["gamma"], (best["sigma2"] if searched else self.sigma2), results
 
     def _reset_fitted(self) -> None:
         """Forget a previous fit (a failed refit must not leave a half-updated model)."""
@@ -180,9 +159,6 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         Xk = X[np.ix_(keep, keep)] if self._precomputed else X[keep]
         Yk = Y[keep]
         gammas = gamma_candidates(self)
-        sigma2, results = self.sigma2, None
-        if self.selection == "gcv":
-            gamma, sigma2, results = self._gcv(Xk, Yk, gammas, w, score)
         scoring = selection_scoring(self, classification)
         cv = self.cv
         if self.selection == "kfold":
@@ -193,43 +169,40 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 self.cv, keep.size, y=Y if Y.ndim == 1 else np.argmax(Y, axis=1),
                 groups=checked_groups(groups, keep.size), stratified=classification, random_state=self.random_state,
                 labeled=keep)]
-        # GCV's width: the core puts it inside a kernel object when sigma2_grid is set (_kernel_at)
-        core = self._preset(classification, gamma, sigma2, gammas, scoring, cv)
+        core = self._preset(classification, gamma, self.sigma2, gammas, scoring, cv)
         if classification:
             core.classes_ = self.classes_
         fit_arrays(core, Xk, Yk, w, labels=None if labels is None else labels[keep])
-        self._read_preset(core, gamma, gammas, scoring, results)
+        self._read_preset(core, gamma, gammas, scoring)
         self.support_ = np.flatnonzero(keep)
         self.X_fit_ = Xk if not self._precomputed else None
 
     def _preset(self, classification: bool, gamma: Any, sigma2: Any, gammas: np.ndarray,
                 scoring: Any, cv: Any) -> Any:
         """The composed estimator this LS-SVM is: Squared + ``RKHSNorm(1/γ)``, searched over
-        the weights ``1/γ`` of ``gammas`` when ``selection`` holds out splits."""
+        the weights ``1/γ`` of ``gammas`` when ``selection`` is set (held-out splits or GCV)."""
         if np.ndim(gamma):
             raise HyperparameterError(
                 "gamma must be a number > 0; per-point constants γ_i = γ w_i (eq. 74) are "
                 "given as sample_weight=w")
-        held_out = self.selection in ("loo", "kfold")
         return (RegularizedLSSVMClassifier if classification else RegularizedLSSVMRegressor)(
             kernel=self.kernel, sigma2=sigma2, degree=self.degree, t=self.t,
-            terms={"rkhs": (RKHSNorm(), 1.0 / float(gamma))}, selection=self.selection if held_out
-            else None, loo=self.loo, scoring=scoring,
-            weight_grid={"rkhs": 1.0 / gammas}, sigma2_grid=self.sigma2_grid
-            if held_out or self.selection == "gcv" else None, cv=cv, search=self.search,
+            terms={"rkhs": (RKHSNorm(), 1.0 / float(gamma))}, selection=self.selection,
+            loo=self.loo, scoring=scoring, weight_grid={"rkhs": 1.0 / gammas},
+            sigma2_grid=self.sigma2_grid if self.selection else None, cv=cv, search=self.search,
             random_state=self.random_state)
 
-    def _read_preset(self, core: Any, gamma: Any, gammas: np.ndarray, scoring: Any,
-                     results: dict[str, Any] | None) -> None:
+    def _read_preset(self, core: Any, gamma: Any, gammas: np.ndarray, scoring: Any) -> None:
         """The fitted preset's model and search in the LS-SVM's words (``gamma_``, the grid view
         of ``cv_results_``: :func:`~lssvm_cvx.estimators.scoring.preset_results`)."""
-        if self.selection in ("loo", "kfold"):
+        results = None
+        if self.selection is not None:
             gamma, results = preset_results(core.cv_results_, gammas, scoring.kind,
                                             float(core.sigma2_), self.selection)
             self.best_index_, self.best_params_, self.best_score_ = best_of(results)
         self.kernel_ = core.kernel_
         self.gamma_ = float(gamma)
-        self.sigma2_ = float(core.sigma2_)
+        self.sigma2_: float = float(core.sigma2_)
         self.cv_results_ = results
         self.dual_coef_ = core.dual_coef_
         self.intercept_ = core.intercept_
@@ -246,7 +219,7 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         gammas, scoring, g = gamma_candidates(self), selection_scoring(self, classification), self._gamma()
         core = self._preset(classification, g, self.sigma2, gammas, scoring, self.cv)
         fit_regularized_device(core, X, y, sample_weight, groups, classification=classification)
-        self._read_preset(core, g, gammas, scoring, None)
+        self._read_preset(core, g, gammas, scoring)
         self.__dict__.update({a: v for a, v in vars(core).items() if a in (
             "X_fit_", "support_", "device_", "n_features_in_", "classes_", "pairs_")}, approximation_=None)
         return self

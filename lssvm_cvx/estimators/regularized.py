@@ -46,7 +46,7 @@ from .scoring import best_of
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID",
            "fit_arrays"]
 
-SELECTIONS = (None, "loo", "kfold")
+SELECTIONS = (None, "loo", "kfold", "gcv")
 #: weights tried for the first term when ``selection`` is set and ``weight_grid`` is None
 #: (:mod:`lssvm_cvx.estimators.regularized_search`)
 DEFAULT_WEIGHT_GRID = DEFAULT_WEIGHT_GRID
@@ -236,9 +236,11 @@ _DOC_SEARCH = """
     terms : dict of str to (Term, float), default=None
         ``{key: (term, weight)}``; ``None`` is ``{"rkhs": (RKHSNorm(), 1.0)}``, the LS-SVM with
         ``γ = 1``.
-    selection : {None, "loo", "kfold"}, default=None
+    selection : {None, "loo", "kfold", "gcv"}, default=None
         Search ``weight_grid`` (× ``sigma2_grid`` when given) by held-out error: leave-one-out,
-        or the splits of ``cv``.  ``None``: fit with the weights and width as given.
+        or the splits of ``cv``; or by generalised cross-validation of the closed form (the
+        squared loss and quadratic terms: ``N ||y - ŷ||² / tr(I - H)²``, no held-out fits;
+        ``mean_test_score`` is minus it).  ``None``: fit with the weights and width as given.
     loo : {"refit", "loss"}, default="refit"
         The estimand of the held-out error.  ``"refit"``: a held-out point leaves the loss,
         the kernel basis and every term (a kNN graph is rebuilt without it) — what

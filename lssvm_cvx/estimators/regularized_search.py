@@ -1,6 +1,7 @@
 """The model selection of the composed estimators (``RegularizedLSSVMRegressor`` /
 ``RegularizedLSSVMClassifier`` with ``selection=``): every candidate (σ², term weights)
-scored on every split with ``scoring``, laid out as ``GridSearchCV.cv_results_``.
+scored on every split with ``scoring``, laid out as ``GridSearchCV.cv_results_`` — or, with
+``selection="gcv"``, by generalised cross-validation of its closed form (no splits).
 
 Held-out predictions come from :func:`lssvm_cvx.selection.heldout.heldout_predictions` under
 the estimand ``loo`` (``"refit"``: what ``GridSearchCV`` computes; ``"loss"``: the point leaves
@@ -45,6 +46,7 @@ from ..terms import RKHSNorm
 from .base import input_magnitudes
 from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
+from .search_results import search_results
 
 __all__ = ["search", "weight_grid", "best_candidate", "DEFAULT_WEIGHT_GRID"]
 
@@ -138,6 +140,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     """
     grid = weight_grid(est, terms)
     s2s, searched = sigma2_candidates(est, X, objects=True)
+    if est.selection == "gcv":
+        return _gcv_search(est, X, Y, w, terms, grid, s2s, searched, formulation)
     n = X.shape[0]
     y_split = Y if Y.ndim == 1 else np.argmax(Y, axis=1)
     splits = cv_splits("loo" if est.selection == "loo" else est.cv, n, y=y_split, groups=groups,
@@ -207,6 +211,41 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          search="grid")
     _warn(status, reasons)
     _, best, _ = best_candidate(results, X, Y, scoring)
+    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
+    return best.get("sigma2", est.sigma2), chosen, results
+
+
+def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict,
+                grid: dict[str, np.ndarray], s2s: np.ndarray, searched: bool,
+                formulation: Callable[..., Any]) -> tuple[float, dict, dict[str, Any]]:
+    """``selection="gcv"``: every candidate scored by generalised cross-validation of its
+    closed form as a linear smoother of the targets (Golub, Heath & Wahba 1979; a criterion,
+    not held-out splits: ``mean_test_score`` is minus it), one weight's path per σ² and
+    combination of the others (:meth:`lssvm_cvx.linalg.engine.Decomposition.gcv_path`)."""
+    if not (make_loss(est.loss).squared and all(t.is_quadratic for t, _ in terms.values())
+            and est.solver is None):
+        raise HyperparameterError("selection='gcv' needs the closed form: the squared loss, "
+                                  "quadratic terms and solver=None")
+    if w is not None and not np.all(w > 0):
+        raise HyperparameterError("selection='gcv' scores every point as an observation: give "
+                                  "every point a positive sample_weight")
+    path_key, *other_keys = list(grid)
+    y0 = Y if Y.ndim == 1 else Y[:, 0]
+    params, values = [], []
+    for s2 in s2s:
+        for combo in itertools.product(*(grid[k] for k in other_keys)):
+            cand = dict(terms)
+            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
+            dec = formulation(X, y0, float(s2), w, cand).decomposition()
+            for wk, v in zip(grid[path_key], dec.gcv_path(path_key, grid[path_key], Y)):
+                p = {f"terms__{k}": float(c) for k, c in zip(other_keys, combo)}
+                p[f"terms__{path_key}"] = float(wk)
+                if searched:
+                    p["sigma2"] = float(s2)
+                params.append(p)
+                values.append(v)
+    results = search_results(params, values, criterion="gcv")
+    _, best, _ = best_of(results)
     chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
     return best.get("sigma2", est.sigma2), chosen, results
 

@@ -6,8 +6,8 @@ A formulation whose closed form is one of the core's systems
 :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`, the Auto LS-SVM's
 :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`) mixes in :class:`HeldOutResiduals` and
 says which system, right-hand side and sign (``_heldout_system``); it then has
-``loo_residuals()`` and
-``kfold_residuals(folds)`` with the semantics of
+``loo_residuals()``, ``kfold_residuals(folds)`` and ``gcv()``, the held-out ones with the
+semantics of
 :meth:`lssvm_cvx.formulations.RegularizedLSSVM.loo_residuals`: observation ``i`` leaves the
 loss, the kernel basis and the terms keep it (for the RKHS norm alone that is the refit
 without the point, by the representer theorem).
@@ -61,3 +61,16 @@ class HeldOutResiduals:
         """
         sysm, t, sign = self._heldout_system()
         return sign * sysm.kfold(t, disjoint_folds(folds, t.shape[0]))
+
+    def gcv(self) -> float:
+        """Generalised cross-validation ``N ||t - t̂||² / tr(I - H)²`` of the closed form as a
+        linear smoother of the targets (``t``, ±1 for a classifier), from the one
+        factorisation of the formulation's system.
+
+        Returns
+        -------
+        float
+            The GCV score (``inf`` where ``tr(I - H) ≤ 0``).
+        """
+        sysm, t, _ = self._heldout_system()
+        return sysm.gcv(t)

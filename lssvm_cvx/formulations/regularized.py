@@ -477,6 +477,19 @@ class RegularizedLSSVM(Formulation):
             return out
         return self._refit_residuals(fl, y, solver)
 
+    def gcv(self) -> float:
+        """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the closed form as a
+        linear smoother ``ŷ = H y`` (Golub, Heath & Wahba 1979; a criterion without held-out
+        fits, from the one factorisation: :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`).
+
+        Returns
+        -------
+        float
+            The GCV score (``inf`` where ``tr(I - H) ≤ 0``).
+        """
+        self.validate()
+        return self.system().gcv(self.targets())
+
     def _refit_residuals(self, folds: list[np.ndarray], y: np.ndarray, solver: str) -> np.ndarray:
         s_full = self.loss_.weights(self.n)
         built = self.problem

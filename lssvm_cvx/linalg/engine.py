@@ -54,6 +54,8 @@ import numpy as np
 from ..exceptions import HyperparameterError
 from .arrays import namespace_or_numpy
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
+from .scores import dual_gcv
+from .spectral import SpectralBordered, use_eigh
 
 __all__ = ["RKHS", "Decomposition", "decompose"]
 
@@ -82,10 +84,14 @@ class Decomposition:
         the LS-SVM classifier's ``y`` (AReg paper eq. 57).  Needs every term to be the RKHS norm.
     name : str, default="K + c S^-1 (RKHS term)"
         The RKHS system's name in error messages.
+    bias : bool, default=True
+        False: the model ``Kα`` without the bias (needs every term to be the RKHS norm and
+        positive loss weights: the bordered representation without its border).
     """
 
     def __init__(self, K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *,
-                 border: np.ndarray | None = None, name: str = "K + c S^-1 (RKHS term)"):
+                 border: np.ndarray | None = None, name: str = "K + c S^-1 (RKHS term)",
+                 bias: bool = True):
         self.K = K
         self.n = int(K.shape[0])
         self.s = s
@@ -94,8 +100,10 @@ class Decomposition:
         self._matrices: dict[str, np.ndarray] = {}
         self.border = border
         self.name = name
-        if border is not None and not self.rkhs_only:
-            raise HyperparameterError("a border other than 1 needs every term to be the RKHS norm")
+        self.bias = bool(bias)
+        if (border is not None or not self.bias) and not self.rkhs_only:
+            raise HyperparameterError("a border other than 1, or no bias, needs every term to be "
+                                      "the RKHS norm")
 
     @property
     def names(self) -> list[str]:
@@ -189,10 +197,10 @@ class Decomposition:
                                       "the RKHS norm with a positive total weight")
         if (representation or self.representation(w)) == "bordered":
             return RKHSSystem(self.K, self.s, sum(w.values()), border=self.border,
-                              overwrite=overwrite_gram, name=self.name)
-        if self.border is not None:
-            raise HyperparameterError("a border other than 1 needs positive loss weights and a "
-                                      "positive total weight")
+                              bias=self.bias, overwrite=overwrite_gram, name=self.name)
+        if self.border is not None or not self.bias:
+            raise HyperparameterError("a border other than 1, or no bias, needs positive loss "
+                                      "weights and a positive total weight")
         return AugmentedSystem(self.K, self._weights_vector(), self.weighted_sum(w))
 
     def solve(self, Y: np.ndarray, weights: Mapping[str, float] | None = None
@@ -203,6 +211,11 @@ class Decomposition:
     def loo(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> np.ndarray:
         """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
         return self.system(weights).loo(Y)
+
+    def gcv(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> float:
+        """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the fit as a linear
+        smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; NumPy)."""
+        return self.system(weights).gcv(Y)
 
     def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
               *, cover: bool = False) -> Any:
@@ -221,16 +234,10 @@ class Decomposition:
         generalised eigendecomposition when a pencil is safely definite (NumPy), else one
         factorisation of the augmented system per value (module docstring).
         """
-        if name not in self._terms:
-            raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
-        ws = np.asarray(values, dtype=np.float64).reshape(-1)
+        ws, cs, s = self._path_values(name, values)
+        if cs is not None:
+            return rkhs_path(self.K, s, Y, cs, folds=folds, cover=cover, bias=self.bias)
         w = self.weights()
-        others = sum(v for k, v in w.items() if k != name)
-        s = self._weights_vector()
-        rkhs = self._terms[name][0] is RKHS and self._rkhs_weighted(
-            {k: v for k, v in w.items() if k != name})
-        if rkhs and np.all(ws + others > 0) and bool(self.xp.all(s > 0)):
-            return rkhs_path(self.K, s, Y, ws + others, folds=folds, cover=cover)
         if self.numpy:
             gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
                                    Y, ws, folds=folds, cover=cover)
@@ -244,6 +251,55 @@ class Decomposition:
             bs.append(b)
             res.append(sysm.loo(Y) if folds is None else sysm.kfold(Y, folds, cover=cover))
         return alphas, bs, res
+
+
+    def _path_values(self, name: str, values: Sequence[float] | np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray | None, Any]:
+        """``(values, total weights, loss weights)`` of a path of ``name``; the total weights
+        (the others' added) None where the path is not the RKHS norm's eigendecomposition (a
+        weighted term other than the RKHS norm, a total weight or a loss weight not
+        positive), which a path without the bias refuses."""
+        if name not in self._terms:
+            raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
+        ws = np.asarray(values, dtype=np.float64).reshape(-1)
+        w = self.weights()
+        others = sum(v for k, v in w.items() if k != name)
+        s = self._weights_vector()
+        rkhs = self._terms[name][0] is RKHS and self._rkhs_weighted(
+            {k: v for k, v in w.items() if k != name})
+        if rkhs and np.all(ws + others > 0) and bool(self.xp.all(s > 0)):
+            return ws, ws + others, s
+        if not self.bias:
+            raise HyperparameterError("a path without the bias needs positive loss weights and "
+                                      "positive total weights")
+        return ws, None, s
+
+    def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray
+                 ) -> np.ndarray:
+        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; NumPy).
+
+        Every weighted term the RKHS norm and at least
+        :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` values: one eigendecomposition of
+        ``S^½KS^½`` (``α = S^½β``, ``y - ŷ = c S^{-½}β``, ``tr(I - H) = c tr C_β``; O(N²) per
+        value), the LS-SVM γ sweep's rule; otherwise one factorisation per value.
+        """
+        ws, cs, s = self._path_values(name, values)
+        if cs is None or not use_eigh(ws.size):
+            return np.array([self.gcv(Y, {name: float(v)}) for v in ws])
+        r = np.sqrt(s)
+        unit = bool(np.all(r == 1.0))
+        spec = SpectralBordered(self.K if unit else r[:, None] * self.K * r[None, :],
+                                r if self.bias else None, name="S^½ K S^½")
+        Yr = Y if unit else r[:, None] * Y if Y.ndim > 1 else r * Y
+        out = []
+        for c in cs:
+            beta, _ = spec.solve(Yr, float(c))
+            if unit:
+                out.append(dual_gcv(beta, spec.alpha_inv_diag(float(c)), c))
+            else:
+                alpha = r[:, None] * beta if beta.ndim > 1 else r * beta
+                out.append(dual_gcv(alpha, s * spec.alpha_inv_diag(float(c)), c / s))
+        return np.array(out)
 
 
 def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term],

@@ -68,7 +68,7 @@ from ..exceptions import ConditioningWarning, InputError, NotSupportedError, Num
 from .arrays import ArrayLU, diag_matrix, namespace_or_numpy
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
-from .scores import block_residuals, diagonal_residuals, leverage_residuals
+from .scores import block_residuals, diagonal_residuals, dual_gcv, gcv_score, leverage_residuals
 from .spectral import SpectralBordered
 
 __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
@@ -148,6 +148,12 @@ class QuadraticSystem:
         also cover every point, :func:`~lssvm_cvx.linalg.folds.disjoint_folds`)."""
         raise NotImplementedError
 
+    def gcv(self, Y: np.ndarray) -> float:
+        """Generalised cross-validation of the fit as a linear smoother ``ŷ = H y`` of the
+        targets (:func:`~lssvm_cvx.linalg.scores.gcv_score`: ``N ||y - ŷ||² / tr(I - H)²``,
+        the residuals unweighted, their mean over the columns of ``Y``; NumPy)."""
+        raise NotImplementedError
+
     def diagnostics(self, Y: Any) -> dict[str, float]:
         """How accurate the solve for ``Y`` is: ``jitter`` (a ridge added to factorise, 0 if
         none), ``rcond`` (LAPACK's reciprocal condition estimate) and, where the system is
@@ -160,15 +166,19 @@ class RKHSSystem(QuadraticSystem):
     or another vector ``a`` (the LS-SVM classifier's ``y``, AReg paper eq. 57, whose residuals
     are then ``a ∘`` those of the regression on the ±1 targets), on NumPy or on any array-API
     namespace and device (:class:`~lssvm_cvx.linalg.bordered.BorderedSystem`).  ``s`` may be a
-    scalar."""
+    scalar; ``bias=False`` drops the bias and its border (the model ``Kα`` alone, the
+    multiobjective paper's KRR)."""
 
-    def __init__(self, K: Any, s: Any, c: float, *, border: Any = None,
+    def __init__(self, K: Any, s: Any, c: float, *, border: Any = None, bias: bool = True,
                  overwrite: bool = False, name: str = "K + c S^-1 (RKHS term)"):
         xp, device, numpy = namespace_or_numpy(K, s, border)
         self.n = int(K.shape[0])
         a = (np.ones(self.n) if numpy else xp.ones(self.n, dtype=K.dtype, device=device)
              ) if border is None else border
-        self.system: BorderedSystem = lssvm_system(K, s / c, a, copy=not overwrite, name=name)
+        #: the LS-SVM's γ_i = s_i / c (AReg paper eq. 75)
+        self.gamma = s / c
+        self.system: BorderedSystem = lssvm_system(K, self.gamma, a if bias else None,
+                                                   copy=not overwrite, name=name)
 
     def solve(self, Y):
         return self.system.solve(Y)
@@ -180,6 +190,12 @@ class RKHSSystem(QuadraticSystem):
     def kfold(self, Y, folds, *, cover=False):
         alpha, _ = self.system.solve(Y)
         return block_residuals(alpha, folds, self.system.alpha_inv_block, cover=cover)
+
+    def gcv(self, Y):
+        """``y - ŷ = α/γ`` and ``I - H = diag(1/γ) C`` (AReg paper eq. 2;
+        :func:`~lssvm_cvx.linalg.scores.dual_gcv`)."""
+        alpha, _ = self.system.solve(Y)
+        return dual_gcv(alpha, self.system.alpha_inv_diag(), 1.0 / self.gamma)
 
     def diagnostics(self, Y):
         return {"jitter": 0.0, "rcond": self.system.chol.rcond}
@@ -447,6 +463,15 @@ class AugmentedSystem(QuadraticSystem):
         X = self._refined(self.xp.concat([B, self._unit_columns()], axis=1))[self.n + 1:, ...]
         return X[:, :T], X[:, T:]
 
+    def gcv(self, Y):
+        """``y - ŷ = y - Kα - b`` and ``tr(I - H) = -tr Z`` (``H = I + S^{-½} Z S^{½}``, module
+        docstring; a point of loss weight 0 has ``Z_ii = -1`` and ``H_ii = 0``)."""
+        Yc = _cols(Y)
+        X = self._full(Y)
+        R = Yc - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
+        return float(gcv_score(np.mean(np.sum(R**2, axis=0)), self.n,
+                               -float(np.sum(np.diagonal(self.Z())))))
+
     def loo(self, Y):
         mu, Z = self._mu_Z(Y)
         return _like(Y, diagonal_residuals(mu, self.xp.linalg.diagonal(Z) * self.r))
@@ -460,7 +485,7 @@ class AugmentedSystem(QuadraticSystem):
 
 
 def rkhs_path(K: Any, s: Any, Y: Any, cs: Sequence[float] | np.ndarray, *,
-              folds: Sequence[Any] | None = None, cover: bool = False
+              folds: Sequence[Any] | None = None, cover: bool = False, bias: bool = True
               ) -> tuple[list[Any], list[Any], list[Any]]:
     """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
     eigendecomposition of ``S^{½} K S^{½}`` (O(N²) per ``c``); residuals are leave-one-out
@@ -472,12 +497,14 @@ def rkhs_path(K: Any, s: Any, Y: Any, cs: Sequence[float] | np.ndarray, *,
     :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
     ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.  With unit weights (every
     ``s_i = 1``) the scalings are skipped: the same numbers (a product by 1 is exact) without
-    the two ``N × N`` temporaries of ``S^{½}KS^{½}``.
+    the two ``N × N`` temporaries of ``S^{½}KS^{½}``.  ``bias=False``: the model without the
+    bias (no border).
     """
     xp = namespace_or_numpy(K, s, Y)[0]
     r = xp.sqrt(s)
     unit = bool(xp.all(r == 1.0))
-    spec = SpectralBordered(K if unit else r[:, None] * K * r[None, :], r, name="S^½ K S^½")
+    spec = SpectralBordered(K if unit else r[:, None] * K * r[None, :], r if bias else None,
+                            name="S^½ K S^½")
     rhs = Y if unit else r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
     alphas, bs, res = [], [], []
     for c in cs:

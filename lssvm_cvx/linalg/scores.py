@@ -34,7 +34,7 @@ from array_api_compat import array_namespace, device
 from ..exceptions import HyperparameterError
 from .folds import disjoint_folds
 
-__all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "leverage_residuals",
+__all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
            "diagonal_residuals", "block_residuals", "path_residuals"]
 
 #: LOO mean squared error, mean absolute error, squared hinge of the LOO decision values
@@ -117,6 +117,32 @@ def gcv_score(rss: Any, n: int, resid_trace: Any) -> Any:
         return n * float(rss) / t**2 if t > 0 else np.inf
     r, tr = np.asarray(rss, dtype=np.float64), np.asarray(resid_trace, dtype=np.float64)
     return np.where(tr > 0, n * r / np.where(tr > 0, tr, 1.0) ** 2, np.inf)
+
+
+def dual_gcv(alpha: np.ndarray, cdiag: np.ndarray, q: Any) -> float:
+    """:func:`gcv_score` of a dual fit whose residuals are ``y - ŷ = q ∘ α`` and whose
+    ``tr(I - S) = Σ q_i C_ii`` (``C`` the α-block of the inverse system, ``cdiag`` its
+    diagonal): the LS-SVM's ``q = 1/γ`` (AReg paper eq. 2: ``I - S = diag(1/γ) C``), the
+    weighted LS-SVM's ``q_i = 1/γ_i`` and the RKHS-only system's ``q = c/s``.  The residual sum
+    of squares is unweighted, and for several target columns their mean (NumPy).
+
+    Parameters
+    ----------
+    alpha : numpy.ndarray of shape (N,) or (N, T)
+        The dual solution.
+    cdiag : numpy.ndarray of shape (N,)
+        ``diag(C)``.
+    q : float or numpy.ndarray of shape (N,)
+        The factor of the residuals.
+
+    Returns
+    -------
+    float
+    """
+    inv_g = q
+    res = alpha * (inv_g[:, None] if alpha.ndim > 1 and np.ndim(inv_g) else inv_g)
+    tr = float(np.sum(cdiag * inv_g)) if np.ndim(inv_g) else float(np.sum(cdiag) * inv_g)
+    return float(gcv_score(np.mean(np.sum(res**2, axis=0)), alpha.shape[0], tr))
 
 
 def _array(a: Any) -> Any:

@@ -38,9 +38,11 @@ from numpy.typing import ArrayLike
 from ..checks import check_gamma
 from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
-from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
+from ..linalg import SpectralBordered
+from ..linalg.engine import RKHS, decompose
 from ..linalg.folds import check_folds
-from ..linalg.scores import block_residuals, diagonal_residuals, gcv_score, loo_score
+from ..linalg.quadratic import QuadraticSystem
+from ..linalg.scores import block_residuals, diagonal_residuals, dual_gcv, loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -61,9 +63,12 @@ __all__ = [
 CRITERIA = ("loo", "kfold", "gcv")
 
 
-def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> BorderedSystem:
+def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> QuadraticSystem:
+    """The engine's factorised LS-SVM system ``Ω + diag(1/γ)`` (loss weights ``γ``, one RKHS
+    term of weight 1), with or without the bias."""
     g = check_gamma(gamma, Omega.shape[0])
-    return lssvm_system(Omega, g, np.ones(Omega.shape[0]) if bias else None)
+    return decompose(Omega, g, {"rkhs": (RKHS, 1.0)}, bias=bias, name="Omega + I/gamma"
+                     ).system(representation="bordered")
 
 
 def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> np.ndarray:
@@ -72,36 +77,20 @@ def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = 
     ``y`` may have several columns (they share the factorization); ``gamma`` may be a vector
     (weighted LS-SVM, eq. 75).  Cost: one Cholesky, one ``dtrtri``, O(N²) per column.
     """
-    sys = _system(Omega, gamma, bias)
-    alpha, _ = sys.solve(np.asarray(y, dtype=np.float64))
-    return diagonal_residuals(alpha, sys.alpha_inv_diag())
+    return _system(Omega, gamma, bias).loo(np.asarray(y, dtype=np.float64))
 
 
 def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
                     folds: Sequence[ArrayLike], *, bias: bool = True) -> np.ndarray:
     """Exact k-fold residuals: ``r[V] = y[V] - f^{(-V)}(x_V)`` for every held-out set ``V``."""
     y = np.asarray(y, dtype=np.float64)
-    fold_list = check_folds(folds, y.shape[0])
-    sys = _system(Omega, gamma, bias)
-    alpha, _ = sys.solve(y)
-    return block_residuals(alpha, fold_list, sys.alpha_inv_block)
+    return _system(Omega, gamma, bias).kfold(y, check_folds(folds, y.shape[0]))
 
 
 def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> float:
-    """Generalized cross-validation score ``N ||y - ŷ||² / tr(I - S)²`` (mean over columns)."""
-    g = np.asarray(check_gamma(gamma, Omega.shape[0]))
-    sys = _system(Omega, gamma, bias)
-    alpha, _ = sys.solve(np.asarray(y, dtype=np.float64))
-    return _gcv(alpha, sys.alpha_inv_diag(), g)
-
-
-def _gcv(alpha: np.ndarray, cdiag: np.ndarray, g: np.ndarray) -> float:
-    """``GCV`` from ``y - ŷ = diag(1/γ)α`` and ``tr(I - S) = Σ C_ii/γ_i`` (module docstring;
-    :func:`~lssvm_cvx.linalg.scores.gcv_score`)."""
-    inv_g = 1.0 / g
-    res = alpha * (inv_g[:, None] if alpha.ndim > 1 and inv_g.ndim else inv_g)
-    tr = float(np.sum(cdiag * inv_g)) if inv_g.ndim else float(np.sum(cdiag) * inv_g)
-    return float(gcv_score(np.mean(np.sum(res**2, axis=0)), alpha.shape[0], tr))
+    """Generalized cross-validation score ``N ||y - ŷ||² / tr(I - S)²`` (mean over columns;
+    module docstring, :meth:`~lssvm_cvx.linalg.quadratic.RKHSSystem.gcv`)."""
+    return _system(Omega, gamma, bias).gcv(np.asarray(y, dtype=np.float64))
 
 
 def _score(residuals: np.ndarray, y: np.ndarray, score: str,
@@ -197,25 +186,20 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
         if spec is not None:
             lam = 1.0 / g
             alpha, _ = spec.solve(y, lam)
-            if criterion == "kfold":
-                r = block_residuals(alpha, fold_list, lambda f: spec.alpha_inv_block(f, lam))
-            else:
-                cdiag = spec.alpha_inv_diag(lam)
+            if criterion == "gcv":
+                scores[k] = dual_gcv(alpha, spec.alpha_inv_diag(lam), 1.0 / np.float64(g))
+                continue
+            r = (block_residuals(alpha, fold_list, lambda f: spec.alpha_inv_block(f, lam))
+                 if criterion == "kfold" else diagonal_residuals(alpha, spec.alpha_inv_diag(lam)))
         else:
-            sys = _system(Omega, g if weights is None else g * weights, bias)
-            alpha, _ = sys.solve(y)
-            if criterion == "kfold":
-                r = block_residuals(alpha, fold_list, sys.alpha_inv_block)
-            else:
-                cdiag = sys.alpha_inv_diag()
-        if criterion == "gcv":
-            scores[k] = _gcv(alpha, cdiag, np.float64(g) if weights is None else g * weights)
-        else:
-            if criterion == "loo":
-                r = diagonal_residuals(alpha, cdiag)
-            scores[k] = _score(r, y, score, weights)
-            if kept is not None:
-                kept.append(r)
+            sysm = _system(Omega, g if weights is None else g * weights, bias)
+            if criterion == "gcv":
+                scores[k] = sysm.gcv(y)
+                continue
+            r = sysm.kfold(y, fold_list) if criterion == "kfold" else sysm.loo(y)
+        scores[k] = _score(r, y, score, weights)
+        if kept is not None:
+            kept.append(r)
     return GammaSweep(gamma_grid, scores, criterion, method, kept)
 
 
