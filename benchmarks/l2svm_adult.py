@@ -24,7 +24,7 @@ from sklearn.svm import LinearSVC
 from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.kernels import Polynomial
-from lssvm_cvx.kernels.factors import nystrom_factor
+from lssvm_cvx.kernels.factors import nystroem_factor
 from lssvm_cvx.selection.l2svm_path import expand, regularization_path
 
 from .l2svm_common import PAPER, one_thread, pm1
@@ -67,7 +67,7 @@ def run(ctx: Context) -> BenchResult:
     with one_thread():
         # ---- the path: factor, path, span at the path points with λ in [1e-3, 10], expansion
         t0 = time.perf_counter()
-        fac = nystrom_factor(Xs, k, n_land, weighting="uniform", threshold=1e-6, random_state=ctx.seed)
+        fac = nystroem_factor(Xs, k, n_land, weighting="uniform", threshold=1e-6, random_state=ctx.seed)
         t1 = time.perf_counter()
         path = regularization_path(y, factor=fac, X=Xs, kernel=k)
         t2 = time.perf_counter()

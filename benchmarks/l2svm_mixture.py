@@ -49,9 +49,9 @@ GRADIENT_BUDGET_S = 3600.0
 
 def make_estimator(m: int, s2: float, seed: int) -> L2SVMClassifier:
     if m < 4000:
-        return L2SVMClassifier(path=True, low_rank="nystrom-density", n_landmarks=int(round(0.6 * m)),
+        return L2SVMClassifier(path=True, low_rank="nystroem-density", n_landmarks=int(round(0.6 * m)),
                                threshold=THRESHOLD, sigma2=s2, random_state=seed)
-    return L2SVMClassifier(path=True, low_rank="nystrom", n_landmarks=N_UNIFORM, threshold=THRESHOLD,
+    return L2SVMClassifier(path=True, low_rank="nystroem", n_landmarks=N_UNIFORM, threshold=THRESHOLD,
                            sigma2=s2, random_state=seed)
 
 

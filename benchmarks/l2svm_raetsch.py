@@ -55,7 +55,7 @@ def one_realisation(name: str, seed: int) -> dict:
     X, y, Xt, yt = raetsch_split(name, seed)
     s2 = sigma2_heuristic(X)
     t0 = time.perf_counter()
-    est = L2SVMClassifier(path=True, criterion="span", low_rank="nystrom-density",
+    est = L2SVMClassifier(path=True, criterion="span", low_rank="nystroem-density",
                           n_landmarks=int(round(0.6 * len(y))), threshold=1e-4, sigma2=s2,
                           random_state=seed).fit(X, y)
     t_path = time.perf_counter() - t0

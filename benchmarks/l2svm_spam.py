@@ -47,7 +47,7 @@ def one(setting: str, seed: int) -> dict:
     X, y, Xt, yt = split(seed)
     s2 = sigma2_heuristic(X)
     nl = 600 if setting == "rank=600" else int(round(0.6 * len(y)))
-    est = L2SVMClassifier(path=True, low_rank="nystrom-density", n_landmarks=nl, threshold=1e-3, sigma2=s2,
+    est = L2SVMClassifier(path=True, low_rank="nystroem-density", n_landmarks=nl, threshold=1e-3, sigma2=s2,
                           random_state=seed)
     t0 = time.perf_counter()
     est.fit(X, y)

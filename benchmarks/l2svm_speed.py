@@ -24,7 +24,7 @@ from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, register
 from lssvm_cvx.formulations.l2svm import L2SVMDual
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.kernels.factors import eigen_factor, nystrom_factor
+from lssvm_cvx.kernels.factors import eigen_factor, nystroem_factor
 from lssvm_cvx.selection.l2svm_path import regularization_path
 
 from .l2svm_common import PAPER, gaussian_sigma2, one_thread, pm1, standardize
@@ -50,7 +50,7 @@ def run(ctx: Context) -> BenchResult:
         return regularization_path(y, K=K, breakpoints="paper", lam_min=1e-6, lam_max=1e7)
 
     def path_nystrom():
-        fac = nystrom_factor(X, k, int(0.8 * m), weighting="density", threshold=1e-6, random_state=0)
+        fac = nystroem_factor(X, k, int(0.8 * m), weighting="density", threshold=1e-6, random_state=0)
         return regularization_path(y, factor=fac, breakpoints="paper", lam_min=1e-6, lam_max=1e7)
 
     def path_exact():

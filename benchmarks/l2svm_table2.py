@@ -22,7 +22,7 @@ from lssvm_cvx import problems
 from lssvm_cvx.bench import BenchResult, Context, Table, register
 from lssvm_cvx.formulations.l2svm import L2SVMDual, dual_objective
 from lssvm_cvx.kernels import RBF, Linear
-from lssvm_cvx.kernels.factors import nystrom_factor
+from lssvm_cvx.kernels.factors import nystroem_factor
 from lssvm_cvx.selection.l2svm_path import regularization_path
 
 from .l2svm_common import PAPER, gaussian_sigma2, one_thread, pm1, standardize
@@ -74,7 +74,7 @@ def _one(data: str, kname: str, lams: np.ndarray, seed: int) -> dict:
     K = k(X)
     H = K * np.outer(y, y)
     t0 = time.perf_counter()
-    fac = nystrom_factor(X, k, int(round(0.8 * n)), weighting="density", threshold=1e-6,
+    fac = nystroem_factor(X, k, int(round(0.8 * n)), weighting="density", threshold=1e-6,
                          random_state=seed)
     path = regularization_path(y, factor=fac, breakpoints="paper", lam_min=1e-6, lam_max=1e7)
     t_path = time.perf_counter() - t0

@@ -67,7 +67,7 @@ MAX_ITER = 50
 
 
 def _path(X, y, s2, seed):
-    return L2SVMClassifier(path=True, criterion="span", low_rank="nystrom-density",
+    return L2SVMClassifier(path=True, criterion="span", low_rank="nystroem-density",
                            n_landmarks=int(round(0.6 * len(y))), threshold=1e-4, sigma2=s2,
                            random_state=seed)
 

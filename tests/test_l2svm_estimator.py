@@ -16,7 +16,7 @@ from lssvm_cvx.kernels import RBF
 
 
 @parametrize_with_checks([L2SVMClassifier(),
-                          L2SVMClassifier(low_rank="nystrom", n_landmarks=5, random_state=0)])
+                          L2SVMClassifier(low_rank="nystroem", n_landmarks=5, random_state=0)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -70,7 +70,7 @@ def test_path_selection_radius_margin_exact_breakpoints(data):
     assert est.lam_ in est.path_["lambdas"]
 
 
-@pytest.mark.parametrize("low_rank", ["eigen", "nystrom", "nystrom-density", "icf"])
+@pytest.mark.parametrize("low_rank", ["eigen", "nystroem", "nystroem-density", "icf"])
 def test_low_rank_variants(data, low_rank):
     X, y, Xt, yt = data
     est = L2SVMClassifier(path=True, low_rank=low_rank, rank=40, sigma2=0.7, random_state=0).fit(X, y)
@@ -79,10 +79,21 @@ def test_low_rank_variants(data, low_rank):
     assert est.dual_coef_.shape[0] == est.support_vectors_.shape[0]
 
 
+@pytest.mark.parametrize("old", ["nystrom", "nystrom-density"])
+def test_the_old_nystrom_spelling_still_fits_the_same_model(data, old):
+    X, y, _, _ = data
+    kw = dict(lam=0.1, n_landmarks=40, sigma2=0.7, random_state=1)
+    with pytest.warns(FutureWarning, match="nystroem"):
+        a = L2SVMClassifier(low_rank=old, **kw).fit(X, y)
+    b = L2SVMClassifier(low_rank=old.replace("nystrom", "nystroem"), **kw).fit(X, y)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    assert a.intercept_ == b.intercept_
+
+
 def test_support_expansion(data):
     X, y, Xt, yt = data
-    a = L2SVMClassifier(lam=0.1, low_rank="nystrom", n_landmarks=60, sigma2=0.7, random_state=1).fit(X, y)
-    b = L2SVMClassifier(lam=0.1, low_rank="nystrom", n_landmarks=60, sigma2=0.7, random_state=1,
+    a = L2SVMClassifier(lam=0.1, low_rank="nystroem", n_landmarks=60, sigma2=0.7, random_state=1).fit(X, y)
+    b = L2SVMClassifier(lam=0.1, low_rank="nystroem", n_landmarks=60, sigma2=0.7, random_state=1,
                         expansion="support").fit(X, y)
     np.testing.assert_array_equal(b.support_, b.active_set_)
     # both reproduce the approximate classifier on the support vectors
@@ -102,7 +113,7 @@ def test_precomputed_kernel(data):
 
 def test_save_load_roundtrip(data, tmp_path):
     X, y, Xt, yt = data
-    est = L2SVMClassifier(path=True, low_rank="nystrom", rank=30, sigma2=0.7, random_state=0).fit(X, y)
+    est = L2SVMClassifier(path=True, low_rank="nystroem", rank=30, sigma2=0.7, random_state=0).fit(X, y)
     est.save(tmp_path / "m.npz")
     back = lssvm_cvx.load(tmp_path / "m.npz")
     np.testing.assert_array_equal(back.decision_function(Xt), est.decision_function(Xt))
@@ -130,7 +141,7 @@ def test_bad_lambda(data, lam):
 def test_rank_larger_than_m(data):
     X, y, _, _ = data
     with pytest.raises(HyperparameterError, match="larger than the number of training points"):
-        L2SVMClassifier(low_rank="nystrom", rank=151).fit(X, y)
+        L2SVMClassifier(low_rank="nystroem", rank=151).fit(X, y)
     with pytest.raises(HyperparameterError, match="needs a low_rank"):
         L2SVMClassifier(rank=10).fit(X, y)
 

@@ -20,7 +20,7 @@ from lssvm_cvx.formulations.l2svm import (
 )
 from lssvm_cvx.formulations.l2svm_active_set import Hessian, correct_active_set, evaluate, solve_fixed
 from lssvm_cvx.kernels import RBF
-from lssvm_cvx.kernels.factors import eigen_factor, nystrom_factor
+from lssvm_cvx.kernels.factors import eigen_factor, nystroem_factor
 from lssvm_cvx.selection.l2svm_criteria import span_loo, span_loo_outputs
 from lssvm_cvx.selection.l2svm_path import expand, regularization_path
 
@@ -175,7 +175,7 @@ def test_span_prediction_equals_bruteforce_lssvm_loo(prob, exact_path, lam):
 def test_span_with_low_rank_factor_equals_bruteforce(prob):
     """Same identity through the SMW diagonal of eq. (24) on the Hessian R R^T."""
     X, y, k, K = prob
-    fac = nystrom_factor(X, k, 25, random_state=0)
+    fac = nystroem_factor(X, k, 25, random_state=0)
     hess = Hessian(y, factor=fac)
     st, _ = correct_active_set(hess, np.arange(len(y)), 0.05)
     assert st.E.size > fac.rank and not st.dense  # SMW path taken
@@ -223,7 +223,7 @@ def test_selection_and_expansion_low_rank(prob):
     """§2.7.3: the landmark expansion reproduces the κ_r classifier exactly on the training
     points; the paper's support expansion reproduces it on d_E."""
     X, y, k, K = prob
-    fac = nystrom_factor(X, k, 40, random_state=1)
+    fac = nystroem_factor(X, k, 40, random_state=1)
     p = regularization_path(y, factor=fac, X=X, kernel=k, lam_min=1e-4, lam_max=1e4)
     lam, lams, vals = p.select("span")
     assert vals.shape == lams.shape and lam in lams and np.all((vals >= 0) & (vals <= 1))
@@ -237,7 +237,7 @@ def test_selection_and_expansion_low_rank(prob):
 
 def test_low_rank_path_is_exact_for_the_approximated_problem(prob):
     X, y, k, K = prob
-    fac = nystrom_factor(X, k, 30, random_state=2)
+    fac = nystroem_factor(X, k, 30, random_state=2)
     Kr = fac.gram()
     p = regularization_path(y, factor=fac, breakpoints="exact", lam_min=1e-4, lam_max=1e4)
     f = L2SVMDual.from_gram(Kr, y, lam=1.0)

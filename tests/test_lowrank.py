@@ -15,7 +15,7 @@ from lssvm_cvx.kernels.factors import (
     icf_factor,
     make_factor,
     numerical_rank_threshold,
-    nystrom_factor,
+    nystroem_factor,
     truncate,
 )
 from lssvm_cvx.linalg import BorderedSystem, Cholesky
@@ -54,7 +54,7 @@ def test_linear_kernel_rank_is_dimension(X):
 
 def test_nystrom_uniform_all_landmarks_is_exact_and_extends(X):
     k = RBF(3.0)
-    f = nystrom_factor(X, k, X.shape[0], weighting="uniform", eps=0.0, random_state=0)
+    f = nystroem_factor(X, k, X.shape[0], weighting="uniform", eps=0.0, random_state=0)
     assert rel(f.gram(), k(X)) < 1e-6
     Xn = np.random.default_rng(1).standard_normal((7, 3))
     # κ_r(x, z) = k(x, Z) A A^T k(Z, z) reproduces k when the landmarks span everything
@@ -65,7 +65,7 @@ def test_nystrom_uniform_all_landmarks_is_exact_and_extends(X):
 def test_nystrom_uniform_is_standard_formula(X):
     """With S = I/l the weighted formula is the textbook C W^+ C^T."""
     k = RBF(1.0)
-    f = nystrom_factor(X, k, 30, weighting="uniform", eps=0.0, random_state=3)
+    f = nystroem_factor(X, k, 30, weighting="uniform", eps=0.0, random_state=3)
     idx = f.landmark_index
     C, W = k(X, X[idx]), k(X[idx])
     ref = C @ np.linalg.pinv(W, rcond=1e-12, hermitian=True) @ C.T
@@ -77,8 +77,8 @@ def test_nystrom_uniform_is_standard_formula(X):
 
 def test_nystrom_density_weighting(X):
     k = RBF(1.0)
-    f = nystrom_factor(X, k, 25, weighting="density", random_state=0)
-    assert f.method == "nystrom-density"
+    f = nystroem_factor(X, k, 25, weighting="density", random_state=0)
+    assert f.method == "nystroem-density"
     np.testing.assert_allclose(f.transform(X), f.R, atol=1e-10)
     # untruncated, the weights cancel: the approximation is K_XZ K_ZZ^{-1} K_ZX
     Z = f.Z
@@ -86,10 +86,12 @@ def test_nystrom_density_weighting(X):
     ref = C @ np.linalg.solve(W, C.T)
     assert rel(f.gram(), ref) < 1e-6
     # truncation acts on the weighted eigenvalues m μ_k (Zhang & Kwok 2009)
-    ft = nystrom_factor(X, k, 25, weighting="density", threshold=1.0, random_state=0)
+    ft = nystroem_factor(X, k, 25, weighting="density", threshold=1.0, random_state=0)
     assert ft.rank < f.rank and ft.eigenvalues.min() > 1.0
-    err_small = np.linalg.norm(k(X) - nystrom_factor(X, k, 10, weighting="density", random_state=0).gram(), 2)
-    err_big = np.linalg.norm(k(X) - nystrom_factor(X, k, 60, weighting="density", random_state=0).gram(), 2)
+    def err(n):
+        return np.linalg.norm(k(X) - nystroem_factor(X, k, n, weighting="density", random_state=0).gram(), 2)
+
+    err_small, err_big = err(10), err(60)
     assert err_big < err_small
 
 
@@ -120,7 +122,7 @@ def test_truncate_spectral_error(X):
 
 def test_make_factor_dispatch(X):
     k = RBF(1.0)
-    for method in (None, "eigen", "nystrom", "nystrom-density", "icf"):
+    for method in (None, "eigen", "nystroem", "nystroem-density", "icf"):
         f = make_factor(method, X, k, rank=10, random_state=0, K=k(X) if method in (None, "eigen") else None)
         assert f.rank <= 10 and f.R.shape[0] == X.shape[0]
     with pytest.raises(HyperparameterError, match="low_rank"):
@@ -191,7 +193,7 @@ def test_rank_larger_than_m(X):
     with pytest.raises(HyperparameterError, match="larger than the number of training points"):
         eigen_factor(k(X), rank=500)
     with pytest.raises(HyperparameterError, match="larger than"):
-        nystrom_factor(X, k, 500)
+        nystroem_factor(X, k, 500)
     with pytest.raises(HyperparameterError, match="larger than"):
         icf_factor(X, k, rank=121)
     with pytest.raises(HyperparameterError, match="positive integer"):
@@ -211,7 +213,7 @@ def test_not_psd(X):
     from lssvm_cvx.kernels.base import CallableKernel
 
     with pytest.raises(NotPSDError):
-        nystrom_factor(X, CallableKernel(bad), 20, random_state=0)
+        nystroem_factor(X, CallableKernel(bad), 20, random_state=0)
     with pytest.raises(NotPSDError):
         icf_factor(X, CallableKernel(bad))
 
@@ -258,3 +260,21 @@ def test_pivoted_cholesky_bad_input():
         pivoted_cholesky(-np.eye(3))
     L, p = pivoted_cholesky(np.zeros((3, 3)))
     assert L.shape == (3, 0) and p.size == 0
+
+
+def test_the_old_nystrom_spelling_warns_and_gives_the_same_factor():
+    """One spelling of Nyström in the package (scikit-learn's ``Nystroem``, issue 30 item 4);
+    the old one still works, with a FutureWarning, and builds the same factor."""
+    from lssvm_cvx.kernels.factors import nystrom_factor
+
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    k = RBF(1.0)
+    with pytest.warns(FutureWarning, match="nystroem_factor"):
+        old = nystrom_factor(X, k, 20, random_state=0)
+    np.testing.assert_array_equal(old.R, nystroem_factor(X, k, 20, random_state=0).R)
+    for spelling, method in (("nystrom", "nystroem"), ("nystrom-density", "nystroem-density")):
+        with pytest.warns(FutureWarning, match=method):
+            f = make_factor(spelling, X, k, n_landmarks=20, random_state=0)
+        assert f.method == method
+        np.testing.assert_array_equal(f.R, make_factor(method, X, k, n_landmarks=20,
+                                                       random_state=0).R)

@@ -226,3 +226,41 @@ def test_one_machine_description():
                           and n.value.id == "platform"
                           for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
     assert sites == ["harness/files.py"]
+
+
+#: modules outside ``linalg`` that import a representation of the closed-form engine directly
+#: instead of asking :func:`lssvm_cvx.linalg.engine.decompose` (ratchet, 2026-11-29: the
+#: componentwise smoother and η model, the LS-SVM selection's systems, the estimators'
+#: one-vs-one pairs and kernel choice, the η ALS and the device LS-SVM moved onto it).  Left:
+#: bordered solves with a nonzero top right-hand side (AReg CV and fusion, the Tikhonov
+#: ensemble's nodes), the ℓ2-SVM's active-set system on a sub-block, the LS-SVM γ sweep's
+#: eigendecomposition (which the GCV and k-fold branches read directly) and a typing cast
+REPRESENTATION_USERS = {
+    "formulations/areg.py": ["bordered_solve"],
+    "formulations/areg_cv.py": ["BorderedSystem", "bordered_solve", "lssvm_system"],
+    "formulations/areg_ensemble.py": ["BorderedSystem", "SpectralBordered", "bordered_solve",
+                                      "lssvm_system"],
+    "formulations/componentwise.py": ["RKHSSystem"],
+    "formulations/l2svm.py": ["BorderedSystem", "lssvm_system"],
+    "formulations/l2svm_active_set.py": ["BorderedSystem"],
+    "selection/lssvm.py": ["SpectralBordered"],
+}
+
+
+def test_representations_are_reached_through_the_engine():
+    """Issue 30, item 1: the engine's representations (the bordered system, its spectral form,
+    the RKHS and augmented systems) are built by :func:`~lssvm_cvx.linalg.engine.decompose`;
+    the modules that still import one are pinned (a ratchet: the list only shrinks)."""
+    reps = {"BorderedSystem", "SpectralBordered", "lssvm_system", "bordered_solve", "RKHSSystem",
+            "AugmentedSystem"}
+    found = {}
+    for p in sorted(PKG.rglob("*.py")):
+        rel = str(p.relative_to(PKG))
+        if rel.startswith("linalg/"):
+            continue
+        names = sorted({a.name for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                        if isinstance(n, ast.ImportFrom) and n.module and "linalg" in n.module
+                        for a in n.names if a.name in reps})
+        if names:
+            found[rel] = names
+    assert found == REPRESENTATION_USERS

@@ -667,7 +667,7 @@ def _configs():
         ("ComponentwiseLSSVMRegressor", {"penalty": "l1", "random_state": 0}, reg),
         ("ComponentwiseLSSVMClassifier", {}, clf),
         ("L2SVMClassifier", {"path": True}, clf),
-        ("L2SVMClassifier", {"low_rank": "nystrom", "rank": 5, "random_state": 0}, clf),
+        ("L2SVMClassifier", {"low_rank": "nystroem", "rank": 5, "random_state": 0}, clf),
         ("ParetoKernelRidge", {"method": "gcv"}, reg),
         ("ParetoKernelPCR", {"method": None}, reg),
         ("AutoLSSVMRegressor", {}, reg),

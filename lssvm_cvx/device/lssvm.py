@@ -32,7 +32,7 @@ from typing import Any
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import check_memory, float_dtype, namespace_of
 from ..linalg.engine import RKHS, decompose
-from ..linalg.quadratic import RKHSSystem
+from ..linalg.quadratic import QuadraticSystem
 from .arrays import positive
 
 __all__ = ["pairwise_blocks", "sq_dists", "rbf_gram", "check_system_inputs", "lssvm_fit",
@@ -127,19 +127,25 @@ def check_system_inputs(K: Any, y: Any, matrices: float, *others: Any) -> tuple[
     return xp, device, n
 
 
-def _lssvm_system(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) -> RKHSSystem:
+def _bordered(K: Any, g: float) -> QuadraticSystem:
+    """The engine's bordered system ``K + I/γ`` (:func:`~lssvm_cvx.linalg.engine.decompose`)."""
+    return decompose(K, 1.0, {"rkhs": (RKHS, 1.0 / g)}, name=f"K + I/gamma (gamma = {g:g})"
+                     ).system(representation="bordered")
+
+
+def _lssvm_system(K: Any, y: Any, gamma: float, *, matrices: float = 3.0) -> QuadraticSystem:
     """The LS-SVM's factorised bordered system ``K + I/γ`` (AReg eq. 2) on the inputs' device,
     after the checks of the inputs (``matrices`` N × N arrays of ``K``'s dtype must fit: ``I``,
     ``H`` and ``L``, and one more for ``L⁻¹`` when the caller holds out).
 
     Returns
     -------
-    RKHSSystem
-        ``solve``, ``loo`` and ``kfold`` of :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`.
+    QuadraticSystem
+        ``solve``, ``loo`` and ``kfold`` of the engine's
+        :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`.
     """
     check_system_inputs(K, y, matrices)
-    g = positive(gamma)
-    return RKHSSystem(K, 1.0, 1.0 / g, name=f"K + I/gamma (gamma = {g:g})")
+    return _bordered(K, positive(gamma))
 
 
 def lssvm_fit(K: Any, y: Any, gamma: float) -> tuple[Any, Any]:
@@ -222,8 +228,7 @@ def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> 
         raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
     if method == "cholesky":                          # I, H, L and L⁻¹ per γ
         xp, _, _ = check_system_inputs(K, y, 4.0)
-        return xp.stack([RKHSSystem(K, 1.0, 1.0 / g, name=f"K + I/gamma (gamma = {g:g})").loo(y)
-                         for g in gs])
+        return xp.stack([_bordered(K, g).loo(y) for g in gs])
     xp, _, _ = check_system_inputs(K, y, 3.0)   # K, U and one N × N product
     dec = decompose(K, 1.0, {"rkhs": (RKHS, 1.0)})
     return xp.stack(dec.path("rkhs", [1.0 / g for g in gs], y)[2])

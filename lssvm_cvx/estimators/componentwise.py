@@ -46,7 +46,7 @@ from ..linalg.folds import make_folds
 from ..selection.componentwise_cv import (RULES, cv_path, default_lam_grid, default_sigma2_grid,
                                           default_xi_grid)
 from ..selection.kernel_choice import choose_kernels
-from ..linalg.bordered import lssvm_system
+from ..linalg.engine import RKHS, decompose
 from ..linalg.threads import small_system_blas
 from ..selection.gnc import STARTS
 from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
@@ -309,7 +309,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             return A, float(np.mean(Y)), kc.selected
         Omega = np.add.reduce([component_columns_gram(kd, cols, X)
                                for kd, cols in (comps[d] for d in kc.selected)])
-        alpha, b = lssvm_system(Omega, kc.gamma, np.ones(len(Y))).solve(Y)
+        alpha, b = decompose(Omega, kc.gamma, {"rkhs": (RKHS, 1.0)}).system(overwrite_gram=True).solve(Y)
         A[:, kc.selected] = alpha[:, None]
         return A, float(b), kc.selected
 

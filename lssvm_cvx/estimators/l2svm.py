@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from ..exceptions import HyperparameterError
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.base import Kernel
-from ..kernels.factors import LowRankFactor, make_factor
+from ..kernels.factors import OLD_SPELLINGS, LowRankFactor, low_rank_method, make_factor
 from ..selection.l2svm_gradient import select_gradient
 from ..selection.l2svm_path import Expandable, expand, regularization_path
 from .base import BestOfSearch, BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
@@ -29,7 +29,7 @@ from .search_results import search_results
 
 __all__ = ["L2SVMClassifier"]
 
-_LOW_RANK = (None, "eigen", "nystrom", "nystrom-density", "icf")
+_LOW_RANK = (None, "eigen", "nystroem", "nystroem-density", "icf")
 
 
 class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, ClassifierMixin,
@@ -52,8 +52,9 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
     low_rank : str or None, default=None
         ``None`` (exact Gram), ``"eigen"`` (truncated eigendecomposition; with ``rank`` and
         ``threshold`` None it keeps the numerical rank and is exact up to rounding),
-        ``"nystrom"`` (uniform landmarks), ``"nystrom-density"`` (k-means landmarks with
-        density weights, Zhang & Kwok 2009) or ``"icf"`` (pivoted incomplete Cholesky).
+        ``"nystroem"`` (uniform landmarks), ``"nystroem-density"`` (k-means landmarks with
+        density weights, Zhang & Kwok 2009) or ``"icf"`` (pivoted incomplete Cholesky); the
+        old spellings ``"nystrom"`` and ``"nystrom-density"`` are accepted with a FutureWarning.
     kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, default="rbf"
         Kernel as in the other estimators (``"rbf"`` is ``exp(-||x-z||²/sigma2)``, ``"poly"`` is
         ``(x'z + t)^degree``, ``"linear"``, ``"precomputed"``, a Kernel or a callable).
@@ -176,7 +177,8 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         "path": ["boolean"],
         "criterion": [StrOptions({"span", "radius_margin"})],
         "rank": [POSITIVE_INT, None],
-        "low_rank": [StrOptions({m for m in _LOW_RANK if m is not None}), None],
+        "low_rank": [StrOptions({m for m in _LOW_RANK if m is not None} | set(OLD_SPELLINGS),
+                                deprecated=set(OLD_SPELLINGS)), None],
         "threshold": [NONNEGATIVE, None],
         "n_landmarks": [POSITIVE_INT, None],
         "breakpoints": [StrOptions({"paper", "exact"})],
@@ -192,8 +194,8 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         validate_params(self, self._parameter_constraints)
         if self.rank is not None:
             if self.low_rank is None:
-                raise HyperparameterError("rank needs a low_rank method ('eigen', 'nystrom', "
-                                          "'nystrom-density' or 'icf')")
+                raise HyperparameterError("rank needs a low_rank method ('eigen', 'nystroem', "
+                                          "'nystroem-density' or 'icf')")
             if self.rank > m:
                 raise HyperparameterError(
                     f"rank = {self.rank} is larger than the number of training points m = {m}")
@@ -226,13 +228,14 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         self.sigma2_ = float(kernel.sigma2) if hasattr(kernel, "sigma2") else None
         pre = self._precomputed
         K, factor = None, None
-        if self.low_rank is None:
+        low_rank = low_rank_method(self.low_rank, stacklevel=4)
+        if low_rank is None:
             K = self._gram(kernel, X)
         else:
-            if pre and self.low_rank in ("nystrom", "nystrom-density"):
+            if pre and low_rank in ("nystroem", "nystroem-density"):
                 raise HyperparameterError("Nyström needs a kernel function, not a precomputed Gram")
-            Kfull = self._gram(kernel, X) if (pre or self.low_rank == "eigen" or not kernel.psd) else None
-            factor = make_factor(self.low_rank, None if pre else X, kernel, K=Kfull, rank=self.rank,
+            Kfull = self._gram(kernel, X) if (pre or low_rank == "eigen" or not kernel.psd) else None
+            factor = make_factor(low_rank, None if pre else X, kernel, K=Kfull, rank=self.rank,
                                  threshold=self.threshold, n_landmarks=self.n_landmarks,
                                  random_state=self.random_state)
         self.rank_ = None if factor is None else int(factor.rank)
@@ -271,7 +274,7 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         if factor is None or exact or self.expansion == "support":  # (factor is None: exact)
             self.support_ = st.E
         else:  # landmarks: training points except for k-means centres
-            self.support_ = None if factor.method == "nystrom-density" else factor.landmark_index
+            self.support_ = None if factor.method == "nystroem-density" else factor.landmark_index
         if pre:
             self.support_ = np.asarray(Z)
             self.support_vectors_ = None

@@ -25,7 +25,7 @@ from .base import (
     register_kernel,
     sq_dists,
 )
-from .factors import LowRankFactor, eigen_factor, icf_factor, make_factor, nystrom_factor
+from .factors import LowRankFactor, eigen_factor, icf_factor, make_factor, nystroem_factor, nystrom_factor
 
 __all__ = [
     "Kernel",
@@ -45,6 +45,7 @@ __all__ = [
     "check_psd",
     "LowRankFactor",
     "eigen_factor",
+    "nystroem_factor",
     "nystrom_factor",
     "icf_factor",
     "make_factor",

@@ -18,7 +18,7 @@ Methods
 * :func:`eigen_factor` — truncated eigendecomposition of the Gram (``O(m³)``).  With the default
   threshold (numpy's numerical-rank rule ``m · ε_mach · s_max``) it drops only eigenvalues below
   the rounding error of the Gram itself; the path's *exact* mode uses it.
-* :func:`nystrom_factor` — Nyström with ``weighting="uniform"`` (landmarks drawn uniformly from
+* :func:`nystroem_factor` — Nyström with ``weighting="uniform"`` (landmarks drawn uniformly from
   the training set; Williams & Seeger) or ``"density"`` (landmarks = k-means centres, each
   weighted by its cluster's share of the data: Zhang & Kwok 2009, the paper's ref. [32]).
   ``O(l³ + m l)``.
@@ -41,6 +41,7 @@ directions, by ``ε/2``).
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +56,10 @@ from .base import Kernel, Precomputed
 __all__ = [
     "LowRankFactor",
     "eigen_factor",
+    "nystroem_factor",
     "nystrom_factor",
+    "low_rank_method",
+    "OLD_SPELLINGS",
     "icf_factor",
     "truncate",
     "numerical_rank_threshold",
@@ -80,7 +84,7 @@ class LowRankFactor:
     eigenvalues : ndarray (r,)
         Eigenvalue estimates of the Gram kept by the rank selection (descending).
     method : str
-        ``"eigen"``, ``"nystrom"``, ``"nystrom-density"`` or ``"icf"``.
+        ``"eigen"``, ``"nystroem"``, ``"nystroem-density"`` or ``"icf"``.
     landmark_index : ndarray or None
         Indices of the landmarks in the training set when they are training points.
     info : dict
@@ -237,9 +241,10 @@ def _kernel_or_fail(kernel: Kernel | None) -> Kernel:
     return kernel
 
 
-def nystrom_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *, weighting: str = "uniform",
-                   threshold: float | None = None, rank: int | None = None, eps: float = 1e-8,
-                   random_state: Any = None, kmeans_iter: int = 10) -> LowRankFactor:
+def nystroem_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *,
+                    weighting: str = "uniform", threshold: float | None = None,
+                    rank: int | None = None, eps: float = 1e-8, random_state: Any = None,
+                    kmeans_iter: int = 10) -> LowRankFactor:
     """Nyström factor ``K ≈ K_XZ S^{1/2} U_k M_k^{-1} U_k^T S^{1/2} K_ZX`` (§2.7.1).
 
     ``S^{1/2} (K_ZZ + (ε/2) I) S^{1/2} = U M U^T`` is the weighted landmark eigenproblem, the
@@ -312,7 +317,7 @@ def nystrom_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *, we
     A = (sw[:, None] * U[:, keep]) / np.sqrt(mu[keep])
     R = kernel(X, Z) @ A
     return LowRankFactor(R=R, Z=Z, A=A, kernel=kernel, eigenvalues=est[keep],
-                         method="nystrom" if weighting == "uniform" else "nystrom-density",
+                         method="nystroem" if weighting == "uniform" else "nystroem-density",
                          landmark_index=idx,
                          info={"threshold": threshold, "rank_requested": rank, "eps": eps,
                                "n_landmarks": int(Z.shape[0]), "weighting": weighting,
@@ -370,13 +375,40 @@ def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: f
                                "n_landmarks": r, "time": time.perf_counter() - t0})
 
 
+#: the package's one spelling of the Nyström methods (scikit-learn's ``Nystroem``), and the old
+#: spellings still accepted with a FutureWarning (issue 30, item 4)
+OLD_SPELLINGS = {"nystrom": "nystroem", "nystrom-density": "nystroem-density"}
+
+
+def low_rank_method(method: str | None, *, stacklevel: int = 3) -> str | None:
+    """``method`` in the package's spelling: ``"nystrom"`` and ``"nystrom-density"`` become
+    ``"nystroem"`` and ``"nystroem-density"`` with a FutureWarning (removed in a later
+    release); anything else is returned as it is."""
+    if method in OLD_SPELLINGS:
+        warnings.warn(f"low_rank={method!r} is spelled {OLD_SPELLINGS[method]!r} (scikit-learn's "
+                      "Nystroem); the old spelling will be removed", FutureWarning,
+                      stacklevel=stacklevel)
+        return OLD_SPELLINGS[method]
+    return method
+
+
+def nystrom_factor(*args: Any, **kwargs: Any) -> LowRankFactor:
+    """Deprecated spelling of :func:`nystroem_factor` (FutureWarning; removed in a later
+    release)."""
+    warnings.warn("nystrom_factor is spelled nystroem_factor (scikit-learn's Nystroem); the "
+                  "old name will be removed", FutureWarning, stacklevel=2)
+    return nystroem_factor(*args, **kwargs)
+
+
 def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None, *,
                 K: np.ndarray | None = None, rank: int | None = None, threshold: float | None = None,
                 n_landmarks: int | None = None, eps: float = 1e-8, random_state: Any = None
                 ) -> LowRankFactor:
-    """One entry point: ``method`` in ``None``/``"eigen"``, ``"nystrom"`` (uniform),
-    ``"nystrom-density"``, ``"icf"``.  ``n_landmarks`` defaults to ``min(m, max(rank, 60% of m))``
-    for Nyström (the paper's 60%, §4.4)."""
+    """One entry point: ``method`` in ``None``/``"eigen"``, ``"nystroem"`` (uniform),
+    ``"nystroem-density"``, ``"icf"`` (the old spellings ``"nystrom"``, ``"nystrom-density"``
+    with a FutureWarning: :func:`low_rank_method`).  ``n_landmarks`` defaults to ``min(m,
+    max(rank, 60% of m))`` for Nyström (the paper's 60%, §4.4)."""
+    method = low_rank_method(method)
     if method in (None, "eigen"):
         if K is None:
             if kernel is None:
@@ -385,17 +417,17 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
         return eigen_factor(K, threshold=threshold, rank=rank, eps=0.0 if method is None else eps,
                             X=X, kernel=kernel)
     m = K.shape[0] if K is not None else np.asarray(X).shape[0]
-    if method in ("nystrom", "nystrom-density"):
+    if method in ("nystroem", "nystroem-density"):
         if n_landmarks is None:
             n_landmarks = min(m, max(rank or 0, int(round(0.6 * m)), 1))
-        return nystrom_factor(X, kernel, n_landmarks,
-                              weighting="uniform" if method == "nystrom" else "density",
-                              threshold=threshold, rank=rank, eps=eps, random_state=random_state)
+        return nystroem_factor(X, kernel, n_landmarks,
+                               weighting="uniform" if method == "nystroem" else "density",
+                               threshold=threshold, rank=rank, eps=eps, random_state=random_state)
     if method == "icf":
         K_icf = K if kernel is None or isinstance(kernel, Precomputed) else None
         return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K_icf)
     raise HyperparameterError(
-        f"low_rank must be None, 'eigen', 'nystrom', 'nystrom-density' or 'icf', got {method!r}")
+        f"low_rank must be None, 'eigen', 'nystroem', 'nystroem-density' or 'icf', got {method!r}")
 
 
 def pivoted_cholesky(G: np.ndarray | None = None, rtol: float = 1e-10, *,

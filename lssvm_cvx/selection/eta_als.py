@@ -13,7 +13,7 @@ from scipy.optimize import lsq_linear
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise_eta import ComponentwiseEta
-from ..linalg import lssvm_system
+from ..linalg.engine import RKHS, decompose
 from ..solution import Solution
 from ..linalg.threads import small_system_blas
 
@@ -91,7 +91,8 @@ def eta_fusion(X: Any, y: Any, X_val: Any, y_val: Any, *, kernel: Any = None,
         Oe = np.zeros((n, n))
         for d in np.flatnonzero(eta):
             Oe += eta[d] * grams[d]
-        alpha, b = lssvm_system(Oe, 1.0, np.ones(n), copy=False, name="Omega_eta + I").solve(y_tr)
+        alpha, b = decompose(Oe, 1.0, {"rkhs": (RKHS, 1.0)}, name="Omega_eta + I"
+                             ).system(overwrite_gram=True).solve(y_tr)
         fv = sum(eta[d] * (Kv[d] @ alpha) for d in np.flatnonzero(eta)) + b
         r = fv - yv
         return alpha, b, float(r @ r)
