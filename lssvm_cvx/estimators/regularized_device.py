@@ -46,7 +46,7 @@ from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
 from .lssvm_device import device_folds, device_split_scores, device_targets, to_cpu
-from .regularized_search import best_candidate, weight_grid
+from .regularized_search import best_candidate, candidate_params, weight_grid
 from .scoring import Scoring, cv_results, resolve_scoring
 
 __all__ = ["fit_regularized_device"]
@@ -195,11 +195,8 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                         else [prob.kfold(cand, folds or []) for cand in path])
                 for wk, r in zip(grid[path_key], held):
                     rows.append(_split_scores(scoring, ycpu, to_cpu(r), folds, classification))
-                    p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
-                    p[f"terms__{path_key}"] = float(wk)
-                    if searched:
-                        p["sigma2"] = float(s2)
-                    params.append(p)
+                    params.append(candidate_params(other_keys, combo, path_key, wk,
+                                                   s2 if searched else None))
         results = cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
                              n_splits=len(rows[0]), search="grid", device=str(device))
         est.best_index_, best, est.best_score_ = best_candidate(results, Xcpu, ycpu, scoring)

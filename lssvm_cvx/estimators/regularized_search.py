@@ -48,7 +48,8 @@ from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 from .search_results import search_results
 
-__all__ = ["search", "weight_grid", "best_candidate", "DEFAULT_WEIGHT_GRID"]
+__all__ = ["search", "weight_grid", "best_candidate", "candidate_params", "chosen_terms",
+           "DEFAULT_WEIGHT_GRID"]
 
 #: the search strategies of ``selection="loo"``
 SEARCHES = ("auto", "grid", "screen")
@@ -80,6 +81,23 @@ def weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
             raise HyperparameterError(f"weight_grid[{key!r}] must be finite weights >= 0")
         out[key] = v
     return out
+
+
+def candidate_params(other_keys: list[str], combo: tuple, path_key: str, weight: float,
+                     sigma2: Any = None) -> dict[str, float]:
+    """One candidate's ``params`` in ``cv_results_``: ``terms__<key>`` of the other terms'
+    weights ``combo`` and of the path's ``weight``, and ``sigma2`` when the width is searched
+    (None: it is not)."""
+    p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
+    p[f"terms__{path_key}"] = float(weight)
+    if sigma2 is not None:
+        p["sigma2"] = float(sigma2)
+    return p
+
+
+def chosen_terms(terms: dict, best: dict[str, Any]) -> dict:
+    """``terms`` with the weights of the chosen candidate's ``params`` (the others as given)."""
+    return {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
 
 
 def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
@@ -193,11 +211,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                     outs.append((held.predictions, held.status, held.notes))
                     steps.append(time.perf_counter() - tk)
             for wk, (preds, st, notes), dt in zip(grid[path_key], outs, steps):
-                p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
-                p[f"terms__{path_key}"] = float(wk)
-                if searched:
-                    p["sigma2"] = float(s2)
-                params.append(p)
+                params.append(candidate_params(other_keys, combo, path_key, wk,
+                                               s2 if searched else None))
                 rows.append([scoring.split_score(labels[te], pr, classes=classes,
                                                  targets=Y[te])
                              for (_, te), pr in zip(splits, preds)])
@@ -211,8 +226,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          search="grid")
     _warn(status, reasons)
     _, best, _ = best_candidate(results, X, Y, scoring)
-    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-    return best.get("sigma2", est.sigma2), chosen, results
+    return best.get("sigma2", est.sigma2), chosen_terms(terms, best), results
 
 
 def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict,
@@ -238,16 +252,12 @@ def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, te
             cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
             dec = formulation(X, y0, float(s2), w, cand).decomposition()
             for wk, v in zip(grid[path_key], dec.gcv_path(path_key, grid[path_key], Y)):
-                p = {f"terms__{k}": float(c) for k, c in zip(other_keys, combo)}
-                p[f"terms__{path_key}"] = float(wk)
-                if searched:
-                    p["sigma2"] = float(s2)
-                params.append(p)
+                params.append(candidate_params(other_keys, combo, path_key, wk,
+                                               s2 if searched else None))
                 values.append(v)
     results = search_results(params, values, criterion="gcv")
     _, best, _ = best_of(results)
-    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-    return best.get("sigma2", est.sigma2), chosen, results
+    return best.get("sigma2", est.sigma2), chosen_terms(terms, best), results
 
 
 def best_candidate(results: dict[str, Any], X: np.ndarray, Y: np.ndarray,
@@ -355,13 +365,8 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
             return out
 
         widen(exact, np.full(ws.size, np.nan), int(np.nanargmin(screened[c])))
-    params = []
-    for s2, combo in cands:
-        for wk in ws:
-            p = {f"terms__{k}": float(v) for k, v in zip(other_keys, combo)}
-            p[f"terms__{path_key}"] = float(wk)
-            p["sigma2"] = s2
-            params.append(p)
+    params = [candidate_params(other_keys, combo, path_key, wk, s2) for s2, combo in cands
+              for wk in ws]
     screen_scores = (1.0 - screened if crit == "error" else -screened).ravel()
     results = cv_results(params, rows, estimand=est.loo, scoring=scoring.name,
                          n_splits=len(splits), search="screen", screen_scores=screen_scores,
@@ -369,5 +374,4 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     index, best, _ = best_candidate(results, X, Y, scoring)
     if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
-    chosen = {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
-    return best["sigma2"], chosen, results
+    return best["sigma2"], chosen_terms(terms, best), results
