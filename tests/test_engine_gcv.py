@@ -199,3 +199,32 @@ def test_the_composed_estimator_selects_by_gcv():
     w[3] = 0.0
     with pytest.raises(HyperparameterError, match="positive sample_weight"):
         RegularizedLSSVMRegressor(selection="gcv").fit(X, y, sample_weight=w)
+
+
+def test_the_lssvm_estimators_gcv_is_the_gamma_sweeps():
+    """The LS-SVM estimators' ``selection="gcv"`` runs the composed search on their preset; its
+    scores are the LS-SVM γ sweep's GCV (per σ², one eigendecomposition) and the classifier's
+    are the mean of its one-vs-rest columns' (the definition for several target columns)."""
+    from lssvm_cvx import LSSVMClassifier, LSSVMRegressor, RegularizedLSSVMClassifier
+
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-2, 2, (40, 2))
+    y = np.sin(X[:, 0]) * X[:, 1] + 0.1 * rng.standard_normal(40)
+    gammas, widths = np.logspace(-1, 3, 8), [0.5, 2.0]
+    est = LSSVMRegressor(selection="gcv", gamma_grid=gammas, sigma2_grid=widths).fit(X, y)
+    want = np.concatenate([gamma_sweep(RBF(s2)(X), y, gammas, criterion="gcv").scores
+                           for s2 in widths])
+    np.testing.assert_allclose(-est.cv_results_["mean_test_score"], want, rtol=1e-10)
+    assert (est.gamma_, est.sigma2_) == (est.cv_results_["best_gamma"],
+                                         est.cv_results_["best_sigma2"])
+    labels = np.digitize(y, [-0.3, 0.3])
+    clf = LSSVMClassifier(selection="gcv", gamma_grid=gammas, sigma2=1.0).fit(X, labels)
+    Y = np.where(labels[:, None] == np.arange(3)[None, :], 1.0, -1.0)   # one-vs-rest ±1
+    per_column = [gamma_sweep(RBF(1.0)(X), Y[:, j], gammas, criterion="gcv").scores
+                  for j in range(3)]
+    np.testing.assert_allclose(-clf.cv_results_["mean_test_score"], np.mean(per_column, axis=0),
+                               rtol=1e-10)
+    comp = RegularizedLSSVMClassifier(selection="gcv", sigma2=1.0,
+                                      weight_grid={"rkhs": 1.0 / gammas}).fit(X, labels)
+    np.testing.assert_allclose(comp.cv_results_["mean_test_score"],
+                               clf.cv_results_["mean_test_score"], rtol=1e-10)
