@@ -37,7 +37,11 @@ ENGINES = {
     # the engine's entry point (2026-11-28, `decompose`): it picks the representation (bordered
     # or augmented system, spectral or generalised-eigen path) and delegates to it; the
     # composition core, the LS-SVM and Auto formulations solve through it
-    "linalg/engine.py": ["Decomposition"],
+    # 2026-11-29: `SpectralSystem`, the RKHS-only system at one weight as a view of a shared
+    # eigendecomposition (`Decomposition.systems` / `path`): the spectral held-out code that
+    # was `rkhs_path` (a function), `gamma_sweep`'s own loop and the Tikhonov ensemble's own
+    # bordered solve, now in one class
+    "linalg/engine.py": ["Decomposition", "SpectralSystem"],
     "linalg/penalized.py": ["PenalizedLS"],
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],
     "linalg/streaming.py": ["StreamingPenalizedLS"],
@@ -231,19 +235,16 @@ def test_one_machine_description():
 #: modules outside ``linalg`` that import a representation of the closed-form engine directly
 #: instead of asking :func:`lssvm_cvx.linalg.engine.decompose` (ratchet, 2026-11-29: the
 #: componentwise smoother and η model, the LS-SVM selection's systems, the estimators'
-#: one-vs-one pairs and kernel choice, the η ALS and the device LS-SVM moved onto it).  Left:
-#: bordered solves with a nonzero top right-hand side (AReg CV and fusion, the Tikhonov
-#: ensemble's nodes), the ℓ2-SVM's active-set system on a sub-block, the LS-SVM γ sweep's
-#: eigendecomposition (which the GCV and k-fold branches read directly) and a typing cast
+#: one-vs-one pairs and kernel choice, the η ALS and the device LS-SVM moved onto it; then
+#: the engine's systems took a top right-hand side, an explicit inverse and a path of systems,
+#: and AReg CV and fusion, the Tikhonov ensemble's nodes, the componentwise smoother and the
+#: γ sweep moved onto it).  Left: the ℓ2-SVM's active-set system
 REPRESENTATION_USERS = {
-    "formulations/areg.py": ["bordered_solve"],
-    "formulations/areg_cv.py": ["BorderedSystem", "bordered_solve", "lssvm_system"],
-    "formulations/areg_ensemble.py": ["BorderedSystem", "SpectralBordered", "bordered_solve",
-                                      "lssvm_system"],
-    "formulations/componentwise.py": ["RKHSSystem"],
+    # the ℓ2-SVM's Propositions 1-2 return the bordered system of the active set, and the
+    # active-set path updates its Cholesky factor by rank-one steps (a system over a factor
+    # the engine does not make)
     "formulations/l2svm.py": ["BorderedSystem", "lssvm_system"],
     "formulations/l2svm_active_set.py": ["BorderedSystem"],
-    "selection/lssvm.py": ["SpectralBordered"],
 }
 
 
@@ -251,8 +252,8 @@ def test_representations_are_reached_through_the_engine():
     """Issue 30, item 1: the engine's representations (the bordered system, its spectral form,
     the RKHS and augmented systems) are built by :func:`~lssvm_cvx.linalg.engine.decompose`;
     the modules that still import one are pinned (a ratchet: the list only shrinks)."""
-    reps = {"BorderedSystem", "SpectralBordered", "lssvm_system", "bordered_solve", "RKHSSystem",
-            "AugmentedSystem"}
+    reps = {"BorderedSystem", "SpectralBordered", "lssvm_system", "RKHSSystem", "AugmentedSystem",
+            "SpectralSystem"}
     found = {}
     for p in sorted(PKG.rglob("*.py")):
         rel = str(p.relative_to(PKG))

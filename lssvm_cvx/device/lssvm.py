@@ -17,7 +17,7 @@ With ``H = K + I/γ = L Lᵀ`` (one Cholesky factor,
 ``C = H⁻¹ - h hᵀ / 1ᵀh`` the α-block of the bordered inverse (Cawley & Talbot 2004), ``(H⁻¹)_ii``
 the squared column norms of ``L⁻¹`` formed in column blocks that skip its zero upper triangle
 (:func:`~lssvm_cvx.linalg.arrays.inverse_diagonal`).  Along a γ path, ``K = U Λ Uᵀ`` once and
-every γ costs O(N²) (:func:`~lssvm_cvx.linalg.quadratic.rkhs_path`).  (Issue 30, step 5: this
+every γ costs O(N²) (:class:`~lssvm_cvx.linalg.engine.SpectralSystem`).  (Issue 30, step 5: this
 module had its own factorisation, bordered solve and spectral path, twins of the CPU engine's.)
 
 These functions are what the device benchmark (``lssvm-cvx bench --only device``) times, and

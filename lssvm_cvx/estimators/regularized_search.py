@@ -48,7 +48,7 @@ from .grids import sigma2_candidates
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 from .search_results import search_results
 
-__all__ = ["search", "weight_grid", "best_candidate", "candidate_params", "chosen_terms",
+__all__ = ["search", "weight_grid", "best_candidate", "candidate_params",
            "DEFAULT_WEIGHT_GRID"]
 
 #: the search strategies of ``selection="loo"``
@@ -95,9 +95,14 @@ def candidate_params(other_keys: list[str], combo: tuple, path_key: str, weight:
     return p
 
 
-def chosen_terms(terms: dict, best: dict[str, Any]) -> dict:
+def _chosen_terms(terms: dict, best: dict[str, Any]) -> dict:
     """``terms`` with the weights of the chosen candidate's ``params`` (the others as given)."""
     return {k: (t, float(best.get(f"terms__{k}", wt))) for k, (t, wt) in terms.items()}
+
+
+def _with_weights(terms: dict, keys: list[str], combo: tuple) -> dict:
+    """``terms`` with the weights ``combo`` of the terms ``keys`` (the others as given)."""
+    return {**terms, **{k: (terms[k][0], float(v)) for k, v in zip(keys, combo)}}
 
 
 def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
@@ -184,8 +189,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     for s2 in s2s:
         for combo in itertools.product(*(grid[k] for k in other_keys)):
-            cand = dict(terms)
-            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
+            cand = _with_weights(terms, other_keys, combo)
             form = formulation(X, y0, float(s2), w, cand)
             t0 = time.perf_counter()
             use_path = (form.is_quadratic and solver is None and not nonconvex_keys(cand)
@@ -226,7 +230,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                          search="grid")
     _warn(status, reasons)
     _, best, _ = best_candidate(results, X, Y, scoring)
-    return best.get("sigma2", est.sigma2), chosen_terms(terms, best), results
+    return best.get("sigma2", est.sigma2), _chosen_terms(terms, best), results
 
 
 def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, terms: dict,
@@ -248,16 +252,15 @@ def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, te
     params, values = [], []
     for s2 in s2s:
         for combo in itertools.product(*(grid[k] for k in other_keys)):
-            cand = dict(terms)
-            cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
-            dec = formulation(X, y0, float(s2), w, cand).decomposition()
+            dec = formulation(X, y0, float(s2), w, _with_weights(terms, other_keys, combo)
+                              ).decomposition()
             for wk, v in zip(grid[path_key], dec.gcv_path(path_key, grid[path_key], Y)):
                 params.append(candidate_params(other_keys, combo, path_key, wk,
                                                s2 if searched else None))
                 values.append(v)
     results = search_results(params, values, criterion="gcv")
     _, best, _ = best_of(results)
-    return best.get("sigma2", est.sigma2), chosen_terms(terms, best), results
+    return best.get("sigma2", est.sigma2), _chosen_terms(terms, best), results
 
 
 def best_candidate(results: dict[str, Any], X: np.ndarray, Y: np.ndarray,
@@ -324,15 +327,11 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     cands = [(float(s2), combo) for s2 in s2s
              for combo in itertools.product(*(grid[k] for k in other_keys))]
 
-    def with_weights(combo: tuple) -> dict:
-        cand = dict(terms)
-        cand.update({k: (terms[k][0], float(v)) for k, v in zip(other_keys, combo)})
-        return cand
-
     def screen(s2: float, combo: tuple) -> np.ndarray:
         if landmark_gram is None:
-            return screen_path(formulation(X, y0, s2, None, with_weights(combo)), path_key, ws,
-                               Y, landmarks, crit)
+            return screen_path(formulation(X, y0, s2, None,
+                                           _with_weights(terms, other_keys, combo)),
+                               path_key, ws, Y, landmarks, crit)
         # RKHS norms only: the features need the kernel at the landmarks, and every other
         # term adds its weight times the identity in the features' coordinates
         F, _ = nystroem_features(*landmark_gram(s2, landmarks))
@@ -349,7 +348,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
         # exact LOO around the screened optimum, widened while the exact optimum sits on the
         # window's edge (a 1-D search along the path term's weight)
         s2, combo = cands[c]
-        form = formulation(X, y0, s2, None, with_weights(combo))
+        form = formulation(X, y0, s2, None, _with_weights(terms, other_keys, combo))
 
         def exact(todo: list[int], c: int = c, form: Any = form) -> list[float]:
             out = []
@@ -374,4 +373,4 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     index, best, _ = best_candidate(results, X, Y, scoring)
     if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
-    return best["sigma2"], chosen_terms(terms, best), results
+    return best["sigma2"], _chosen_terms(terms, best), results

@@ -65,7 +65,6 @@ from scipy.optimize import minimize_scalar
 from ..checks import as_matrix, check_gamma, check_same_features
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
-from ..linalg.bordered import bordered_solve
 from ..linalg.engine import RKHS, decompose
 from ..linalg.lstsq import constrained_lstsq, lsqr_lstsq, min_norm_lstsq
 from ..linalg.quadratic import QuadraticSystem
@@ -82,7 +81,6 @@ __all__ = [
     "weighted_lssvm_gammas",
     "recover_tikhonov_gamma",
     "TikhonovRecovery",
-    "bordered_solve",
     "constrained_lstsq",
     "min_norm_lstsq",
     "lsqr_lstsq",
@@ -123,6 +121,22 @@ class ARegData(KernelFormulation):
 
     def _kernel_obj(self) -> Kernel:
         return self.kernel or RBF()
+
+    def system(self, idx: np.ndarray | None = None) -> QuadraticSystem:
+        """The factorised system (9): ``[[0, a'], [a, Ω + I]]`` (cached), or its principal
+        block on the points ``idx`` (the training part ``T`` of a fold, AReg §5): the
+        package's engine (:func:`lssvm_cvx.linalg.engine.decompose`) for the RKHS norm at
+        weight 1 and unit loss weights, with the border ``a`` (its bordered representation,
+        whose :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.solve` takes a top
+        right-hand side and :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.inverse`
+        gives the inverse's blocks)."""
+        if idx is not None:
+            return decompose(self.omega()[np.ix_(idx, idx)], 1.0, {"rkhs": (RKHS, 1.0)},
+                             border=self.border()[idx], name="Omega_T + I").system()
+        if getattr(self, "_sys", None) is None:
+            self._sys = decompose(self.omega(), 1.0, {"rkhs": (RKHS, 1.0)}, border=self.border(),
+                                  name="Omega + I").system()
+        return self._sys
 
 
 class ValidationData(ARegData):
@@ -284,15 +298,6 @@ class AReg(ARegData):
         Oa = self.omega() @ alpha
         e = self.rhs() - Oa - self.border() * b
         return float(0.5 * alpha @ Oa + 0.5 * np.sum((e - self._c()) ** 2))
-
-    def system(self) -> QuadraticSystem:
-        """The factorised system (9): ``[[0, a'], [a, Ω + I]]`` (cached): the package's engine
-        (:func:`lssvm_cvx.linalg.engine.decompose`) for the RKHS norm at weight 1 and unit
-        loss weights, with the border ``a`` (its bordered representation)."""
-        if getattr(self, "_sys", None) is None:
-            self._sys = decompose(self.omega(), 1.0, {"rkhs": (RKHS, 1.0)}, border=self.border(),
-                                  name="Omega + I").system()
-        return self._sys
 
     def closed_form(self) -> Solution:
         c = self._c()

@@ -116,10 +116,8 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
-from ..linalg import lssvm_system
-from ..linalg.bordered import BorderedSystem, bordered_solve
 from ..linalg.folds import make_folds
 from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
 from ..linalg.scores import gcv_score
@@ -137,13 +135,6 @@ __all__ = [
     "ARegClassifierCV",
     "FoldData",
 ]
-
-
-def _border_solution(sys: BorderedSystem) -> np.ndarray:
-    """``u = H^{-1} a`` of a bordered system (the AReg systems always have the border ``a``)."""
-    if sys.u is None:
-        raise InputError("the AReg systems need a border vector a")
-    return sys.u
 
 
 def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
@@ -370,10 +361,8 @@ class ARegCV(FoldData):
             U, s, Vt = np.linalg.svd(G, full_matrices=False)
             svd = (U, s, Vt, h)
         U, s, Vt, h = svd
-        O, a, r = self.omega(), self.border(), self.rhs()
-        full = lssvm_system(O, 1.0, a, name="Omega + I")
-        u = _border_solution(full)
-        C = full.chol.solve(np.eye(self.n)) - np.outer(u, u) / full.s
+        r = self.rhs()
+        C, _ = self.system().inverse()
         H = np.eye(self.n) - C
         P = H @ Vt.T
         rows = np.concatenate([np.concatenate([t, v]) for v, t in zip(self.fold_sets,
@@ -396,11 +385,8 @@ class ARegCV(FoldData):
         N = self.n
         G_rows, h_rows, parts = [], [], []
         for v, t in zip(V, T):
-            sys = lssvm_system(O[np.ix_(t, t)], 1.0, a[t], name="Omega_T + I")
-            Hinv = sys.chol.solve(np.eye(t.size))
-            u = _border_solution(sys)
-            C = Hinv - np.outer(u, u) / sys.s
-            g = u / sys.s
+            sys = self.system(t)
+            C, g = sys.inverse()
             K = O[np.ix_(v, t)] @ C + np.outer(a[v], g)
             Gt = np.zeros((t.size, N))
             Gt[:, t] = np.eye(t.size) - C
@@ -451,7 +437,7 @@ class ARegCV(FoldData):
         for (sys, v, t), al in zip(parts if duals else [], alphas):
             E = al + c[t]
             # stationarity in α^(l), b^(l): [[0, a_T'], [a_T, Ω_T + I]] [β; μ] = [a_V'e^v; -E + Ω_VT'e^v]
-            mu_l, beta = bordered_solve(sys, -E + O[np.ix_(v, t)].T @ e_v[v], a[v] @ e_v[v])
+            mu_l, beta = sys.solve(-E + O[np.ix_(v, t)].T @ e_v[v], top=a[v] @ e_v[v])
             mus_l.append(mu_l)
             betas.append(float(beta))
         values = {"c": c, "alpha": np.concatenate(alphas), "b": np.array(bs), "e_v": e_v}
@@ -469,8 +455,7 @@ class ARegCV(FoldData):
 
     def final_model(self, solution: Solution) -> tuple[np.ndarray, float]:
         """AReg (9) on all ``N`` points with the cross-validated ``c``: ``(α, b)``."""
-        sys = lssvm_system(self.omega(), 1.0, self.border(), name="Omega + I")
-        alpha, b = sys.solve(self.rhs() - solution["c"])
+        alpha, b = self.system().solve(self.rhs() - solution["c"])
         return alpha, float(b)  # b is already a float for this one-column right-hand side
 
     @classmethod

@@ -29,9 +29,7 @@ import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
 from ..kernels import RBF, Kernel
-from ..linalg import BorderedSystem, SpectralBordered, lssvm_system
-from ..linalg.bordered import bordered_solve
-from ..linalg.spectral import use_eigh
+from ..linalg.engine import RKHS, decompose
 from ..solution import Solution
 from .areg import AREG_REF, ValidationData
 from .base import BuiltProblem, Reference
@@ -76,22 +74,19 @@ def check_node_gammas(gammas: Any) -> np.ndarray:
 class TikhonovNodes:
     """The ``m`` Tikhonov nodes of eq. (21) (first layer of Algorithm 4.1) and their systems.
 
-    Fewer than :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` nodes: one Cholesky factor
-    of ``Ω + I/γ_k`` per node; more: one eigendecomposition of Ω shared by all
-    (:class:`~lssvm_cvx.linalg.SpectralBordered`), the same rule as
+    The systems of the engine along the weight ``1/γ_k``
+    (:meth:`~lssvm_cvx.linalg.engine.Decomposition.systems`): fewer than
+    :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` nodes, one Cholesky factor of
+    ``Ω + I/γ_k`` per node; more, one eigendecomposition of Ω shared by all, the rule of
     :func:`~lssvm_cvx.model_selection.gamma_sweep`.
     """
 
     def __init__(self, omega: np.ndarray, border: np.ndarray, rhs: np.ndarray, gammas: Any):
         self.gammas = check_node_gammas(gammas)
         self.border = border
-        self._spec: SpectralBordered | None = None
-        self._sys: list[BorderedSystem] | None = None
-        if use_eigh(self.gammas.size):
-            self._spec = SpectralBordered(omega, border)
-        else:
-            self._sys = [lssvm_system(omega, g, border, name=f"Omega + I/gamma_{k + 1}")
-                         for k, g in enumerate(self.gammas)]
+        dec = decompose(omega, 1.0, {"rkhs": (RKHS, 1.0)}, border=border,
+                        name="Omega + I/gamma_k")
+        self._systems = list(dec.systems("rkhs", 1.0 / self.gammas))
         sols = [self.solve(rhs, k) for k in range(self.gammas.size)]
         self.alphas = np.column_stack([s[0] for s in sols])  # N x m
         self.bs = np.array([s[1] for s in sols])  # m
@@ -100,29 +95,14 @@ class TikhonovNodes:
     def m(self) -> int:
         return self.gammas.size
 
-    def _node_system(self, k: int) -> BorderedSystem:
-        """Node ``k``'s factorised system (the Cholesky route: no shared eigendecomposition)."""
-        if self._sys is None:
-            raise InputError("these nodes share one eigendecomposition, not one system per node")
-        return self._sys[k]
-
     def solve(self, r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray | float]:
         """``(α, b)`` of node ``k``'s bordered system with right-hand side ``r``."""
-        if self._spec is not None:
-            return self._spec.solve(r, 1.0 / self.gammas[k])
-        return self._node_system(k).solve(r)
+        return self._systems[k].solve(r)
 
     def solve_bordered(self, r: np.ndarray, t: float | np.ndarray, k: int) -> tuple[np.ndarray, float]:
         """``(μ, β)`` with ``[[0, a'], [a, Ω + I/γ_k]] [β; μ] = [t; r]`` (non-zero top)."""
-        if self._spec is None:
-            mu, beta = bordered_solve(self._node_system(k), r, t)
-            return mu, float(beta)
-        sp, w = self._spec, 1.0 / (self._spec.s + 1.0 / self.gammas[k])
-        v = sp.V @ (w * (sp.V.T @ r))
-        u = sp.V @ (w * sp.at)
-        beta = float((self.border @ v - t) / (sp.at @ (w * sp.at)))
-        return v - u * beta, beta
-
+        mu, beta = self._systems[k].solve(r, top=t)
+        return mu, float(beta)
 
 def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
     """Exact solution of eq. (28): ``min_λ ||P λ - t||²`` s.t. ``Σλ_k = 1``, ``λ ≥ 0``.

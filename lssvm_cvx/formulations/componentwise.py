@@ -32,17 +32,16 @@ training Gram is ``Ω^d`` (``Ω^d_kl = K^d(x_k^d, x_l^d)``) and ``Ω = Σ_d Ω^d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
-import scipy.linalg as sla
 
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Componentwise, Kernel, make_kernel
 from ..linalg.engine import RKHS, decompose
-from ..linalg.quadratic import QuadraticSystem, RKHSSystem
+from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .lssvm import LSSVM
@@ -328,21 +327,11 @@ class ComponentwiseLSSVM(_ComponentwiseGamma, LSSVM):
         the per-component smoothers ``S^d = Ω^d C`` (shape ``(P, N, N)``) with
         ``Ŷ^d = S^d Y`` (the bias part ``1u'/s`` is not split over components).  Regression only.
         """
-        if not bias:
-            chol = sla.cho_factor(self.Omega + np.eye(self.n) / self._gamma(), lower=True)
-            # S = Ω H^{-1} = (H^{-1} Ω)' since both are symmetric
-            if components:
-                return np.stack([sla.cho_solve(chol, G).T for G in self.component_grams()])
-            return sla.cho_solve(chol, self.Omega).T
-        system = cast(RKHSSystem, decompose(self.Omega, self._gamma(), {"rkhs": (RKHS, 1.0)},
-                                            name="Omega + I/gamma").system()).system
-        u = system.u
-        if u is None:  # the border 1 was given
-            raise InputError("the smoother needs the bordered system of eq. (7)")
-        Ci = system.chol.solve(np.eye(self.n)) - np.outer(u, u) / system.s
+        C, g = decompose(self.Omega, self._gamma(), {"rkhs": (RKHS, 1.0)}, bias=bias,
+                         name="Omega + I/gamma").system().inverse()
         if components:
-            return np.stack([G @ Ci for G in self.component_grams()])
-        return self.Omega @ Ci + np.outer(np.ones(self.n), u) / system.s
+            return np.stack([G @ C for G in self.component_grams()])
+        return self.Omega @ C + np.outer(np.ones(self.n), g)
 
     @classmethod
     def random_instance(cls, n: int = 50, *, seed: int = 0, gamma: float = 10.0,

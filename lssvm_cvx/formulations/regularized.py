@@ -518,7 +518,7 @@ class RegularizedLSSVM(Formulation):
         """Solutions and held-out residuals along ``weights`` of term ``key`` (others fixed).
 
         RKHS-only problems use one eigendecomposition (O(N²) per weight,
-        :func:`~lssvm_cvx.linalg.quadratic.rkhs_path`); other quadratic problems one generalised
+        :class:`~lssvm_cvx.linalg.engine.SpectralSystem`); other quadratic problems one generalised
         eigendecomposition when a pencil is safely definite
         (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation of the exact
         system per weight; non-quadratic ones raise :class:`NotSupportedError`.  ``Y`` (``(N, C)``)

@@ -14,7 +14,7 @@ from ..exceptions import InputError
 from .arrays import ArrayCholesky, factor_spd, namespace_or_numpy
 from .cholesky import Cholesky
 
-__all__ = ["BorderedSystem", "lssvm_system", "bordered_solve"]
+__all__ = ["BorderedSystem", "lssvm_system"]
 
 
 @dataclass
@@ -59,13 +59,21 @@ class BorderedSystem:
             return cls(Cholesky.factor(H, name=name, overwrite=overwrite), a)
         return cls(factor_spd(xp, H, name=name), a)
 
-    def solve(self, r: Any) -> tuple[Any, Any]:
-        """Return ``(alpha, b)``; ``r`` may have several columns (one solve pair for all)."""
+    def solve(self, r: Any, top: Any = 0.0) -> tuple[Any, Any]:
+        """``(alpha, b)`` of ``[[0, a'], [a, H]] [b; α] = [top; r]``; ``r`` may have several
+        columns (one solve pair for all; ``top`` then a scalar or one per column).
+
+        With ``v = H⁻¹r`` and ``u = H⁻¹a``: ``b = (a'v - top)/(a'u)``, ``α = v - u b``.  The
+        LS-SVM has ``top = 0``; the dual variables of the fused AReg problems need a nonzero
+        one (a nonzero ``top`` needs the border).
+        """
         v = self.chol.solve(r)
         if self.u is None:  # no border (u is None exactly when a is)
+            if not isinstance(top, (int, float)) or top != 0:
+                raise InputError("a nonzero top right-hand side needs a border vector a")
             zero = self.xp.zeros(r.shape[1:], dtype=v.dtype, device=aac.device(v))
             return v, (zero if r.ndim > 1 or not self.numpy else 0.0)
-        b = (self.a @ v) / self.s
+        b = (self.a @ v - top) / self.s
         alpha = v - self.u[:, None] * b[None, :] if r.ndim > 1 else v - self.u * b
         return alpha, (float(b) if r.ndim == 1 and self.numpy else b)
 
@@ -104,18 +112,3 @@ def lssvm_system(Omega: Any, gamma: Any, border: Any, *, name: str = "Omega + I/
                  else I * (1.0 / gamma)[None, :])
     return BorderedSystem.from_matrix(H, border, name=name)
 
-
-def bordered_solve(sys: BorderedSystem, r: np.ndarray, t: float | np.ndarray = 0.0
-                   ) -> tuple[np.ndarray, Any]:
-    """Solve ``[[0, a'], [a, H]] [β; μ] = [t; r]`` (non-zero top right-hand side allowed).
-
-    :meth:`BorderedSystem.solve` covers ``t = 0``; dual variables of the fused problems need
-    the general case.  With ``v = H^{-1} r``: ``β = (a'v - t)/(a'H^{-1}a)``, ``μ = v - H^{-1}a β``.
-    Returns ``(μ, β)``.
-    """
-    if sys.a is None or sys.u is None:
-        raise InputError("bordered_solve needs a system with a border vector a")
-    v = sys.chol.solve(r)
-    beta = (sys.a @ v - t) / sys.s
-    mu = v - (np.multiply.outer(sys.u, beta) if np.ndim(beta) else sys.u * beta)
-    return mu, beta

@@ -14,7 +14,7 @@ terms' structure:
   every ``s_i > 0``: the
   bordered system of order ``N + 1`` with ``K + (Σ w_k) S⁻¹``, one Cholesky
   (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`); a path of the total weight from one
-  eigendecomposition of ``S^½KS^½`` (:func:`~lssvm_cvx.linalg.quadratic.rkhs_path`);
+  eigendecomposition of ``S^½KS^½`` (:class:`SpectralSystem`);
 * any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
   :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
   of ``K``; a path of one weight from one generalised eigendecomposition when a pencil is safely
@@ -45,7 +45,8 @@ and the LS-SVM γ sweep of :mod:`lssvm_cvx.selection.lssvm` (which has a bias-fr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import array_api_compat as aac
@@ -53,11 +54,11 @@ import numpy as np
 
 from ..exceptions import HyperparameterError
 from .arrays import namespace_or_numpy
-from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path, rkhs_path
-from .scores import dual_gcv
+from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
+from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
 
-__all__ = ["RKHS", "Decomposition", "decompose"]
+__all__ = ["RKHS", "Decomposition", "SpectralSystem", "decompose"]
 
 #: the matrix of a term that is the RKHS norm ``α'Kα`` (``P_k = K``)
 RKHS = None
@@ -236,7 +237,8 @@ class Decomposition:
         """
         ws, cs, s = self._path_values(name, values)
         if cs is not None:
-            return rkhs_path(self.K, s, Y, cs, folds=folds, cover=cover, bias=self.bias)
+            fits = [sysm.fit(Y, folds, cover=cover) for sysm in self._spectral(cs, s)]
+            return [f[0] for f in fits], [f[1] for f in fits], [f[2] for f in fits]
         w = self.weights()
         if self.numpy:
             gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
@@ -274,32 +276,95 @@ class Decomposition:
                                       "positive total weights")
         return ws, None, s
 
+    def systems(self, name: str, values: Sequence[float] | np.ndarray, *,
+                spectral: bool | None = None) -> Iterator[QuadraticSystem]:
+        """The factorised systems along ``values`` of the weight ``name`` (the others fixed),
+        one at a time: views of one eigendecomposition of ``S^½KS^½``
+        (:class:`SpectralSystem`, O(N²) per solve) where every weighted term is the RKHS norm
+        and ``spectral`` (None: where it serves, from
+        :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` values on, the eigh-vs-Cholesky
+        rule; True where it does not serve is an error), else one factorisation per value
+        (:meth:`system`)."""
+        ws, cs, s = self._path_values(name, values)
+        if spectral is None:
+            spectral = cs is not None and use_eigh(ws.size)
+        if not spectral:
+            return (self.system({name: float(v)}) for v in ws)
+        if cs is None:
+            raise HyperparameterError(f"one eigendecomposition serves a path of {name!r} only "
+                                      "where every weighted term is the RKHS norm, with "
+                                      "positive total and loss weights")
+        return iter(self._spectral(cs, s))
+
+    def _spectral(self, cs: np.ndarray, s: Any) -> list[SpectralSystem]:
+        """The RKHS-only systems at the total weights ``cs``: one eigendecomposition."""
+        spec = SpectralBordered.weighted(self.K, s, border=self.border, bias=self.bias)
+        return [SpectralSystem(spec, float(c), s) for c in cs]
+
     def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray
                  ) -> np.ndarray:
-        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; NumPy).
+        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; NumPy), from
+        :meth:`systems` (one eigendecomposition, O(N²) per value, where it serves)."""
+        return np.array([sysm.gcv(Y) for sysm in self.systems(name, values)])
 
-        Every weighted term the RKHS norm and at least
-        :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` values: one eigendecomposition of
-        ``S^½KS^½`` (``α = S^½β``, ``y - ŷ = c S^{-½}β``, ``tr(I - H) = c tr C_β``; O(N²) per
-        value), the LS-SVM γ sweep's rule; otherwise one factorisation per value.
-        """
-        ws, cs, s = self._path_values(name, values)
-        if cs is None or not use_eigh(ws.size):
-            return np.array([self.gcv(Y, {name: float(v)}) for v in ws])
-        r = np.sqrt(s)
-        unit = bool(np.all(r == 1.0))
-        spec = SpectralBordered(self.K if unit else r[:, None] * self.K * r[None, :],
-                                r if self.bias else None, name="S^½ K S^½")
-        Yr = Y if unit else r[:, None] * Y if Y.ndim > 1 else r * Y
-        out = []
-        for c in cs:
-            beta, _ = spec.solve(Yr, float(c))
-            if unit:
-                out.append(dual_gcv(beta, spec.alpha_inv_diag(float(c)), c))
-            else:
-                alpha = r[:, None] * beta if beta.ndim > 1 else r * beta
-                out.append(dual_gcv(alpha, s * spec.alpha_inv_diag(float(c)), c / s))
-        return np.array(out)
+
+class SpectralSystem(QuadraticSystem):
+    """The RKHS-only system at the total weight ``c`` as a view of one shared
+    eigendecomposition (:meth:`SpectralBordered.weighted
+    <lssvm_cvx.linalg.SpectralBordered.weighted>`, ``α = S^½β``): every question in O(N²),
+    with the answers of :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem` to round-off
+    (:meth:`Decomposition.systems` makes them).
+
+    Parameters
+    ----------
+    spec : SpectralBordered
+        The weighted system's eigendecomposition.
+    c : float
+        The total weight (``λ`` of the spectral system).
+    s : array of shape (N,)
+        The loss weights.
+    """
+
+    def __init__(self, spec: SpectralBordered, c: float, s: Any):
+        self.spec, self.c, self.s = spec, float(c), s
+        self.n = int(spec.V.shape[0])
+
+    def _beta(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
+        return self.spec.solve(self.spec.scale(Y), self.c, top)
+
+    def solve(self, Y, top=0.0):
+        """``(α, b)``; ``top``: the border row's right-hand side (``a'α = top``)."""
+        beta, b = self._beta(Y, top)
+        return self.spec.scale(beta), b
+
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
+            ) -> tuple[Any, Any, Any]:
+        """``(α, b, residuals)`` from one solve: leave-one-out ``r_i = β_i / (sqrt(s_i)
+        C_β,ii)`` (``folds=None``) or held out per fold (``cover``: the folds must cover every
+        point)."""
+        beta, b = self._beta(Y)
+        spec = self.spec
+        if folds is None:
+            res = diagonal_residuals(beta, spec.alpha_inv_diag(self.c) * spec.r)
+        else:
+            res = block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=self.c), spec.r,
+                                  cover=cover)
+        return spec.scale(beta), b, res
+
+    def loo(self, Y):
+        return self.fit(Y)[2]
+
+    def kfold(self, Y, folds, *, cover=False):
+        return self.fit(Y, folds, cover=cover)[2]
+
+    def gcv(self, Y):
+        """``α = S^½β``, ``y - ŷ = cS⁻¹α`` and ``I - H = cS⁻¹ C`` with ``C = S^½C_βS^½``
+        (:func:`~lssvm_cvx.linalg.scores.dual_gcv`; NumPy)."""
+        beta, _ = self._beta(Y)
+        if self.spec.unit:
+            return dual_gcv(beta, self.spec.alpha_inv_diag(self.c), self.c)
+        return dual_gcv(self.spec.scale(beta), self.s * self.spec.alpha_inv_diag(self.c),
+                        self.c / self.s)
 
 
 def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term],

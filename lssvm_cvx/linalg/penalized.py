@@ -259,7 +259,8 @@ class PenalizedLS:
             Phi, Y = (np.asarray(a, dtype=np.float64) for a in (Phi, Y))
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
-        self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels), Phi, Y, namespace=(xp, device))
+        self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels), Phi, Y,
+                    namespace=(xp, device, numpy))
         self._targets(Y)
         xp = self.xp
         self.Phi = Phi
@@ -290,18 +291,18 @@ class PenalizedLS:
 
     def _setup(self, n_rows: int, n_cols: int,
                penalty_set: tuple[dict[str, Any], frozenset[str], dict[str, str]], *arrays: Any,
-               namespace: tuple[Any, Any] | None = None) -> None:
+               namespace: tuple[Any, Any, bool] | None = None) -> None:
         """Namespace, dtype and the penalty matrices (every constructor; ``penalty_set`` from
         :func:`penalty_set`); ``arrays`` the other inputs that share the namespace
-        (``namespace``: already detected, ``(xp, device)``)."""
+        (``namespace``: already detected, ``(xp, device, numpy)``)."""
         named, self.definite, self.labels = penalty_set
         xp, self.device, numpy = (namespace_or_numpy(*arrays, *named.values())
-                                  if namespace is None else (*namespace, None))
-        if aac.is_numpy_namespace(xp):   # lists and NumPy arrays: float64
+                                  if namespace is None else namespace)
+        if numpy:                        # lists and NumPy arrays: float64
             named = {k: None if P is None else np.asarray(P, dtype=np.float64)
                      for k, P in named.items()}
         given = [P for P in named.values() if P is not None]
-        if numpy is False:               # off NumPy: lists among the penalties refused by name
+        if not numpy:                    # off NumPy: lists among the penalties refused by name
             namespace_of(*arrays, *given)
         self.xp = xp
         self.dtype = float_dtype(xp, *arrays, *given)

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 import array_api_compat as aac
@@ -69,9 +68,8 @@ from .arrays import ArrayLU, diag_matrix, namespace_or_numpy
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
 from .scores import block_residuals, diagonal_residuals, dual_gcv, gcv_score, leverage_residuals
-from .spectral import SpectralBordered
 
-__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "rkhs_path", "generalized_path",
+__all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "generalized_path",
            "JITTER", "REFINE_STEPS", "RESIDUAL_TOL"]
 
 #: relative ridge on α added when system (A) is numerically singular (α not identifiable)
@@ -135,8 +133,10 @@ class QuadraticSystem:
 
     n: int
 
-    def solve(self, Y: Any) -> tuple[Any, Any]:
-        """``(alpha, b)`` for targets ``Y`` (``(N,)`` or ``(N, C)``)."""
+    def solve(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
+        """``(alpha, b)`` for targets ``Y`` (``(N,)`` or ``(N, C)``); ``top``: the right-hand
+        side of the border row ``a'α = top`` of the bordered representation (the fused AReg
+        problems' duals; elsewhere 0)."""
         raise NotImplementedError
 
     def loo(self, Y: Any) -> Any:
@@ -153,6 +153,12 @@ class QuadraticSystem:
         targets (:func:`~lssvm_cvx.linalg.scores.gcv_score`: ``N ||y - ŷ||² / tr(I - H)²``,
         the residuals unweighted, their mean over the columns of ``Y``; NumPy)."""
         raise NotImplementedError
+
+    def inverse(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C, g)`` with ``α = C y`` and ``b = g'y`` for any ``y`` (the bordered
+        representation's, :meth:`RKHSSystem.inverse`)."""
+        raise NotSupportedError(f"{type(self).__name__} has no explicit inverse; the bordered "
+                                "(RKHS-only) representation has")
 
     def diagnostics(self, Y: Any) -> dict[str, float]:
         """How accurate the solve for ``Y`` is: ``jitter`` (a ridge added to factorise, 0 if
@@ -180,8 +186,17 @@ class RKHSSystem(QuadraticSystem):
         self.system: BorderedSystem = lssvm_system(K, self.gamma, a if bias else None,
                                                    copy=not overwrite, name=name)
 
-    def solve(self, Y):
-        return self.system.solve(Y)
+    def solve(self, Y, top=0.0):
+        return self.system.solve(Y, top)
+
+    def inverse(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C, g)``, the α-block and bias row of the bordered inverse (NumPy): ``C = H⁻¹ -
+        uu'/s``, ``g = u/s`` (``u = H⁻¹a``, ``s = a'u``; ``g = 0`` without the bias)."""
+        sysm = self.system
+        Hinv = sysm.chol.solve(np.eye(self.n))
+        if sysm.u is None:
+            return Hinv, np.zeros(self.n)
+        return Hinv - np.outer(sysm.u, sysm.u) / sysm.s, sysm.u / sysm.s
 
     def loo(self, Y):
         alpha, _ = self.system.solve(Y)
@@ -425,7 +440,9 @@ class AugmentedSystem(QuadraticSystem):
                 "refinement_steps": float(self.refinement_steps),
                 "system_residual": self._residual(self._full(Y), self._rhs(Y))}
 
-    def solve(self, Y):
+    def solve(self, Y, top=0.0):
+        if not isinstance(top, (int, float)) or top != 0:
+            raise NotSupportedError("a top right-hand side needs the bordered representation")
         X = self._full(Y)
         n = self.n
         if np.ndim(Y) > 1:
@@ -449,74 +466,40 @@ class AugmentedSystem(QuadraticSystem):
             self._Z = self._refined(self._unit_columns())[self.n + 1:, ...]
         return self._Z
 
-    def _mu_Z(self, Y: Any) -> tuple[Any, Any]:
-        """``μ`` for ``Y`` and ``Z``.  With the ridge both are refined together, every column
-        while the residual of all of them halves (the solution's column then gets the steps the
-        unit columns need): on the unidentifiable case of ``tests/test_device_regularized.py``
-        (reciprocal condition 2e-14) the LOO residuals are 7.4e-7 from brute-force refits this
-        way and 2.2e-6 with the two refined apart (measured 2026-11-28); ``Z`` is then formed
-        for each ``Y``.  Without the ridge there is no refinement and ``Z`` is formed once."""
+    def _solution_Z(self, Y: Any) -> tuple[Any, Any]:
+        """The solution ``(α; b; μ)`` for ``Y`` and ``Z``, refined together with the ridge
+        (every column while the residual of all halves: on the unidentifiable case of
+        ``tests/test_device_regularized.py``, rcond 2e-14, the LOO residuals are 7.4e-7 from
+        brute-force refits so and 2.2e-6 refined apart, 2026-11-28; ``Z`` then per ``Y``);
+        without the ridge, no refinement and ``Z`` formed once."""
         if not self.jitter or self._pinv is not None:
-            return self._full(Y)[self.n + 1:, ...], self.Z()
+            return self._full(Y), self.Z()
         B = self._rhs(Y)
         T = int(B.shape[1])
-        X = self._refined(self.xp.concat([B, self._unit_columns()], axis=1))[self.n + 1:, ...]
-        return X[:, :T], X[:, T:]
+        X = self._refined(self.xp.concat([B, self._unit_columns()], axis=1))
+        return X[:, :T], X[self.n + 1:, T:]
 
     def gcv(self, Y):
         """``y - ŷ = y - Kα - b`` and ``tr(I - H) = -tr Z`` (``H = I + S^{-½} Z S^{½}``, module
-        docstring; a point of loss weight 0 has ``Z_ii = -1`` and ``H_ii = 0``)."""
-        Yc = _cols(Y)
-        X = self._full(Y)
-        R = Yc - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
+        docstring; a point of loss weight 0 has ``Z_ii = -1`` and ``H_ii = 0``); the solution
+        and ``Z`` refined together (:meth:`_solution_Z`)."""
+        X, Z = self._solution_Z(Y)
+        R = _cols(Y) - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
         return float(gcv_score(np.mean(np.sum(R**2, axis=0)), self.n,
-                               -float(np.sum(np.diagonal(self.Z())))))
+                               -float(np.sum(np.diagonal(Z)))))
 
     def loo(self, Y):
-        mu, Z = self._mu_Z(Y)
+        X, Z = self._solution_Z(Y)
+        mu = X[self.n + 1:, ...]
         return _like(Y, diagonal_residuals(mu, self.xp.linalg.diagonal(Z) * self.r))
 
     def kfold(self, Y, folds, *, cover=False):
         xp = self.xp
-        mu, Z = self._mu_Z(Y)
+        X, Z = self._solution_Z(Y)
+        mu = X[self.n + 1:, ...]
         return _like(Y, block_residuals(mu, folds, lambda V: xp.take(xp.take(Z, V, axis=0), V,
                                                                       axis=1), self.r,
                                         cover=cover))
-
-
-def rkhs_path(K: Any, s: Any, Y: Any, cs: Sequence[float] | np.ndarray, *,
-              folds: Sequence[Any] | None = None, cover: bool = False, bias: bool = True
-              ) -> tuple[list[Any], list[Any], list[Any]]:
-    """``(alphas, bs, residuals)`` of the RKHS-only system for every total weight ``c`` from one
-    eigendecomposition of ``S^{½} K S^{½}`` (O(N²) per ``c``); residuals are leave-one-out
-    (``folds=None``) or held-out per fold (``cover``: the folds must cover every point).  On
-    NumPy or on any array-API namespace and device (``s`` in ``K``'s namespace).
-
-    With ``α = S^{½}β`` the system ``(K + cS^{-1})α + b1 = y, 1'α = 0`` becomes
-    ``(S^{½}KS^{½} + cI)β + S^{½}1 b = S^{½}y``, ``(S^{½}1)'β = 0`` — a
-    :class:`~lssvm_cvx.linalg.SpectralBordered` system — and the bordered inverse's α-block is
-    ``S^{½} C_β S^{½}``, so ``r_i = β_i / (sqrt(s_i) C_β,ii)``.  With unit weights (every
-    ``s_i = 1``) the scalings are skipped: the same numbers (a product by 1 is exact) without
-    the two ``N × N`` temporaries of ``S^{½}KS^{½}``.  ``bias=False``: the model without the
-    bias (no border).
-    """
-    xp = namespace_or_numpy(K, s, Y)[0]
-    r = xp.sqrt(s)
-    unit = bool(xp.all(r == 1.0))
-    spec = SpectralBordered(K if unit else r[:, None] * K * r[None, :], r if bias else None,
-                            name="S^½ K S^½")
-    rhs = Y if unit else r[:, None] * _cols(Y) if Y.ndim > 1 else r * Y
-    alphas, bs, res = [], [], []
-    for c in cs:
-        beta, b = spec.solve(rhs, float(c))
-        alphas.append(beta if unit else r[:, None] * beta if beta.ndim > 1 else r * beta)
-        bs.append(b)
-        if folds is None:
-            res.append(diagonal_residuals(beta, spec.alpha_inv_diag(float(c)) * r))
-        else:
-            res.append(block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=float(c)), r,
-                                       cover=cover))
-    return alphas, bs, res
 
 
 def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: np.ndarray,

@@ -139,9 +139,8 @@ def dual_gcv(alpha: np.ndarray, cdiag: np.ndarray, q: Any) -> float:
     -------
     float
     """
-    inv_g = q
-    res = alpha * (inv_g[:, None] if alpha.ndim > 1 and np.ndim(inv_g) else inv_g)
-    tr = float(np.sum(cdiag * inv_g)) if np.ndim(inv_g) else float(np.sum(cdiag) * inv_g)
+    res = alpha * (q[:, None] if alpha.ndim > 1 and np.ndim(q) else q)
+    tr = float(np.sum(cdiag * q)) if np.ndim(q) else float(np.sum(cdiag) * q)
     return float(gcv_score(np.mean(np.sum(res**2, axis=0)), alpha.shape[0], tr))
 
 

@@ -48,6 +48,35 @@ class SpectralBordered:
         self.a = a
         self.at: Any = None if a is None else self.Vt @ a  # None exactly when a is
         self._V2: Any = None
+        #: ``sqrt(s)`` of :meth:`weighted` (None: the system is not a weighted one)
+        self.r: Any = None
+        #: whether every loss weight is 1 (:meth:`weighted` then skips the scalings)
+        self.unit = True
+
+    @classmethod
+    def weighted(cls, K: Any, s: Any, *, border: Any = None, bias: bool = True
+                 ) -> SpectralBordered:
+        """The system of the weighted LS-SVM ``(K + cS^{-1})α + ba = y``, ``a'α = 0`` for
+        every ``c`` (``s_i > 0``; the border ``a`` is ``1`` for None; ``bias=False``: no
+        border): with ``α = S^{½}β`` it is ``(S^{½}KS^{½} + cI)β + S^{½}a b = S^{½}y``,
+        ``(S^{½}a)'β = 0``, whose α-block of the
+        bordered inverse is ``S^{½} C_β S^{½}``.  :meth:`scale` maps ``y ↦ S^{½}y`` and
+        ``β ↦ α``.  With unit weights (every ``s_i = 1``) the scalings are skipped: the same
+        numbers (a product by 1 is exact) without the two ``N × N`` temporaries of
+        ``S^{½}KS^{½}``."""
+        xp = namespace_or_numpy(K, s)[0]
+        r = xp.sqrt(s)
+        unit = bool(xp.all(r == 1.0))
+        a = (r if border is None else r * border) if bias else None
+        spec = cls(K if unit else r[:, None] * K * r[None, :], a, name="S^½ K S^½")
+        spec.r, spec.unit = r, unit
+        return spec
+
+    def scale(self, Y: Any) -> Any:
+        """``S^{½}Y`` of :meth:`weighted` (``Y`` itself with unit weights)."""
+        if self.unit:
+            return Y
+        return self.r[:, None] * Y if Y.ndim > 1 else self.r * Y
 
     @property
     def V2(self) -> Any:
@@ -66,21 +95,24 @@ class SpectralBordered:
         v = self.xp.sum(self.at * (w * self.at))
         return float(v) if self.numpy else v
 
-    def solve(self, r: Any, lam: float) -> tuple[Any, Any]:
-        """``(alpha, b)`` of the bordered system with ``H = Ω + λ I`` (``b`` of one right-hand
-        side a float on NumPy, a 0-d array elsewhere)."""
+    def solve(self, r: Any, lam: float, top: Any = 0.0) -> tuple[Any, Any]:
+        """``(alpha, b)`` of the bordered system ``[[0, a'], [a, H]] [b; α] = [top; r]`` with
+        ``H = Ω + λ I`` (``b`` of one right-hand side a float on NumPy, a 0-d array
+        elsewhere; a nonzero ``top`` needs the border)."""
         w = self._check(lam)
         rt = self.Vt @ r
         if self.at is None:
+            if not isinstance(top, (int, float)) or top != 0:
+                raise InputError("a nonzero top right-hand side needs a border vector a")
             zero = self.xp.zeros(r.shape[1:], dtype=rt.dtype, device=aac.device(rt))
             return self.V @ (w[:, None] * rt if r.ndim > 1 else w * rt), (
                 zero if r.ndim > 1 or not self.numpy else 0.0)
         s_ = self._border(w)
         if r.ndim > 1:
-            b = (self.at * w) @ rt / s_
+            b = ((self.at * w) @ rt - top) / s_
             alpha = self.V @ (w[:, None] * (rt - self.at[:, None] * b[None, :]))
             return alpha, b
-        b = (self.at * w) @ rt / s_
+        b = ((self.at * w) @ rt - top) / s_
         b = float(b) if self.numpy else b
         return self.V @ (w * (rt - self.at * b)), b
 

@@ -38,11 +38,10 @@ from numpy.typing import ArrayLike
 from ..checks import check_gamma
 from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
-from ..linalg import SpectralBordered
 from ..linalg.engine import RKHS, decompose
 from ..linalg.folds import check_folds
 from ..linalg.quadratic import QuadraticSystem
-from ..linalg.scores import block_residuals, diagonal_residuals, dual_gcv, loo_score
+from ..linalg.scores import loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -181,22 +180,13 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
         raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
     scores = np.empty(gamma_grid.size)
     kept: list[np.ndarray] | None = [] if return_residuals and criterion != "gcv" else None
-    spec = SpectralBordered(Omega, np.ones(y.shape[0]) if bias else None) if method == "eigh" else None
-    for k, g in enumerate(gamma_grid):
-        if spec is not None:
-            lam = 1.0 / g
-            alpha, _ = spec.solve(y, lam)
-            if criterion == "gcv":
-                scores[k] = dual_gcv(alpha, spec.alpha_inv_diag(lam), 1.0 / np.float64(g))
-                continue
-            r = (block_residuals(alpha, fold_list, lambda f: spec.alpha_inv_block(f, lam))
-                 if criterion == "kfold" else diagonal_residuals(alpha, spec.alpha_inv_diag(lam)))
-        else:
-            sysm = _system(Omega, g if weights is None else g * weights, bias)
-            if criterion == "gcv":
-                scores[k] = sysm.gcv(y)
-                continue
-            r = sysm.kfold(y, fold_list) if criterion == "kfold" else sysm.loo(y)
+    dec = decompose(Omega, 1.0 if weights is None else weights, {"rkhs": (RKHS, 1.0)},
+                    bias=bias, name="Omega + I/gamma")
+    for k, sysm in enumerate(dec.systems("rkhs", 1.0 / gamma_grid, spectral=method == "eigh")):
+        if criterion == "gcv":
+            scores[k] = sysm.gcv(y)
+            continue
+        r = sysm.kfold(y, fold_list) if criterion == "kfold" else sysm.loo(y)
         scores[k] = _score(r, y, score, weights)
         if kept is not None:
             kept.append(r)
