@@ -89,6 +89,8 @@ def test_the_kfold_search_on_a_device_equals_the_numpy_estimator(ns, classify, d
     (False, dict(selection="loo", scoring="neg_mean_absolute_error")),
     (True, dict(selection="loo", selection_score="misclassification")),
     (True, dict(selection="kfold", scoring="balanced_accuracy")),
+    (False, dict(selection="gcv")),
+    (True, dict(selection="gcv")),
 ])
 def test_the_exact_device_path_is_the_composed_one_and_scores_as_the_cpu(ns, classify, kw, data,
                                                                          to_namespace, to_numpy):
@@ -128,7 +130,7 @@ def test_a_cpu_tensor_without_the_switch_is_converted_to_numpy_as_before(data):
 
 @pytest.mark.parametrize("kw, match", [
     (dict(kernel="linear"), "kernel must be 'rbf'"),
-    (dict(selection="gcv"), "selection must be None, 'loo' or 'kfold'"),
+    (dict(selection="gcv", approximation="nystroem"), "not GCV"),
     (dict(selection="kfold", approximation="nystroem"), "not k-fold"),
     (dict(selection="kfold", approximation="rff"), "not k-fold"),
     (dict(selection="loo", approximation="rff", scoring="r2"), "mean squared LOO residual only"),

@@ -194,6 +194,12 @@ CASES = {
     "rkhs-kfold": dict(selection="kfold", cv=5, random_state=3, sigma2_grid=[0.5, 2.0]),
     "graph-kfold": dict(terms=GRAPH, selection="kfold", cv=4, random_state=0, loo="loss",
                         weight_grid={"rkhs": np.logspace(-1, 2, 4)}),
+    # GCV (2026-11-29): each candidate's from its factorisation on the device, the bordered
+    # system for the RKHS norm alone, the augmented one with other terms
+    "rkhs-gcv": dict(selection="gcv", sigma2_grid=[0.5, 2.0]),
+    "graph-gcv": dict(terms=GRAPH, selection="gcv", weight_grid={"rkhs": np.logspace(-1, 2, 4)}),
+    "ridge-gcv": dict(terms={"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
+                      selection="gcv", weight_grid={"rkhs": [0.01, 0.1, 1.0], "ridge": [1e-3, 0.1]}),
 }
 
 

@@ -23,7 +23,6 @@ def _problem(n: int = 20, seed: int = 0):
 
 def _bordered_matrix(K, s, c, a):
     """``[[0, a'], [a, K + c S⁻¹]]`` written out (the reference every test solves densely)."""
-    n = len(K)
     return np.block([[np.zeros((1, 1)), a[None, :]], [a[:, None], K + np.diag(c / s)]])
 
 
@@ -127,3 +126,22 @@ def test_a_spectral_path_of_another_term_is_refused():
     assert len(list(dec.systems("ridge", np.logspace(-3, 1, 8)))) == 8
     with pytest.raises(HyperparameterError, match="eigendecomposition"):
         dec.systems("ridge", [0.1, 1.0], spectral=True)
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+def test_gcv_on_another_namespace_equals_numpy(ns, to_namespace):
+    """GCV of the bordered system (one Cholesky, or the views of one eigendecomposition) and of
+    the augmented one, on PyTorch or ``array-api-strict`` arrays: NumPy's to 1e-10 (what the
+    device estimators' ``selection="gcv"`` scores)."""
+    conv = to_namespace(ns)
+    K, y, s, _ = _problem()
+    rough = np.diff(np.eye(len(y)), 2, axis=0)
+    for terms in ({"rkhs": (RKHS, 0.3)}, {"rkhs": (RKHS, 0.3), "rough": (rough.T @ rough, 0.05)}):
+        dec = decompose(K, s, terms)
+        ddec = decompose(conv(K), conv(s), {k: (P if P is RKHS else conv(P), w)
+                                              for k, (P, w) in terms.items()})
+        assert ddec.gcv(conv(y)) == pytest.approx(dec.gcv(y), rel=1e-10)
+        for spectral in ((False, True) if len(terms) == 1 else (False,)):
+            got = [g.gcv(conv(y)) for g in ddec.systems("rkhs", [0.1, 1.0], spectral=spectral)]
+            want = [g.gcv(y) for g in dec.systems("rkhs", [0.1, 1.0], spectral=spectral)]
+            np.testing.assert_allclose(got, want, rtol=1e-10)

@@ -10,7 +10,8 @@ scikit-learn's ``array_api_dispatch`` is on (``sklearn.set_config(array_api_disp
 which needs ``SCIPY_ARRAY_API=1`` set before scipy is imported).  A PyTorch CPU tensor without a
 switch is converted to NumPy as before.
 
-What it covers: the RBF kernel; ``selection=None``, ``"loo"`` or ``"kfold"``.  The exact
+What it covers: the RBF kernel; ``selection=None``, ``"loo"``, ``"kfold"`` or ``"gcv"`` (the
+exact model).  The exact
 LS-SVM is the preset Squared + ``RKHSNorm(1/γ)`` on the composed estimator's device path
 (:mod:`lssvm_cvx.estimators.regularized_device`, as on the CPU: one code for both estimators):
 exact LOO over the γ path of each σ² from one ``eigh`` (or one Cholesky per γ on CUDA), the
@@ -19,8 +20,8 @@ default, ``selection_score``, or a ``scoring`` of one's own, scored on held-out 
 copied to the CPU).  The approximations stay here: exact LOO over γ of the approximate model
 with ``approximation="nystroem"`` (:func:`~lssvm_cvx.device.nystroem_loo_path`) or ``"rff"``
 (:func:`~lssvm_cvx.device.rff_loo_path`, the CPU path's random features moved to the device),
-scored by the mean squared LOO residual.  Anything else (another kernel, GCV,
-``sample_weight``, multiclass, k-fold or a scorer with an approximation) is a one-line
+scored by the mean squared LOO residual.  Anything else (another kernel, ``sample_weight``,
+multiclass, k-fold, GCV or a scorer with an approximation) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the CPU path.  ``search`` is
 ignored: the device scores the whole grid exactly.
 """
@@ -70,15 +71,13 @@ def check_device_options(est: Any, sample_weight: Any, groups: Any, classificati
            "which has it")
     if not (isinstance(est.kernel, str) and est.kernel.lower() == "rbf"):
         raise HyperparameterError(f"on a device the kernel must be 'rbf', got {est.kernel!r}{cpu}")
-    if est.selection not in (None, "loo", "kfold"):
-        raise HyperparameterError(f"on a device selection must be None, 'loo' or 'kfold', got "
-                                  f"{est.selection!r}{cpu}")
     if est.approximation not in (None, "nystroem", "rff"):
         raise HyperparameterError(f"on a device approximation must be None, 'nystroem' or "
                                   f"'rff', got {est.approximation!r}{cpu}")
-    if est.approximation is not None and est.selection == "kfold":
+    if est.approximation is not None and est.selection in ("kfold", "gcv"):
         raise HyperparameterError(f"on a device the approximate model is selected by exact LOO "
-                                  f"(selection='loo'), not k-fold{cpu}")
+                                  f"(selection='loo'), not "
+                                  f"{'k-fold' if est.selection == 'kfold' else 'GCV'}{cpu}")
     if est.approximation is not None and (getattr(est, "scoring", None) is not None or (
             classification and getattr(est, "selection_score", "mse") != "mse")):
         raise HyperparameterError(f"on a device the approximations score the mean squared LOO "

@@ -21,7 +21,9 @@ per weight on CUDA up to :data:`GRID_METHOD_MAX_GAMMAS`; k-fold: the CPU search'
 ``cv`` and ``random_state``, stratified for the classifier, ``S_V^{-½} Z_VV⁻¹ μ_V`` per fold),
 with the CPU path's scoring (the default, ``neg_mean_squared_error`` for the regressor and
 the accuracy of the held-out predictions for the classifier, or any ``scoring``, applied to
-the held-out predictions copied to the CPU), so ``cv_results_`` matches the CPU path's.  The
+the held-out predictions copied to the CPU), so ``cv_results_`` matches the CPU path's.
+``selection="gcv"``: every candidate's generalised cross-validation from its factorisation on
+the device (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`), as on the CPU.  The
 exact LS-SVM estimators run this path as their preset Squared + ``RKHSNorm(1/γ)``.  Anything
 else (another kernel or loss, a non-quadratic term, the ``"refit"`` estimand with
 data-dependent terms, ``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
@@ -48,6 +50,7 @@ from .grids import sigma2_candidates
 from .lssvm_device import device_folds, device_split_scores, device_targets, to_cpu
 from .regularized_search import best_candidate, candidate_params, weight_grid
 from .scoring import Scoring, cv_results, resolve_scoring
+from .search_results import search_results
 
 __all__ = ["fit_regularized_device"]
 
@@ -69,11 +72,8 @@ def _refuse(est: Any, terms: dict, sample_weight: Any, groups: Any) -> None:
     if rough:
         raise HyperparameterError(f"on a device every term must be quadratic; {rough} are "
                                   f"not{_CPU}")
-    if est.selection not in (None, "loo", "kfold"):
-        raise HyperparameterError(f"on a device selection must be None, 'loo' or 'kfold', got "
-                                  f"{est.selection!r}{_CPU}")
     rkhs_only = all(isinstance(t, RKHSNorm) for t, _ in terms.values())
-    if est.selection is not None and est.loo != "loss" and not rkhs_only:
+    if est.selection in ("loo", "kfold") and est.loo != "loss" and not rkhs_only:
         raise HyperparameterError(f"on a device the held-out estimand is 'loss' (the basis "
                                   f"and the terms keep the held-out points); loo={est.loo!r} "
                                   f"with terms other than the RKHS norm refits{_CPU}")
@@ -148,6 +148,11 @@ class _Problem:
         """Held-out residuals of the folds (a partition of the points)."""
         return self._system(weights).kfold(self.Y, folds, cover=True)
 
+    def gcv(self, weights: dict[str, float]) -> float:
+        """Generalised cross-validation of the fit at ``weights`` (one factorisation on the
+        device, :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`)."""
+        return self._system(weights).gcv(self.Y)
+
 
 def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
                   folds: list[np.ndarray] | None, classification: bool) -> Any:
@@ -192,13 +197,17 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                 fixed = {**weights, **dict(zip(other_keys, map(float, combo)))}
                 path = [{**fixed, path_key: float(wk)} for wk in grid[path_key]]
                 held = (prob.loo_path(path) if est.selection == "loo"
+                        else [prob.gcv(cand) for cand in path] if est.selection == "gcv"
                         else [prob.kfold(cand, folds or []) for cand in path])
                 for wk, r in zip(grid[path_key], held):
-                    rows.append(_split_scores(scoring, ycpu, to_cpu(r), folds, classification))
+                    rows.append(r if est.selection == "gcv" else
+                                _split_scores(scoring, ycpu, to_cpu(r), folds, classification))
                     params.append(candidate_params(other_keys, combo, path_key, wk,
                                                    s2 if searched else None))
-        results = cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
-                             n_splits=len(rows[0]), search="grid", device=str(device))
+        results = (search_results(params, rows, criterion="gcv", device=str(device))
+                   if est.selection == "gcv" else
+                   cv_results(params, np.array(rows), estimand=est.loo, scoring=scoring.name,
+                              n_splits=len(rows[0]), search="grid", device=str(device)))
         est.best_index_, best, est.best_score_ = best_candidate(results, Xcpu, ycpu, scoring)
         est.best_params_ = best
         sigma2 = float(best.get("sigma2", s2s[0]))

@@ -215,7 +215,8 @@ class Decomposition:
 
     def gcv(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> float:
         """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the fit as a linear
-        smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; NumPy)."""
+        smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; any
+        namespace, a float)."""
         return self.system(weights).gcv(Y)
 
     def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
@@ -303,8 +304,9 @@ class Decomposition:
 
     def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray
                  ) -> np.ndarray:
-        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; NumPy), from
-        :meth:`systems` (one eigendecomposition, O(N²) per value, where it serves)."""
+        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; any
+        namespace), from :meth:`systems` (one eigendecomposition, O(N²) per value, where it
+        serves)."""
         return np.array([sysm.gcv(Y) for sysm in self.systems(name, values)])
 
 
@@ -359,7 +361,7 @@ class SpectralSystem(QuadraticSystem):
 
     def gcv(self, Y):
         """``α = S^½β``, ``y - ŷ = cS⁻¹α`` and ``I - H = cS⁻¹ C`` with ``C = S^½C_βS^½``
-        (:func:`~lssvm_cvx.linalg.scores.dual_gcv`; NumPy)."""
+        (:func:`~lssvm_cvx.linalg.scores.dual_gcv`)."""
         beta, _ = self._beta(Y)
         if self.spec.unit:
             return dual_gcv(beta, self.spec.alpha_inv_diag(self.c), self.c)

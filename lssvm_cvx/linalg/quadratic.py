@@ -151,7 +151,8 @@ class QuadraticSystem:
     def gcv(self, Y: np.ndarray) -> float:
         """Generalised cross-validation of the fit as a linear smoother ``ŷ = H y`` of the
         targets (:func:`~lssvm_cvx.linalg.scores.gcv_score`: ``N ||y - ŷ||² / tr(I - H)²``,
-        the residuals unweighted, their mean over the columns of ``Y``; NumPy)."""
+        the residuals unweighted, their mean over the columns of ``Y``; any namespace, the
+        score a float)."""
         raise NotImplementedError
 
     def inverse(self) -> tuple[np.ndarray, np.ndarray]:
@@ -483,10 +484,11 @@ class AugmentedSystem(QuadraticSystem):
         """``y - ŷ = y - Kα - b`` and ``tr(I - H) = -tr Z`` (``H = I + S^{-½} Z S^{½}``, module
         docstring; a point of loss weight 0 has ``Z_ii = -1`` and ``H_ii = 0``); the solution
         and ``Z`` refined together (:meth:`_solution_Z`)."""
+        xp = self.xp
         X, Z = self._solution_Z(Y)
         R = _cols(Y) - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
-        return float(gcv_score(np.mean(np.sum(R**2, axis=0)), self.n,
-                               -float(np.sum(np.diagonal(Z)))))
+        return float(gcv_score(float(xp.mean(xp.sum(R**2, axis=0))), self.n,
+                               -float(xp.sum(xp.linalg.diagonal(Z)))))
 
     def loo(self, Y):
         X, Z = self._solution_Z(Y)

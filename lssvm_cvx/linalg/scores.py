@@ -124,24 +124,27 @@ def dual_gcv(alpha: np.ndarray, cdiag: np.ndarray, q: Any) -> float:
     ``tr(I - S) = Σ q_i C_ii`` (``C`` the α-block of the inverse system, ``cdiag`` its
     diagonal): the LS-SVM's ``q = 1/γ`` (AReg paper eq. 2: ``I - S = diag(1/γ) C``), the
     weighted LS-SVM's ``q_i = 1/γ_i`` and the RKHS-only system's ``q = c/s``.  The residual sum
-    of squares is unweighted, and for several target columns their mean (NumPy).
+    of squares is unweighted, and for several target columns their mean (NumPy or any
+    array-API namespace; the score is a float).
 
     Parameters
     ----------
-    alpha : numpy.ndarray of shape (N,) or (N, T)
+    alpha : array of shape (N,) or (N, T)
         The dual solution.
-    cdiag : numpy.ndarray of shape (N,)
+    cdiag : array of shape (N,)
         ``diag(C)``.
-    q : float or numpy.ndarray of shape (N,)
+    q : float or array of shape (N,)
         The factor of the residuals.
 
     Returns
     -------
     float
     """
-    res = alpha * (q[:, None] if alpha.ndim > 1 and np.ndim(q) else q)
-    tr = float(np.sum(cdiag * q)) if np.ndim(q) else float(np.sum(cdiag) * q)
-    return float(gcv_score(np.mean(np.sum(res**2, axis=0)), alpha.shape[0], tr))
+    xp = array_namespace(alpha, cdiag)
+    vec = np.ndim(q) > 0
+    res = alpha * (q[:, None] if alpha.ndim > 1 and vec else q)
+    tr = float(xp.sum(cdiag * q)) if vec else float(xp.sum(cdiag)) * q
+    return float(gcv_score(float(xp.mean(xp.sum(res**2, axis=0))), alpha.shape[0], tr))
 
 
 def _array(a: Any) -> Any:
