@@ -163,6 +163,7 @@ def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_names
     design's column means (it was formed twice), a subsample problem's serves its margin
     matrix; the design's rows are distances to the centres, never centres to centres."""
     from lssvm_cvx.estimators import auto_device
+    from lssvm_cvx.terms import gradient_norm
 
     conv = to_namespace("array_api_strict")
     rng = np.random.default_rng(4)
@@ -177,8 +178,10 @@ def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_names
             return real(*args, **kw)
         return wrapped
 
-    monkeypatch.setattr(auto_device, "sq_dists", counting(
-        auto_device.sq_dists, centres, lambda A, B=None, **kw: B is None or A is B))
+    # the bases (terms/gradient_basis, one definition for the CPU and the device since
+    # 2026-11-29) form every distance on a device through this one function
+    monkeypatch.setattr(gradient_norm, "array_sq_dists", counting(
+        gradient_norm.array_sq_dists, centres, lambda A, B=None, **kw: B is None or A is B))
     for name in ("PenalizedLS", "DeviceStreamedPenalizedLS"):
         monkeypatch.setattr(auto_device, name, counting(getattr(auto_device, name), problems))
     with lssvm_cvx.array_api_dispatch():

@@ -40,14 +40,13 @@ from typing import Any, cast
 import numpy as np
 
 from ..device import check_memory, float_dtype, namespace_of
-from ..device.lssvm import sq_dists
 from ..device.penalized import DeviceStreamedPenalizedLS
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..linalg.arrays import take_rows
 from ..linalg.penalized import CHUNK_ELEMS, Fit, PenalizedLS
 from ..linalg.streaming import loo_subsample
 from ..selection.auto import auto_search
-from ..terms.gradient_basis import MARGIN_JITTER
+from ..terms.gradient_basis import basis_transform, exact_basis, nystroem_basis
 from ..terms.gradient_norm import affine_dim
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
@@ -63,22 +62,6 @@ EXACT_MATRICES = 10.0
 
 _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CPU path, which "
         "has it")
-
-
-def _kernels(xp: Any, X: Any, Z: Any, gamma: float, p: int, c: int, margin: str
-             ) -> tuple[Any, Any, Any]:
-    """The design ``Φ = K(X, Z)`` of the eq. (44) kernel on the device, the normalised gradient
-    Gram of the centres ``G̃(Z, Z) = exp(-S/2)(1 - S/c)`` and the margin matrix ``K(Z, Z) +
-    1e-6 I`` (None for ``"alpha"``), ``S = (γ/p)||z_i - z_j||²``: the twins of
-    :func:`lssvm_cvx.terms.gradient_basis.exact_basis` (``Z`` is ``X``) and
-    :func:`~lssvm_cvx.terms.gradient_basis.nystroem_basis`."""
-    S = sq_dists(Z) * (gamma / p)
-    K = xp.exp(-S)
-    G = xp.exp(-0.5 * S) * (1.0 - S / c)
-    R = None
-    if margin == "rkhs":
-        R = K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=namespace_of(K)[1])
-    return (K if X is Z else xp.exp(-sq_dists(X, Z) * (gamma / p))), G, R
 
 
 def _refuse(est: Any, kind: str, sample_weight: Any) -> None:
@@ -168,22 +151,24 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
 
     def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
         if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
-            KZ, G, R = _kernels(xp, Z, Z, g, est.p_, est.c_, est.margin)  # KZ = features(Z)
+            B = nystroem_basis(Z, g, p=est.p_, c=est.c_, centres=Z, margin=est.margin)
 
             def features(Xb: Any) -> Any:
-                return xp.exp(-sq_dists(Xb, Z) * (g / est.p_))
+                return basis_transform(B.kind, B.params, Xb)
 
             pr: PenalizedLS = DeviceStreamedPenalizedLS(
-                Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, G, R,
+                Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, B.G, B.R,
                 loo_subsample(n, int(est.n_loo), seed),
-                xp.mean(KZ, axis=0),
+                xp.mean(B.Phi, axis=0),              # B.Phi = features(Z)
                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
             return pr
         Xr, Yr = take_rows(xp, Xs, rows), take_rows(xp, Ys, rows)
         if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
             check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
-        Phi, G, R = _kernels(xp, Xr, Xr if kind == "exact" else Z, g, est.p_, est.c_, est.margin)
-        return PenalizedLS(Phi, Yr, G, R)
+            B = exact_basis(Xr, g, p=est.p_, c=est.c_, margin=est.margin)
+        else:
+            B = nystroem_basis(Xr, g, p=est.p_, c=est.c_, centres=Z, margin=est.margin)
+        return PenalizedLS(B.Phi, Yr, B.G, B.R)
 
     res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
     pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
@@ -328,8 +313,7 @@ def _design(est: Any, X: Any) -> tuple[Any, Any]:
     Xs = (xp.astype(X, est.intercept_.dtype) - est.x_mean_) / est.x_scale_
     if est.basis_kind_ == "constant":
         return xp, xp.zeros((int(X.shape[0]), 0), dtype=Xs.dtype, device=namespace_of(X)[1])
-    par = est.basis_params_
-    return xp, xp.exp(-sq_dists(Xs, par["centres"]) * (par["gamma"] / par["p"]))
+    return xp, basis_transform(est.basis_kind_, est.basis_params_, Xs)
 
 
 def auto_decision_device(est: Any, X: Any) -> Any:

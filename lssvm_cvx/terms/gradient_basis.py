@@ -1,5 +1,7 @@
 """Bases of the Auto LS-SVM (Sorber 2017): a design ``Φ`` with its gradient-norm penalty ``G``
-and margin matrix ``R`` — exact (dual), Nyström centres and random Fourier features.
+and margin matrix ``R`` — exact (dual), Nyström centres and random Fourier features.  The exact
+and Nyström bases take their inputs' namespace and device (the CPU and the device estimators
+build them here: one definition).
 
 The penalised least-squares problem on a basis is :class:`lssvm_cvx.linalg.penalized.PenalizedLS`.
 """
@@ -12,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError
+from ..linalg.arrays import namespace_or_numpy
 from ..linalg.penalized import CHUNK_ELEMS
-from .gradient_norm import gradient_norm_gram, model_kernel
+from .gradient_norm import model_kernel, normalized_grams
 
 __all__ = [
     "Basis",
@@ -76,9 +79,14 @@ MARGINS = ("alpha", "rkhs")
 
 
 def margin_matrix(K: np.ndarray, margin: str) -> np.ndarray | None:
+    """The margin matrix of the ν term: None (the identity) for ``"alpha"``, ``K + 1e-6 I``
+    for ``"rkhs"`` (in ``K``'s namespace)."""
     if margin == "alpha":
         return None
     if margin == "rkhs":
+        xp, device, numpy = namespace_or_numpy(K)
+        if not numpy:
+            return K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=device)
         R = K.copy()
         R[np.diag_indices_from(R)] += MARGIN_JITTER
         return R
@@ -88,8 +96,7 @@ def margin_matrix(K: np.ndarray, margin: str) -> np.ndarray | None:
 def exact_basis(X: np.ndarray, gamma: float, *, p: int, c: int, margin: str = "alpha") -> Basis:
     """The dual basis of eq. (8): ``Φ = K(X, X)``, ``G = G̃(X, X)`` (normalised form) and the
     margin matrix (``I`` for ``"alpha"``, ``K + 1e-6 I`` for ``"rkhs"``)."""
-    K = model_kernel(X, gamma=gamma, form="normalized", n_features=p)
-    G = gradient_norm_gram(X, gamma=gamma, form="normalized", dim=c, n_features=p)
+    K, G = normalized_grams(X, gamma=gamma, n_features=p, dim=c)
     return Basis("exact", K, G, {"centres": X, "gamma": float(gamma), "p": p, "c": c},
                  margin_matrix(K, margin))
 
@@ -98,21 +105,26 @@ def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.n
                    margin: str = "alpha") -> Basis:
     """``Φ = K(X, Z)`` for Nyström centres ``Z`` (``f = Σ_j β_j k(·, z_j)``), ``G = G̃(Z, Z)`` and
     the margin matrix ``I`` or ``K(Z, Z) + 1e-6 I``: the same model and regularizer as the dual
-    with the centres restricted to ``Z``."""
-    Phi = model_kernel(X, centres, gamma=gamma, form="normalized", n_features=p)
-    G = gradient_norm_gram(centres, gamma=gamma, form="normalized", dim=c, n_features=p)
-    R = None if margin == "alpha" else margin_matrix(
-        model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
-    return Basis("nystroem", Phi, G, {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, R)
+    with the centres restricted to ``Z``.  The centres' distances are formed once (``X is
+    centres``: the design is ``K(Z, Z)`` itself)."""
+    params, G, R, KZ = _centres(centres, gamma, p, c, margin)
+    Phi = KZ if X is centres else model_kernel(X, centres, gamma=gamma, form="normalized",
+                                               n_features=p)
+    return Basis("nystroem", Phi, G, params, R)
 
 
 def nystroem_penalties(centres: np.ndarray, gamma: float, *, p: int, c: int,
                        margin: str = "alpha") -> tuple[dict[str, Any], np.ndarray, np.ndarray | None]:
     """``(params, G, R)`` of :func:`nystroem_basis` without the design (for streamed fits)."""
-    G = gradient_norm_gram(centres, gamma=gamma, form="normalized", dim=c, n_features=p)
-    R = None if margin == "alpha" else margin_matrix(
-        model_kernel(centres, gamma=gamma, form="normalized", n_features=p), margin)
-    return {"centres": centres, "gamma": float(gamma), "p": p, "c": c}, G, R
+    return _centres(centres, gamma, p, c, margin)[:3]
+
+
+def _centres(centres: Any, gamma: float, p: int, c: int, margin: str
+             ) -> tuple[dict[str, Any], Any, Any, Any]:
+    """``(params, G, R, K(Z, Z))`` of the Nyström centres ``Z`` from one distance matrix."""
+    KZ, G = normalized_grams(centres, gamma=gamma, n_features=p, dim=c)
+    return ({"centres": centres, "gamma": float(gamma), "p": p, "c": c}, G,
+            margin_matrix(KZ, margin), KZ)
 
 
 def rff_params(gamma: float, *, p: int, d: int, n_components: int, random_state: Any) -> dict[str, Any]:

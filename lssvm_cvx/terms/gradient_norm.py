@@ -58,8 +58,10 @@ from typing import Any
 import numpy as np
 
 from ..checks import check_positive
+from ..device.lssvm import sq_dists as array_sq_dists
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import sq_dists
+from ..linalg.arrays import namespace_or_numpy
 
 __all__ = [
     "FORMS",
@@ -67,6 +69,7 @@ __all__ = [
     "n_informative_columns",
     "model_kernel",
     "gradient_norm_gram",
+    "normalized_grams",
     "exact_diagonal",
     "gradient_norm_integrand",
     "rbf_model_gradient",
@@ -77,6 +80,13 @@ FORMS = ("exact", "eq42", "eq43", "eq44", "normalized")
 
 
 def _as_2d(X: Any, name: str) -> np.ndarray:
+    xp, _, numpy = namespace_or_numpy(X)
+    if not numpy:        # an array of another namespace (a device): checked and kept there
+        X = X[:, None] if X.ndim == 1 else X
+        if X.ndim != 2 or int(X.shape[0]) == 0 or not bool(xp.all(xp.isfinite(X))):
+            raise InputError(f"{name} must be a finite 2-D array with samples, got shape "
+                             f"{tuple(X.shape)}")
+        return X
     X = np.asarray(X, dtype=np.float64)
     if X.ndim == 1:
         X = X[:, None]
@@ -142,9 +152,18 @@ def model_kernel(X: Any, Z: Any | None = None, *, gamma: float = 1.0, form: str 
     _check_form(form)
     g = _gamma(gamma)
     p = _p(X, n_features)
-    D = sq_dists(X, Zc)
+    D = _sq_dists(X, Zc)
+    if not isinstance(D, np.ndarray):      # another namespace: no in-place update
+        return namespace_or_numpy(D)[0].exp(D * -_width(g, form, p))
     D *= -_width(g, form, p)
     return np.exp(D, out=D)
+
+
+def _sq_dists(X: Any, Z: Any) -> Any:
+    """Squared distances in the inputs' namespace: NumPy's one routine
+    (:func:`~lssvm_cvx.kernels.base.sq_dists`), elsewhere the blocks of
+    :func:`lssvm_cvx.device.sq_dists` on the inputs' device."""
+    return sq_dists(X, Z) if isinstance(X, np.ndarray) else array_sq_dists(X, Z)
 
 
 def _check_form(form: str) -> None:
@@ -205,23 +224,39 @@ def gradient_norm_gram(X: Any, Z: Any | None = None, *, gamma: float = 1.0,
         raise InputError(f"X has {X.shape[1]} features but Z has {Zc.shape[1]}")
     _check_form(form)
     g = _gamma(gamma)
-    R2 = sq_dists(X, Zc)
+    R2 = _sq_dists(X, Zc)
+    exp = namespace_or_numpy(R2)[0].exp
     if form in ("exact", "eq42"):
         d = X.shape[1] if dim is None else int(dim)
-        root_k = np.exp(-0.5 * g * R2)
+        root_k = exp(-0.5 * g * R2)
         if form == "exact":
             return g * g * (np.pi / (2 * g)) ** (d / 2) * root_k * (d / g - R2)
         return g ** (-d / 2) * root_k * (d * g - g * g * R2)
     if form == "eq43":
-        return np.exp(-0.5 * g * R2) * (2.0 - g * R2)
+        return exp(-0.5 * g * R2) * (2.0 - g * R2)
     p = _p(X, n_features)
     S = R2 * (g / p)
     if form == "eq44":
-        return np.exp(-0.5 * S) * (2.0 - S)
+        return exp(-0.5 * S) * (2.0 - S)
     c = affine_dim(X) if dim is None else int(dim)
     if c < 1:
         raise HyperparameterError(f"dim must be >= 1, got {dim!r}")
-    return np.exp(-0.5 * S) * (1.0 - S / c)
+    return exp(-0.5 * S) * (1.0 - S / c)
+
+
+def normalized_grams(Z: Any, *, gamma: float, n_features: int, dim: int) -> tuple[Any, Any]:
+    """``(K, G)``: the eq. (44) kernel ``K(Z, Z)`` (:func:`model_kernel`) and the normalised
+    gradient Gram ``G̃(Z, Z)`` (:func:`gradient_norm_gram`, ``form="normalized"``) of the same
+    points from one matrix of squared distances (the same numbers as the two functions), in
+    ``Z``'s namespace: what a basis needs of its centres."""
+    Z = _as_2d(Z, "Z")
+    g = _gamma(gamma)
+    p, c = _p(Z, n_features), int(dim)
+    if c < 1:
+        raise HyperparameterError(f"dim must be >= 1, got {dim!r}")
+    S = _sq_dists(Z, None) * (g / p)
+    exp = namespace_or_numpy(S)[0].exp
+    return exp(-S), exp(-0.5 * S) * (1.0 - S / c)
 
 
 def rbf_model_gradient(x: Any, X: Any, alpha: Any, gamma: float) -> np.ndarray:
