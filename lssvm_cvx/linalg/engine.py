@@ -28,19 +28,22 @@ the generalised-eigen path is NumPy's only (elsewhere a path of a non-RKHS weigh
 once per weight).
 
 Every representation answers the same questions: :meth:`Decomposition.system` (the factorised
-system for some weights, with ``solve``, ``loo``, ``kfold`` and ``diagnostics``),
-:meth:`Decomposition.solve`, :meth:`Decomposition.loo`, :meth:`Decomposition.kfold` and
-:meth:`Decomposition.path` over the named weights.  The held-out residuals are those of the
-observation (or set) leaving the loss while the basis and the terms keep it (the formulas of
-:mod:`lssvm_cvx.linalg.scores`).  The composition core
-(:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations and the
-Auto LS-SVM formulation, AReg with fixed c, the componentwise LS-SVM (its smoother too) and η
-models, the LS-SVM's one-vs-one pairs and the composed device path solve through it.  Not yet
-here (issue 30): the primal representation for ``N ≫ m`` (a design ``Φ``),
-:class:`~lssvm_cvx.linalg.penalized.PenalizedLS` — which has named penalties and a path of any
-one weight since 2026-11-28, but binds its targets when it is built —, the AReg CV and
-Tikhonov-ensemble systems (bordered solves with a nonzero top right-hand side, on sub-blocks)
-and the LS-SVM γ sweep of :mod:`lssvm_cvx.selection.lssvm` (which has a bias-free variant).
+system for some weights, with ``solve`` — the bordered representation with a top right-hand
+side, ``a'α = top`` —, ``loo``, ``kfold``, ``gcv`` and ``diagnostics``; the bordered one
+also ``inverse``), :meth:`Decomposition.solve`, :meth:`Decomposition.loo`,
+:meth:`Decomposition.kfold`, :meth:`Decomposition.gcv`, and along one weight
+:meth:`Decomposition.path`, :meth:`Decomposition.gcv_path` and :meth:`Decomposition.systems`
+(the systems themselves, from one eigendecomposition where it serves).  The held-out residuals
+are those of the observation (or set) leaving the loss while the basis and the terms keep it
+(the formulas of :mod:`lssvm_cvx.linalg.scores`).  The composition core
+(:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations, their
+γ sweep and one-vs-one pairs, the Auto LS-SVM formulation, every AReg form (fixed c, CV,
+fusion, the Tikhonov ensemble's nodes), the componentwise LS-SVM (its smoother too) and η
+models and the composed device path solve through it.  Not yet here (issue 30): the primal
+representation for ``N ≫ m`` (a design ``Φ``), :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`
+— which has named penalties and a path of any one weight since 2026-11-28, but binds its
+targets when it is built —, and the ℓ2-SVM's active-set systems (a Cholesky factor updated by
+rank-one steps).
 """
 
 from __future__ import annotations

@@ -59,11 +59,10 @@ class SpectralBordered:
         """The system of the weighted LS-SVM ``(K + cS^{-1})α + ba = y``, ``a'α = 0`` for
         every ``c`` (``s_i > 0``; the border ``a`` is ``1`` for None; ``bias=False``: no
         border): with ``α = S^{½}β`` it is ``(S^{½}KS^{½} + cI)β + S^{½}a b = S^{½}y``,
-        ``(S^{½}a)'β = 0``, whose α-block of the
-        bordered inverse is ``S^{½} C_β S^{½}``.  :meth:`scale` maps ``y ↦ S^{½}y`` and
-        ``β ↦ α``.  With unit weights (every ``s_i = 1``) the scalings are skipped: the same
-        numbers (a product by 1 is exact) without the two ``N × N`` temporaries of
-        ``S^{½}KS^{½}``."""
+        ``(S^{½}a)'β = 0``, whose α-block of the bordered inverse is ``S^{½} C_β S^{½}``.
+        :meth:`scale` maps ``y ↦ S^{½}y`` and ``β ↦ α``.  With unit weights (every
+        ``s_i = 1``) the scalings are skipped: the same numbers (a product by 1 is exact)
+        without the two ``N × N`` temporaries of ``S^{½}KS^{½}``."""
         xp = namespace_or_numpy(K, s)[0]
         r = xp.sqrt(s)
         unit = bool(xp.all(r == 1.0))
