@@ -307,7 +307,7 @@ def test_nystroem_scores_stay_accurate_at_large_gamma_and_wide_widths(sigma2, rt
     """The whole γ grid up to 10⁴ against the dense float64 hat matrix: float64 rows to 1e-6,
     float32 rows to 1e-3 (1e-2 at σ² = 50, where the float32 kernel values' own rounding,
     amplified by the projection ``P = V s^{-1/2}``, is 5e-3).  The two-pass solver this path
-    had before it ran on the CPU engine (``DeviceStreamedPenalizedLS``) formed its normal
+    had before it ran on the CPU engine (``StreamingPenalizedLS``) formed its normal
     equations and leverages in the rows' dtype: here its float32 scores were 158 times off
     (relative) at γ ≥ 10² with σ² = 5, its float64 ones 8e-5 off with σ² = 50."""
     torch = pytest.importorskip("torch")

@@ -182,7 +182,7 @@ def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_names
     # 2026-11-29) form every distance on a device through this one function
     monkeypatch.setattr(gradient_norm, "array_sq_dists", counting(
         gradient_norm.array_sq_dists, centres, lambda A, B=None, **kw: B is None or A is B))
-    for name in ("PenalizedLS", "DeviceStreamedPenalizedLS"):
+    for name in ("PenalizedLS", "StreamingPenalizedLS"):
         monkeypatch.setattr(auto_device, name, counting(getattr(auto_device, name), problems))
     with lssvm_cvx.array_api_dispatch():
         AutoLSSVMRegressor(approximation="nystroem", n_components=30,

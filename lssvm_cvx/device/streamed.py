@@ -16,7 +16,8 @@ intercept is ``11ᵀ/N + Φ̃(Φ̃ᵀΦ̃ + I/γ)⁻¹Φ̃ᵀ``).
 This is problem (N1) of :mod:`lssvm_cvx.linalg.penalized` with one identity penalty named
 ``ridge``, ``ν ρ = 1/(γN)`` — the CPU approximations' model
 (:mod:`lssvm_cvx.estimators.lssvm_approx`) — so the path runs on the CPU engine's streamed
-form, :class:`~lssvm_cvx.device.penalized.DeviceStreamedPenalizedLS` (issue 30, step 5: the
+form, :class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS` over an
+:class:`~lssvm_cvx.linalg.streaming.ArraySource` of the device arrays (issue 30, step 5: the
 two-pass solver that lived here was a third copy of its normal equations and of
 :meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`): one pass over the row blocks for the
 normal equations about a shift (in float64 whatever the features' dtype), one ``m × m``
@@ -37,8 +38,8 @@ import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import check_memory, factor_spd, namespace_of
+from ..linalg.streaming import ArraySource, StreamingPenalizedLS
 from .arrays import positive
-from .penalized import DeviceStreamedPenalizedLS
 
 __all__ = ["StreamedPath", "check_rows", "ridge_loo_path"]
 
@@ -125,9 +126,10 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
     """
     xp, device = namespace_of(X, y)
     f64 = xp.float64
-    pr = DeviceStreamedPenalizedLS(
-        X, xp.astype(y, f64)[:, None], lambda XB: xp.astype(features(XB), f64),
-        None, None, None, xp.astype(shift, f64), block_rows=block_rows, penalties={"ridge": None})
+    pr = StreamingPenalizedLS(
+        ArraySource(X, xp.astype(y, f64)[:, None], block_rows=block_rows),
+        lambda XB: xp.astype(features(XB), f64), None, None, None, xp.astype(shift, f64),
+        penalties={"ridge": None})
     nus = 1.0 / (np.asarray(gammas, dtype=np.float64) * pr.W * pr.rho["ridge"])  # ν ρ = 1/(γN)
     scores = pr.path("ridge", nus).scores
     j = int(np.argmin(scores))

@@ -12,7 +12,7 @@ What it covers: the exact (dual) basis (``approximation="exact"``, or ``"auto"``
 ``max_exact`` rows: raise ``max_exact`` to fit more rows exactly on a GPU, the basis is N × N)
 and the Nyström basis (``"nystroem"``, or ``"auto"`` above ``max_exact``: the CPU path's
 centres, the design formed block by block on the device and never held whole,
-:class:`~lssvm_cvx.device.penalized.DeviceStreamedPenalizedLS`, with the LOO criterion and
+:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`, with the LOO criterion and
 residuals on the CPU path's ``n_loo`` rows); both margins; every criterion; the search of
 :func:`lssvm_cvx.selection.auto.auto_search` unchanged (the same grids, the same width-stage
 subsample, the same decisions), so the model equals the CPU fit on the same data to rounding
@@ -40,11 +40,10 @@ from typing import Any, cast
 import numpy as np
 
 from ..device import check_memory, float_dtype, namespace_of
-from ..device.penalized import DeviceStreamedPenalizedLS
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..linalg.arrays import take_rows
 from ..linalg.penalized import CHUNK_ELEMS, Fit, PenalizedLS
-from ..linalg.streaming import loo_subsample
+from ..linalg.streaming import ArraySource, StreamingPenalizedLS, loo_subsample
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import basis_transform, exact_basis, nystroem_basis
 from ..terms.gradient_norm import affine_dim
@@ -156,12 +155,11 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
             def features(Xb: Any) -> Any:
                 return basis_transform(B.kind, B.params, Xb)
 
-            pr: PenalizedLS = DeviceStreamedPenalizedLS(
-                Xs, Ys[:, None] if Ys.ndim == 1 else Ys, features, B.G, B.R,
-                loo_subsample(n, int(est.n_loo), seed),
-                xp.mean(B.Phi, axis=0),              # B.Phi = features(Z)
-                block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
-            return pr
+            source = ArraySource(Xs, Ys[:, None] if Ys.ndim == 1 else Ys,
+                                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
+            return StreamingPenalizedLS(source, features, B.G, B.R,
+                                        loo_subsample(n, int(est.n_loo), seed),
+                                        xp.mean(B.Phi, axis=0))     # B.Phi = features(Z)
         Xr, Yr = take_rows(xp, Xs, rows), take_rows(xp, Ys, rows)
         if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
             check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
+from .arrays import namespace_or_numpy, take_rows, to_numpy
 from .penalized import Fit, PenalizedLS, penalty_set
 from .scores import loo_score
 
@@ -42,7 +43,13 @@ def is_dask(a: Any) -> bool:
 
 
 def check_finite_block(offset: int, Xb: np.ndarray, Yb: np.ndarray | None = None) -> None:
-    """Raise :class:`InputError` naming the first row with NaN or inf in a block."""
+    """Raise :class:`InputError` naming the first row with NaN or inf in a block (any array
+    namespace: one host synchronisation off NumPy)."""
+    if not isinstance(Xb, np.ndarray):
+        xp = namespace_or_numpy(Xb)[0]
+        if bool(xp.all(xp.isfinite(Xb))) and (Yb is None or bool(xp.all(xp.isfinite(Yb)))):
+            return
+        Xb, Yb = to_numpy(Xb), None if Yb is None else to_numpy(Yb)
     bad = ~np.isfinite(Xb).all(axis=1)
     if Yb is not None:
         bad |= ~np.isfinite(Yb.reshape(Yb.shape[0], -1)).all(axis=1)
@@ -55,7 +62,9 @@ def _add(a: tuple, b: tuple) -> tuple:
 
 
 class ArraySource:
-    """In-memory ``X`` (N, d) and ``Y`` (N, T) handed out in row blocks."""
+    """In-memory ``X`` (N, d) and ``Y`` (N, T) handed out in row blocks: NumPy arrays, or the
+    arrays of any other namespace and device (PyTorch, CuPy, ``array-api-strict``), whose
+    blocks and outputs stay there."""
 
     def __init__(self, X: np.ndarray, Y: np.ndarray, *, block_rows: int = 8000,
                  progress: bool = False):
@@ -72,7 +81,7 @@ class ArraySource:
             starts = tqdm(starts, desc=desc, leave=False)
         for s in starts:
             e = min(s + self.block_rows, self.n_rows)
-            yield s, self.X[s:e], self.Y[s:e]
+            yield s, self.X[s:e, ...], self.Y[s:e, ...]
 
     def map_reduce(self, fn: Callable[[int, np.ndarray, np.ndarray], tuple], desc: str = "") -> tuple:
         total: tuple | None = None
@@ -86,10 +95,16 @@ class ArraySource:
     def map_rows(self, fn: Callable[[int, np.ndarray, np.ndarray], np.ndarray], n_out: int,
                  desc: str = "") -> np.ndarray:
         """Concatenate per-block outputs (``n_out`` rows in all)."""
-        return np.concatenate([fn(s, xb, yb) for s, xb, yb in self._blocks(desc)], axis=0)
+        parts = [fn(s, xb, yb) for s, xb, yb in self._blocks(desc)]
+        if isinstance(self.X, np.ndarray):
+            return np.concatenate(parts, axis=0)
+        return namespace_or_numpy(self.X)[0].concat(parts, axis=0)
 
     def take(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.X[rows], self.Y[rows]
+        if isinstance(self.X, np.ndarray):
+            return self.X[rows], self.Y[rows]
+        xp = namespace_or_numpy(self.X)[0]
+        return take_rows(xp, self.X, rows), take_rows(xp, self.Y, rows)
 
 
 class DaskSource:
@@ -163,13 +178,15 @@ class StreamingFit(Fit):
         pr = self.problem
         if not isinstance(pr.source, ArraySource) or pr.loo_rows.size != pr.N:
             raise InputError("the jackknife influence needs every row in memory")
-        r = np.asarray(self.loo)[:, 0]
+        xp = pr.xp
+        r = np.asarray(self.loo)[:, 0] if pr.numpy else self.loo[:, 0]
 
         def block(s: int, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
             B = pr.features(xb) - pr.phi_mean
-            return (self.chol.solve(B.T) * (r[s:s + xb.shape[0]] / pr.N)).T
+            return xp.matrix_transpose(self.chol.solve(xp.matrix_transpose(B))
+                                       * (r[s:s + xb.shape[0]] / pr.N))
 
-        return pr.source.map_rows(block, pr.N).T
+        return xp.matrix_transpose(pr.source.map_rows(block, pr.N))
 
 
 class StreamingPenalizedLS(PenalizedLS):
@@ -178,15 +195,18 @@ class StreamingPenalizedLS(PenalizedLS):
     Parameters
     ----------
     source :
-        :class:`ArraySource` or :class:`DaskSource` (targets already as the model uses them).
+        :class:`ArraySource` (NumPy or any array namespace and device: the sums, the paths
+        and the fit stay there) or :class:`DaskSource` (targets already as the model uses
+        them).
     features :
         ``features(X_block) -> Φ_block`` (rows × m), applied per block.
     G, R :
         Penalty and margin matrices as in :class:`PenalizedLS` (None with ``penalties``).
     loo_rows :
-        Sorted row indices on which LOO residuals are evaluated.
+        Sorted row indices on which LOO residuals are evaluated (None: every row).
     shift :
-        Provisional feature mean ``s`` (any ``m``-vector; a good one keeps the sums accurate).
+        Provisional feature mean ``s`` (any ``m``-vector; a good one keeps the sums accurate),
+        in the source's namespace.
     penalties, definite :
         Named penalties instead of ``G`` and ``R``, as in :class:`PenalizedLS`.
     """
@@ -196,21 +216,26 @@ class StreamingPenalizedLS(PenalizedLS):
     loo_rows: np.ndarray
 
     def __init__(self, source: ArraySource | DaskSource, features: Callable[[np.ndarray], np.ndarray],
-                 G: np.ndarray | None, R: np.ndarray | None, loo_rows: np.ndarray,
+                 G: np.ndarray | None, R: np.ndarray | None, loo_rows: np.ndarray | None,
                  shift: np.ndarray, *, penalties: Mapping[str, np.ndarray | None] | None = None,
                  definite: Iterable[str] = ()):
         self.source = source
         self.features = features
-        shift = np.asarray(shift, dtype=np.float64)
+        numpy = namespace_or_numpy(shift, G, R, *(penalties or {}).values())[2]
+        shift = np.asarray(shift, dtype=np.float64) if numpy else shift
         self._setup(source.n_rows, shift.shape[0], penalty_set(G, R, penalties, definite), shift)
-        self.loo_rows = np.asarray(loo_rows, dtype=np.int64)
+        self.numpy = numpy
+        self.loo_rows = np.arange(self.N) if loo_rows is None else np.asarray(loo_rows,
+                                                                               dtype=np.int64)
+        xp = self.xp
 
         def stats(off: int, xb: np.ndarray, yb: np.ndarray) -> tuple:
             check_finite_block(off, xb, yb)
             B = features(xb) - shift
-            return B.T @ B, B.sum(axis=0), B.T @ yb, yb.sum(axis=0), yb.T @ yb
+            Bt = xp.matrix_transpose(B)
+            return Bt @ B, xp.sum(B, axis=0), Bt @ yb, xp.sum(yb, axis=0)
 
-        S, a, c, e, _ = source.map_reduce(stats, desc="normal equations")
+        S, a, c, e = source.map_reduce(stats, desc="normal equations")
         self._from_shifted_sums(S, a, c, e, shift)
         self.single = False
 
@@ -218,8 +243,11 @@ class StreamingPenalizedLS(PenalizedLS):
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centred design, targets and their centred copy on the LOO rows inside a block."""
         lo, hi = np.searchsorted(self.loo_rows, [off, off + xb.shape[0]])
-        sel = self.loo_rows[lo:hi] - off
-        return self.features(xb[sel]) - self.phi_mean, yb[sel], yb[sel] - self.y_mean
+        if hi - lo < xb.shape[0]:          # some rows of the block (else all of them)
+            sel = self.loo_rows[lo:hi] - off
+            xb, yb = (A[sel] if isinstance(A, np.ndarray) else take_rows(self.xp, A, sel)
+                      for A in (xb, yb))
+        return self.features(xb) - self.phi_mean, yb, yb - self.y_mean
 
     def _reduce(self, fn: Callable) -> Any:
         """``Σ fn(None, Φ_c, Y, Y_c)`` over the LOO rows of the source's blocks (one reduction on
@@ -248,12 +276,14 @@ class StreamingPenalizedLS(PenalizedLS):
         """The LOO criterion of a fit (one reduction on a Dask source)."""
         if isinstance(self.source, ArraySource):
             _, Y = self.source.take(self.loo_rows)
-            return float(loo_score(np.asarray(fit.loo)[:, :, None], Y, criterion)[0])
+            loo = np.asarray(fit.loo) if self.numpy else fit.loo
+            return float(loo_score(loo[:, :, None], Y, criterion)[0])
         path = self._path(np.linalg.inv(fit.chol.L).T, np.ones((self.m, 1)), criterion)
         return float(path[0])
 
     def loo_residuals(self, *args: float, **named: float) -> np.ndarray:
-        return np.asarray(self.fit(*args, **named).loo)
+        loo = self.fit(*args, **named).loo
+        return np.asarray(loo) if self.numpy else loo
 
 
 def loo_subsample(n_rows: int, n_loo: int, seed: int) -> np.ndarray:
