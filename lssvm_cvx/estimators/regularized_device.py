@@ -22,8 +22,9 @@ per weight on CUDA up to :data:`GRID_METHOD_MAX_GAMMAS`; k-fold: the CPU search'
 with the CPU path's scoring (the default, ``neg_mean_squared_error`` for the regressor and
 the accuracy of the held-out predictions for the classifier, or any ``scoring``, applied to
 the held-out predictions copied to the CPU), so ``cv_results_`` matches the CPU path's.
-``selection="gcv"``: every candidate's generalised cross-validation from its factorisation on
-the device (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`), as on the CPU.  The
+``selection="gcv"``: every candidate's generalised cross-validation on the device, as on the
+CPU (the RKHS norm alone: the weight path of each σ² from one ``eigh``; other terms: one
+factorisation per candidate, :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`).  The
 exact LS-SVM estimators run this path as their preset Squared + ``RKHSNorm(1/γ)``.  Anything
 else (another kernel or loss, a non-quadratic term, the ``"refit"`` estimand with
 data-dependent terms, ``sample_weight``, groups, a cvxpy ``solver``, multiclass) is a one-line
@@ -148,10 +149,17 @@ class _Problem:
         """Held-out residuals of the folds (a partition of the points)."""
         return self._system(weights).kfold(self.Y, folds, cover=True)
 
-    def gcv(self, weights: dict[str, float]) -> float:
-        """Generalised cross-validation of the fit at ``weights`` (one factorisation on the
-        device, :meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`)."""
-        return self._system(weights).gcv(self.Y)
+    def gcv_path(self, path: list[dict[str, float]]) -> list[float]:
+        """Generalised cross-validation of each weight choice of ``path``: where the engine
+        solves the bordered system, the path of the total weight ``c`` of the RKHS norm
+        (:meth:`~lssvm_cvx.linalg.engine.Decomposition.gcv_path`: one eigendecomposition from
+        :data:`~lssvm_cvx.linalg.spectral.EIGH_BREAK_EVEN` choices on), else one factorisation
+        of the augmented system per choice."""
+        reps = [self._representation(w) for w in path]
+        if "augmented" in reps:
+            return [self._system(w, rep).gcv(self.Y) for w, rep in zip(path, reps)]
+        rkhs = decompose(self.K, 1.0, {"rkhs": (RKHS, 1.0)})
+        return list(rkhs.gcv_path("rkhs", [sum(w.values()) for w in path], self.Y))
 
 
 def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
@@ -197,7 +205,7 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
                 fixed = {**weights, **dict(zip(other_keys, map(float, combo)))}
                 path = [{**fixed, path_key: float(wk)} for wk in grid[path_key]]
                 held = (prob.loo_path(path) if est.selection == "loo"
-                        else [prob.gcv(cand) for cand in path] if est.selection == "gcv"
+                        else prob.gcv_path(path) if est.selection == "gcv"
                         else [prob.kfold(cand, folds or []) for cand in path])
                 for wk, r in zip(grid[path_key], held):
                     rows.append(r if est.selection == "gcv" else
