@@ -104,6 +104,7 @@ class TikhonovNodes:
         mu, beta = self._systems[k].solve(r, top=t)
         return mu, float(beta)
 
+
 def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
     """Exact solution of eq. (28): ``min_λ ||P λ - t||²`` s.t. ``Σλ_k = 1``, ``λ ≥ 0``.
 

@@ -30,7 +30,8 @@ from .cholesky import Cholesky
 
 __all__ = ["namespace_of", "namespace_or_numpy", "float_dtype", "solve_triangular", "free_bytes",
            "check_memory", "to_numpy", "geneig", "ArrayCholesky", "factor_spd",
-           "inverse_diagonal", "take_rows", "ArrayLU", "diag_matrix"]
+           "inverse_diagonal", "take_rows", "ArrayLU", "diag_matrix", "check_zero_top",
+           "borderless_bias"]
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:
@@ -377,3 +378,19 @@ def diag_matrix(xp: Any, v: Any) -> Any:
     """The diagonal matrix of the vector ``v`` (the array API has no ``diag``)."""
     n = int(v.shape[0])
     return xp.eye(n, dtype=v.dtype, device=aac.device(v)) * v[None, :]
+
+
+def check_zero_top(top: Any, needs: str = "a border vector a",
+                   error: type[Exception] = InputError) -> None:
+    """Refuse a nonzero top right-hand side ``top`` of a bordered solve that has no border
+    (``needs``: what a nonzero one needs; ``error``: the exception raised)."""
+    if not isinstance(top, (int, float)) or top != 0:
+        raise error(f"a nonzero top right-hand side needs {needs}")
+
+
+def borderless_bias(xp: Any, r: Any, like: Any, numpy: bool) -> Any:
+    """The bias of a system without a border: ``0.0`` for one NumPy right-hand side ``r``, else
+    zeros of ``r``'s trailing shape in ``like``'s namespace, dtype and device."""
+    if r.ndim == 1 and numpy:
+        return 0.0
+    return xp.zeros(r.shape[1:], dtype=like.dtype, device=aac.device(like))

@@ -10,8 +10,7 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
-from ..exceptions import InputError
-from .arrays import ArrayCholesky, factor_spd, namespace_or_numpy
+from .arrays import ArrayCholesky, borderless_bias, check_zero_top, factor_spd, namespace_or_numpy
 from .cholesky import Cholesky
 
 __all__ = ["BorderedSystem", "lssvm_system"]
@@ -69,10 +68,8 @@ class BorderedSystem:
         """
         v = self.chol.solve(r)
         if self.u is None:  # no border (u is None exactly when a is)
-            if not isinstance(top, (int, float)) or top != 0:
-                raise InputError("a nonzero top right-hand side needs a border vector a")
-            zero = self.xp.zeros(r.shape[1:], dtype=v.dtype, device=aac.device(v))
-            return v, (zero if r.ndim > 1 or not self.numpy else 0.0)
+            check_zero_top(top)
+            return v, borderless_bias(self.xp, r, v, self.numpy)
         b = (self.a @ v - top) / self.s
         alpha = v - self.u[:, None] * b[None, :] if r.ndim > 1 else v - self.u * b
         return alpha, (float(b) if r.ndim == 1 and self.numpy else b)

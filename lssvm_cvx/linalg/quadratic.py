@@ -64,7 +64,7 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 
 from ..exceptions import ConditioningWarning, InputError, NotSupportedError, NumericalError
-from .arrays import ArrayLU, diag_matrix, namespace_or_numpy
+from .arrays import ArrayLU, check_zero_top, diag_matrix, namespace_or_numpy
 from .bordered import BorderedSystem, lssvm_system
 from .cholesky import COND_WARN, Cholesky
 from .scores import block_residuals, diagonal_residuals, dual_gcv, gcv_score, leverage_residuals
@@ -442,8 +442,7 @@ class AugmentedSystem(QuadraticSystem):
                 "system_residual": self._residual(self._full(Y), self._rhs(Y))}
 
     def solve(self, Y, top=0.0):
-        if not isinstance(top, (int, float)) or top != 0:
-            raise NotSupportedError("a top right-hand side needs the bordered representation")
+        check_zero_top(top, "the bordered representation", NotSupportedError)
         X = self._full(Y)
         n = self.n
         if np.ndim(Y) > 1:

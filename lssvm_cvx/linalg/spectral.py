@@ -7,7 +7,7 @@ from typing import Any
 import array_api_compat as aac
 
 from ..exceptions import InputError, NotPSDError
-from .arrays import namespace_or_numpy
+from .arrays import borderless_bias, check_zero_top, namespace_or_numpy
 
 __all__ = ["SpectralBordered", "EIGH_BREAK_EVEN", "use_eigh"]
 
@@ -101,11 +101,9 @@ class SpectralBordered:
         w = self._check(lam)
         rt = self.Vt @ r
         if self.at is None:
-            if not isinstance(top, (int, float)) or top != 0:
-                raise InputError("a nonzero top right-hand side needs a border vector a")
-            zero = self.xp.zeros(r.shape[1:], dtype=rt.dtype, device=aac.device(rt))
-            return self.V @ (w[:, None] * rt if r.ndim > 1 else w * rt), (
-                zero if r.ndim > 1 or not self.numpy else 0.0)
+            check_zero_top(top)
+            return self.V @ (w[:, None] * rt if r.ndim > 1 else w * rt), borderless_bias(
+                self.xp, r, rt, self.numpy)
         s_ = self._border(w)
         if r.ndim > 1:
             b = ((self.at * w) @ rt - top) / s_

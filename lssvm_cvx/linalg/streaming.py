@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import InputError
@@ -96,13 +97,9 @@ class ArraySource:
                  desc: str = "") -> np.ndarray:
         """Concatenate per-block outputs (``n_out`` rows in all)."""
         parts = [fn(s, xb, yb) for s, xb, yb in self._blocks(desc)]
-        if isinstance(self.X, np.ndarray):
-            return np.concatenate(parts, axis=0)
         return namespace_or_numpy(self.X)[0].concat(parts, axis=0)
 
     def take(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if isinstance(self.X, np.ndarray):
-            return self.X[rows], self.Y[rows]
         xp = namespace_or_numpy(self.X)[0]
         return take_rows(xp, self.X, rows), take_rows(xp, self.Y, rows)
 
@@ -221,10 +218,10 @@ class StreamingPenalizedLS(PenalizedLS):
                  definite: Iterable[str] = ()):
         self.source = source
         self.features = features
-        numpy = namespace_or_numpy(shift, G, R, *(penalties or {}).values())[2]
-        shift = np.asarray(shift, dtype=np.float64) if numpy else shift
-        self._setup(source.n_rows, shift.shape[0], penalty_set(G, R, penalties, definite), shift)
-        self.numpy = numpy
+        named = penalty_set(G, R, penalties, definite)
+        namespace = namespace_or_numpy(shift, *named[0].values())
+        shift = np.asarray(shift, dtype=np.float64) if namespace[2] else shift
+        self._setup(source.n_rows, shift.shape[0], named, shift, namespace=namespace)
         self.loo_rows = np.arange(self.N) if loo_rows is None else np.asarray(loo_rows,
                                                                                dtype=np.int64)
         xp = self.xp
@@ -239,14 +236,18 @@ class StreamingPenalizedLS(PenalizedLS):
         self._from_shifted_sums(S, a, c, e, shift)
         self.single = False
 
+    @property
+    def numpy(self) -> bool:
+        """Whether the problem lives in NumPy (its outputs are then NumPy arrays)."""
+        return aac.is_numpy_namespace(self.xp)
+
     def _loo_block(self, off: int, xb: np.ndarray, yb: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centred design, targets and their centred copy on the LOO rows inside a block."""
         lo, hi = np.searchsorted(self.loo_rows, [off, off + xb.shape[0]])
         if hi - lo < xb.shape[0]:          # some rows of the block (else all of them)
             sel = self.loo_rows[lo:hi] - off
-            xb, yb = (A[sel] if isinstance(A, np.ndarray) else take_rows(self.xp, A, sel)
-                      for A in (xb, yb))
+            xb, yb = (take_rows(self.xp, A, sel) for A in (xb, yb))
         return self.features(xb) - self.phi_mean, yb, yb - self.y_mean
 
     def _reduce(self, fn: Callable) -> Any:
