@@ -10,7 +10,8 @@ from scipy import integrate
 
 import lssvm_cvx.selection.auto as at
 from lssvm_cvx.exceptions import HyperparameterError
-from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
+from lssvm_cvx.linalg.penalized import PenalizedLS
+from lssvm_cvx.linalg.refits import brute_force_loo
 from lssvm_cvx.selection.auto import auto_search
 from lssvm_cvx.terms.gradient_basis import choose_centres, exact_basis, nystroem_basis, rff_basis
 from lssvm_cvx.terms.gradient_norm import exact_diagonal

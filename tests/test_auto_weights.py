@@ -8,7 +8,8 @@ import pytest
 
 from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
 from lssvm_cvx.exceptions import InputError
-from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
+from lssvm_cvx.linalg.penalized import PenalizedLS
+from lssvm_cvx.linalg.refits import brute_force_loo
 
 
 def _engine(seed=0, n=40, m=12):

@@ -12,7 +12,8 @@ import pytest
 import lssvm_cvx
 from lssvm_cvx import AutoLSSVMClassifier, AutoLSSVMRegressor
 from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError, LabelError
-from lssvm_cvx.linalg.penalized import PenalizedLS, brute_force_loo
+from lssvm_cvx.linalg.penalized import PenalizedLS
+from lssvm_cvx.linalg.refits import brute_force_loo
 from lssvm_cvx.terms.gradient_basis import exact_basis
 
 DEVICE_NS = ["array_api_strict", "torch-cpu", "torch-cuda"]

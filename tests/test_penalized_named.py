@@ -101,7 +101,7 @@ def test_the_auto_notes_mu_and_nu_are_two_named_penalties_bit_for_bit(problem):
     G, R = pens["rough"] + 0.1 * np.eye(6), np.diag(np.linspace(1, 2, 6))
     auto = PenalizedLS(Phi, y, G, R)
     named = PenalizedLS(Phi, y, penalties={"mu": G, "nu": R}, definite=["nu"])
-    assert (auto.rho_g, auto.rho_i) == (named.rho["mu"], named.rho["nu"])
+    assert auto.rho == named.rho
     np.testing.assert_array_equal(auto.mu_path([0.1, 1.0, 10.0], 0.5).scores,
                                   named.path("mu", [0.1, 1.0, 10.0], {"nu": 0.5}).scores)
     np.testing.assert_array_equal(auto.nu_path([0.1, 1.0, 10.0], 0.5).scores,

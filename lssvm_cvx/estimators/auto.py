@@ -15,13 +15,13 @@ What ``fit`` does (no parameter needs setting):
    or random Fourier features (``"rff"``, gradient norm averaged over the data); memory O(N·m).
    Nyström is the default because it was the more accurate of the two on Friedman #1 at
    N = 10⁴ and 10⁵ and on par on abalone (``benchmarks/results/auto_large.md``);
-3. chooses (γ, μ, ν) by exact leave-one-out (:func:`lssvm_cvx.auto_tuning.auto_search`: one
+3. chooses (γ, μ, ν) by exact leave-one-out (:func:`lssvm_cvx.selection.auto.auto_search`: one
    decomposition per width, every μ and ν from it) unless given;
 4. solves the normalised objective (9) by one Cholesky factorisation and keeps the exact LOO
    residuals, which give the prediction intervals (jackknife+, Barber et al. 2021) and the
    probability calibration (temperature scaling of the LOO decision values).
 
-Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.auto_tuning`):
+Hyperparameters are the normalised ones of §1.3 (see :mod:`lssvm_cvx.linalg.penalized`):
 ``kernel_gamma`` (formerly ``gamma``) is the width of ``exp(-(γ/p)||x - z||²)`` on standardised inputs, ``mu`` the weight of the
 gradient-norm term relative to the data-fit curvature, ``nu`` that of the L2 (margin) term; the
 equivalent raw weights of eq. (9) are stored as ``mu_paper_`` and ``nu_paper_``.
@@ -70,7 +70,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     """Shared fit machinery: validation, standardisation, basis, search, solve."""
 
     _task = "regression"
-    #: extra keyword arguments of :func:`~lssvm_cvx.auto_tuning.auto_search` (for experiments)
+    #: extra keyword arguments of :func:`~lssvm_cvx.selection.auto.auto_search` (for experiments)
     _search_options: dict[str, Any] = {}
     #: set by ``fit``: jackknife influence of the exact regression fit, else None
     jackknife_Q_: np.ndarray | None
@@ -290,7 +290,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
     max_exact :
         Largest training set solved exactly in the dual.
     kernel_gamma_grid, mu_grid, nu_grid :
-        Search grids (defaults in :mod:`lssvm_cvx.auto_tuning`).
+        Search grids (defaults in :mod:`lssvm_cvx.selection.auto`).
     gamma, gamma_grid :
         Deprecated spellings of ``kernel_gamma`` and ``kernel_gamma_grid`` (FutureWarning; removed
         in the next release).

@@ -41,7 +41,7 @@ sign convention, Lagrangian ``f + λ'(g)``): stationarity in ``e`` gives ``λ_fi
 
 ``μ``, ``ν`` here are the note's raw weights of eq. (9).  The normalised weights of §1.3 that the
 estimators tune are mapped to them by :meth:`AutoLSSVM.from_normalized`
-(:func:`lssvm_cvx.auto_tuning.paper_weights`).
+(:meth:`lssvm_cvx.linalg.penalized.PenalizedLS.paper_weights`).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
     def from_normalized(cls: type[_AutoT], X: Any, y: Any, *, gamma: float = 1.0, mu: float = 1.0,
                         nu: float = 0.1, **kwargs: Any) -> _AutoT:
         """Instance whose (μ, ν) are the eq. (9) weights of the normalised (μ, ν) of §1.3
-        (:mod:`lssvm_cvx.auto_tuning`, problem N1): ``μ_9 = μ tr(C)/tr(G)``,
+        (:mod:`lssvm_cvx.linalg.penalized`, problem N1): ``μ_9 = μ tr(C)/tr(G)``,
         ``ν_9 = ν tr(C)/N`` with ``C = K_c'K_c/N``."""
         f = cls(X, y, gamma=gamma, **kwargs)
         rho_g, rho_i = normalizers(f.K, f.G, None if f._margin() == "alpha" else f.R)

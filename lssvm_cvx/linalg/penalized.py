@@ -21,8 +21,9 @@ after eliminating the bias),
 
     s_G = MU_UNIT · tr(C) / tr(G),        s_R = NU_UNIT · tr(C) / tr(R),      MU_UNIT = NU_UNIT = 1.
 
-(N1) *is* the note's eq. (9) with ``μ_9 = μ s_G`` and ``ν_9 = ν s_R`` (:func:`paper_weights`).
-The code works with (N1)/N, whose penalty weights are ``ρ_G = s_G/N`` and ``ρ_R = s_R/N``.
+(N1) *is* the note's eq. (9) with ``μ_9 = μ s_G`` and ``ν_9 = ν s_R``
+(:meth:`PenalizedLS.paper_weights`).  The code works with (N1)/N, whose penalty weights are
+``ρ_G = s_G/N`` and ``ρ_R = s_R/N``.
 
 Why these scalings.  Width and data scale: the traces make μ and ν relative to the curvature of
 the fit term at the current width (a narrow kernel has a small ``tr C``), and the estimators
@@ -56,7 +57,9 @@ The fitted values are ``ŷ = S y`` with hat matrix ``S = 11'/N + Φ_c A^{-1} Φ_
 matrix above, so leaving observation ``i`` out of the fit term (basis and penalty matrices
 fixed) gives the residual ``r_i = (y_i - ŷ_i) / (1 - S_ii)`` exactly (Sherman-Morrison; the same
 identity as for ridge regression).  ``tests/test_auto_tuning.py`` checks it against ``N``
-brute-force refits.
+brute-force refits (:mod:`lssvm_cvx.linalg.refits`).  A set ``V`` of rows leaving together
+gives the block form ``r_V = (I - S_VV)⁻¹(y_V - ŷ_V)`` (:meth:`PenalizedLS.kfold_residuals`),
+and ``tr S = Σ_i S_ii`` gives generalised cross-validation (:meth:`PenalizedLS.gcv`).
 
 Sweeps from one decomposition
 -----------------------------
@@ -73,12 +76,11 @@ The search over (γ, μ, ν) that uses these paths, and its cost, is
 
 Large N
 -------
-Above ``max_exact`` rows the estimators use ``m`` Nyström centres (the default;
-``sklearn.kernel_approximation.Nystroem`` picks them; penalty: the exact normalised gradient
-Gram of the centres, i.e. the dual objective with the centres restricted to ``Z``) or ``m``
-random Fourier features (``RBFSampler``; penalty: the data-averaged gradient Gram, since the
-integral over ``R^d`` of a sum of cosines diverges).  Both are (N1) in the primal with the same LOO formulas; memory
-is O(N m): the design is stored once and every other N-sized quantity is formed in row chunks
+Above ``max_exact`` rows the estimators use ``m`` Nyström centres (the default; penalty: the
+exact normalised gradient Gram of the centres, i.e. the dual objective with the centres
+restricted to ``Z``) or ``m`` random Fourier features (penalty: the data-averaged gradient Gram,
+since the integral over ``R^d`` of a sum of cosines diverges).  Both are (N1) in the primal with
+the same formulas; memory is O(N m): the design is stored once, the rest formed in row chunks.
 """
 
 from __future__ import annotations
@@ -91,23 +93,21 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..exceptions import HyperparameterError, InputError, NotPSDError, NotSupportedError
 from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
                      namespace_or_numpy, solve_triangular, take_rows, to_numpy)
 from .cholesky import Cholesky
-from .scores import leverage_residuals, loo_score, path_residuals
+from .scores import block_residuals, gcv_score, leverage_residuals, loo_score, path_residuals
 
 __all__ = [
     "CHUNK_ELEMS",
     "MU_UNIT",
     "NU_UNIT",
     "normalizers",
-    "paper_weights",
     "penalty_set",
     "PenalizedLS",
     "PathResult",
     "Fit",
-    "brute_force_loo",
 ]
 
 #: unit of the normalised μ (module docstring)
@@ -133,15 +133,6 @@ def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
         trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
     return (_normalizer(trC, float(np.trace(G)), n, "G (mu)"),
             _normalizer(trC, float(m if R is None else np.trace(R)), n, "R (nu)"))
-
-
-def paper_weights(Phi: np.ndarray, G: np.ndarray, mu: float, nu: float,
-                  R: np.ndarray | None = None) -> tuple[float, float]:
-    """The note's (μ, ν) of eq. (9) that correspond to the normalised (μ, ν) of (N1):
-    ``(μ s_G, ν s_R) = (N μ ρ_G, N ν ρ_R)``."""
-    rho_g, rho_i = normalizers(Phi, G, R)
-    n = np.asarray(Phi).shape[0]
-    return float(mu) * n * rho_g, float(nu) * n * rho_i
 
 
 @dataclass
@@ -334,16 +325,6 @@ class PenalizedLS:
         """The Auto note's margin matrix (the weight ``nu``; None: the identity)."""
         return self.P["nu"]
 
-    @property
-    def rho_g(self) -> float:
-        """``ρ_G``, the normaliser of ``mu``."""
-        return self.rho["mu"]
-
-    @property
-    def rho_i(self) -> float:
-        """``ρ_R``, the normaliser of ``nu``."""
-        return self.rho["nu"]
-
     def _targets(self, Y: Any) -> None:
         """``Y`` as an (N, T) array (``single``: it was a vector)."""
         if Y.ndim not in (1, 2) or int(Y.shape[0]) != self.N:
@@ -390,7 +371,7 @@ class PenalizedLS:
 
     def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
-        return float(mu) * self.W * self.rho_g, float(nu) * self.W * self.rho_i
+        return float(mu) * self.W * self.rho["mu"], float(nu) * self.W * self.rho["nu"]
 
     def weights(self, *args: float, **named: float) -> dict[str, float]:
         """The penalties' weights by name: positional ones in the order of :attr:`names`, the
@@ -497,19 +478,60 @@ class PenalizedLS:
         h = h if wb is None else wb[:, 0] * h
         return leverage_residuals(Ycb - B @ theta, h), h
 
+    def _solved(self, args: tuple, named: Mapping[str, float]) -> tuple[Any, Any]:
+        chol = self._factor(self.weights(*args, **named))  # A = L L' and θ at the weights
+        return chol, chol.solve(self.rhs)
+
+    def kfold_residuals(self, folds: Any, *args: float, **named: float) -> Any:
+        """Exact held-out residuals of disjoint row sets ``folds`` at the weights of :meth:`fit`
+        (a set leaves the fit term; basis, penalties and normalisers kept): ``r_V = (I -
+        S_VV)⁻¹(y_V - ŷ_V)``, ``S_VV = (11' + Z_V'Z_V) S_V/W``, ``Z_V = L⁻¹Φ_c,V'``
+        (:func:`~lssvm_cvx.linalg.scores.block_residuals`).  NaN for a row in no set (NumPy;
+        elsewhere the sets must cover every row); the shape of ``Y`` as given."""
+        if self.loo_rows is not None:
+            raise NotSupportedError("k-fold residuals need the whole design in memory (PenalizedLS), "
+                                    "not a streamed or subsampled one")
+        xp = self.xp
+        chol, theta = self._solved(args, named)
+        E = xp.concat([Ycb - B @ theta for _, B, _, Ycb in self._loo_blocks()], axis=0)
+
+        def block(V: Any) -> Any:
+            Z = solve_triangular(xp, chol.L, xp.matrix_transpose(take_rows(xp, self.Phi, V)
+                                                                 - self.phi_mean))
+            S = (1.0 + xp.matrix_transpose(Z) @ Z) / self.W
+            S = S if self.w is None else S * take_rows(xp, self.w, V)[None, :]
+            return xp.eye(int(S.shape[0]), dtype=S.dtype, device=self.device) - S
+
+        R = block_residuals(E, folds, block)
+        return R[:, 0] if self.single else R
+
+    def gcv(self, *args: float, **named: float) -> float:
+        """Generalised cross-validation ``N ||y - ŷ||² / tr(I - S)²`` at the weights of
+        :meth:`fit`, ``tr S = Σ_i S_ii`` (:func:`~lssvm_cvx.linalg.scores.gcv_score`: the
+        residuals unweighted, their mean over the columns of ``Y``)."""
+        if self.n_loo != self.N:
+            raise NotSupportedError("generalised cross-validation needs every row")
+        xp = self.xp
+        chol, theta = self._solved(args, named)
+
+        def block(wb: Any, B: Any, Yb: Any, Ycb: Any) -> Any:  # Σ residual² per column, Σ S_ii
+            return xp.concat([xp.sum((Ycb - B @ theta) ** 2, axis=0),
+                              xp.sum(self._held_out(chol, theta, wb, B, Ycb)[1])[None]])
+
+        sums = to_numpy(self._reduce(block)).astype(np.float64)
+        return float(gcv_score(float(np.mean(sums[:-1])), self.N, self.N - float(sums[-1])))
+
     def fit(self, *args: float, **named: float) -> Fit:
         """Solve (N1) at the weights (positional in the order of :attr:`names`, or by name:
         ``fit(mu, nu)``, ``fit(lam=0.1)``) by one Cholesky factorisation; LOO residuals from
         ``L^{-1}Φ_c'``."""
         xp = self.xp
-        weights = self.weights(*args, **named)
-        chol = self._factor(weights)
-        theta = chol.solve(self.rhs)  # (m, T)
+        chol, theta = self._solved(args, named)  # theta (m, T)
         b = self.y_mean - self.phi_mean @ theta
         loos, hs = zip(*(self._held_out(chol, theta, wb, B, Ycb)
                          for wb, B, _, Ycb in self._loo_blocks()))
         return Fit(theta=theta, b=b, loo=xp.concat(loos, axis=0), leverage=xp.concat(hs),
-                   chol=chol, weights=weights, problem=self)
+                   chol=chol, weights=self.weights(*args, **named), problem=self)
 
     def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit."""
@@ -568,26 +590,3 @@ class Fit:
         parts = [self.chol.solve(xp.matrix_transpose(B)) for _, B, _, _ in pr._loo_blocks()]
         return xp.concat(parts, axis=1) * (self.loo[:, 0] / pr.W)[None, :]
 
-
-def brute_force_loo(Phi: np.ndarray, Y: np.ndarray, G: np.ndarray, mu: float, nu: float,
-                    R: np.ndarray | None = None, sample_weight: np.ndarray | None = None
-                    ) -> np.ndarray:
-    """Definition of the LOO residuals of (N1): N refits, each with observation ``i`` removed
-    from the fit term (``Σ_{j≠i} w_j r_j²``), the basis and the penalty matrices (including
-    their normalisers ρ) kept; used by the tests to check the closed form."""
-    pr = PenalizedLS(Phi, Y, G, R, sample_weight=sample_weight)
-    Y2 = pr.Y
-    N = pr.N
-    w = np.ones(N) if pr.w is None else pr.w
-    pen = pr.matrix(mu, nu) - pr.C
-    scale = pr.W
-    Z = np.hstack([np.ones((N, 1)), pr.Phi])
-    R = np.empty_like(Y2)
-    for i in range(N):
-        keep = np.arange(N) != i
-        Zi = Z[keep]
-        M = Zi.T @ (w[keep, None] * Zi)
-        M[1:, 1:] += scale * pen  # (1/W)Σ_{j≠i} w_j r_j² + pen, times W
-        beta = np.linalg.solve(M, Zi.T @ (w[keep, None] * Y2[keep]))
-        R[i] = Y2[i] - Z[i] @ beta
-    return R[:, 0] if Y.ndim == 1 else R
