@@ -37,7 +37,7 @@ def _refit_without(est, X, y, i):
     B = exact_basis(Xs, est.kernel_gamma_, p=est.p_, c=est.c_, margin=est.margin)
     full = PenalizedLS(B.Phi, ys, B.G, B.R)
     n = len(y)
-    pen = ((est.mu_ * full.rho["mu"]) * full.G
+    pen = ((est.mu_ * full.rho["mu"]) * full.P["mu"]
            + (est.nu_ * full.rho["nu"]) * (np.eye(n) if B.R is None else B.R))
     Z = np.hstack([np.ones((n, 1)), B.Phi])
     keep = np.arange(n) != i

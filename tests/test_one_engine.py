@@ -43,6 +43,9 @@ ENGINES = {
     # bordered solve, now in one class
     "linalg/engine.py": ["Decomposition", "SpectralSystem"],
     "linalg/penalized.py": ["PenalizedLS"],
+    # 2026-11-30: the primal representation of `decompose` (design=True); both classes
+    # delegate every held-out residual to `PenalizedLS`, they compute nothing of their own
+    "linalg/primal.py": ["DesignDecomposition", "PrimalSystem"],
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],
     "linalg/streaming.py": ["StreamingPenalizedLS"],
 }

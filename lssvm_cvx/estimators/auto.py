@@ -12,7 +12,10 @@ What ``fit`` does (no parameter needs setting):
 2. builds the basis: the dual (centres = training rows, note eq. 8) up to ``max_exact`` rows,
    above that ``n_components`` Nyström centres (``approximation="auto"`` or ``"nystroem"``: the
    same objective with the centres restricted to a subset, the note's exact gradient integral)
-   or random Fourier features (``"rff"``, gradient norm averaged over the data); memory O(N·m).
+   or random Fourier features (``"rff"``, gradient norm averaged over the data, since its
+   integral over ``R^d`` diverges for a sum of cosines): both the primal problem (N1) of
+   :mod:`lssvm_cvx.linalg.penalized`, with the same formulas; memory O(N·m) (the design stored
+   once, the rest formed in row chunks).
    Nyström is the default because it was the more accurate of the two on Friedman #1 at
    N = 10⁴ and 10⁵ and on par on abalone (``benchmarks/results/auto_large.md``);
 3. chooses (γ, μ, ν) by exact leave-one-out (:func:`lssvm_cvx.selection.auto.auto_search`: one

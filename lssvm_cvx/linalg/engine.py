@@ -39,24 +39,25 @@ are those of the observation (or set) leaving the loss while the basis and the t
 (:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations, their
 γ sweep and one-vs-one pairs, the Auto LS-SVM formulation, every AReg form (fixed c, CV,
 fusion, the Tikhonov ensemble's nodes), the componentwise LS-SVM (its smoother too) and η
-models and the composed device path solve through it.  Not yet here (issue 30): the primal
-representation for ``N ≫ m`` (a design ``Φ``), :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`
-— which has named penalties and a path of any one weight since 2026-11-28, but binds its
-targets when it is built —, and the ℓ2-SVM's active-set systems (a Cholesky factor updated by
-rank-one steps).
+models and the composed device path solve through it.  For ``N ≫ m`` (a design ``Φ``),
+``decompose(Φ, s, terms, design=True)`` is the primal representation
+(:class:`~lssvm_cvx.linalg.primal.DesignDecomposition`, one Cholesky of order m per weight,
+the same questions).  Not yet here (issue 30): the ℓ2-SVM's active-set systems (a Cholesky
+factor updated by rank-one steps).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Literal, overload
 
 import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import HyperparameterError
 from .arrays import namespace_or_numpy
+from .primal import DesignDecomposition
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
@@ -372,10 +373,22 @@ class SpectralSystem(QuadraticSystem):
                         self.c / self.s)
 
 
-def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term],
-              **kwargs: Any) -> Decomposition:
+@overload
+def decompose(K: Any, s: Any, terms: Mapping[str, Term], *, design: Literal[False] = ...,
+              **kwargs: Any) -> Decomposition: ...
+
+
+@overload
+def decompose(K: Any, s: Any, terms: Mapping[str, Term], *, design: Literal[True],
+              **kwargs: Any) -> DesignDecomposition: ...
+
+
+def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *,
+              design: bool = False, **kwargs: Any) -> Decomposition | DesignDecomposition:
     """Problem (Q) for the Gram ``K``, loss weights ``s`` and the named ``terms``
-    (:class:`Decomposition`; keyword arguments go to it).
+    (:class:`Decomposition`; keyword arguments go to it), or with ``design=True`` for the
+    design ``K = Φ`` (``N × m``) and terms on ``θ`` (the primal representation,
+    :class:`~lssvm_cvx.linalg.primal.DesignDecomposition`: :data:`RKHS` is then ``||θ||²``).
 
     Examples
     --------
@@ -388,6 +401,12 @@ def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term],
     >>> alpha, b = dec.solve(y)
     >>> r = dec.loo(y, {"ridge": 1e-3})          # another weight, the same code
     >>> alphas, bs, loo = dec.path("rkhs", [0.01, 0.1, 1.0], y)
+    >>> Phi = np.hstack([X, X**2])                 # a design: the primal representation
+    >>> theta, b = decompose(Phi, 1.0, {"ridge": (RKHS, 0.1)}, design=True).solve(y)
     """
+    if design:
+        if kwargs:
+            raise HyperparameterError(f"the design representation takes no {sorted(kwargs)}")
+        return DesignDecomposition(K, s, terms)
     return Decomposition(K, s, terms, **kwargs)
 

@@ -25,18 +25,7 @@ after eliminating the bias),
 (:meth:`PenalizedLS.paper_weights`).  The code works with (N1)/N, whose penalty weights are
 ``ρ_G = s_G/N`` and ``ρ_R = s_R/N``.
 
-Why these scalings.  Width and data scale: the traces make μ and ν relative to the curvature of
-the fit term at the current width (a narrow kernel has a small ``tr C``), and the estimators
-standardise inputs and targets, so rescaling either changes nothing.  Rows (goal 2c): for a
-fixed function the centre weights are ``θ = a/m``; then ``θ'Gθ`` (the gradient energy in units
-of one kernel bump) and ``θ'Kθ = ||f||²`` do not depend on N, so those terms act like a fixed
-prior whose weight relative to the summed fit decays like 1/N (the Bayesian reading), while
-``||α||²`` keeps the raw scaling of eq. (9) (``ν_9`` constant for the dual).  We compared
-scalings by fitting a half and a quarter of a data set with the hyperparameters selected on all
-of it: this one degraded the LOO error less than the per-observation scaling ``(1/N)||r||²``
-with fixed penalties (measured in ``tests/test_auto_invariance.py``).  The optimal amount of
-regularisation does change with N, so no scaling makes the selected values exactly
-row-invariant; the search re-selects them on every fit.
+Why these scalings: :mod:`lssvm_cvx.selection.auto` (the search that tunes μ and ν).
 
 Solution: ``(C + μρ_G G + νρ_R R) θ = Φ_c' y_c / N``, ``b = ȳ - mean(Φ) θ``.
 
@@ -73,18 +62,11 @@ Sweeps from one decomposition
 
 The search over (γ, μ, ν) that uses these paths, and its cost, is
 :func:`lssvm_cvx.selection.auto.auto_search`.
-
-Large N
--------
-Above ``max_exact`` rows the estimators use ``m`` Nyström centres (the default; penalty: the
-exact normalised gradient Gram of the centres, i.e. the dual objective with the centres
-restricted to ``Z``) or ``m`` random Fourier features (penalty: the data-averaged gradient Gram,
-since the integral over ``R^d`` of a sum of cosines diverges).  Both are (N1) in the primal with
-the same formulas; memory is O(N m): the design is stored once, the rest formed in row chunks.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -247,12 +229,11 @@ class PenalizedLS:
         xp, device, numpy = namespace_or_numpy(Phi, Y, sample_weight, *named.values())
         foreign = not numpy
         if not foreign:
-            Phi, Y = (np.asarray(a, dtype=np.float64) for a in (Phi, Y))
+            Phi = np.asarray(Phi, dtype=np.float64)
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
-        self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels), Phi, Y,
-                    namespace=(xp, device, numpy))
-        self._targets(Y)
+        self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels),
+                    *(a for a in (Phi, Y) if a is not None), namespace=(xp, device, numpy))
         xp = self.xp
         self.Phi = Phi
         self.block_rows = (max(1, CHUNK_ELEMS // max(self.m, 1)) if block_rows is None
@@ -266,19 +247,34 @@ class PenalizedLS:
             self.w = w
             self.W = float(xp.sum(w))
             self.phi_mean = (w @ Phi) / self.W
-            self.y_mean = (w @ self.Y) / self.W
         else:
             self.phi_mean = xp.mean(Phi, axis=0)
-            self.y_mean = xp.mean(self.Y, axis=0)
-        self.Yc = self.Y - self.y_mean
         C = xp.zeros((self.m, self.m), dtype=self.dtype, device=self.device)
+        for wb, B in self._design_blocks():
+            C = C + xp.matrix_transpose(B) @ (B if wb is None else wb * B)
+        C = C / self.W
+        self._finish(C, float(xp.sum(xp.linalg.diagonal(C))))
+        if Y is not None:
+            self._bind(Y)
+
+    def _bind(self, Y: Any) -> None:
+        """The targets' part of the normal equations: ``ȳ``, ``Y_c`` and ``Φ_c'S y_c/W``."""
+        xp = self.xp
+        self._targets(np.asarray(Y, dtype=np.float64) if aac.is_numpy_namespace(xp) else Y)
+        self.y_mean = (xp.mean(self.Y, axis=0) if self.w is None
+                       else (self.w @ self.Y) / self.W)
+        self.Yc = self.Y - self.y_mean
         rhs = xp.zeros((self.m, int(self.Y.shape[1])), dtype=self.dtype, device=self.device)
         for wb, B, _, Ycb in self._loo_blocks():
-            WB = B if wb is None else wb * B
-            C = C + xp.matrix_transpose(B) @ WB
-            rhs = rhs + xp.matrix_transpose(WB) @ Ycb
-        C = C / self.W
-        self._finish(C, rhs / self.W, float(xp.sum(xp.linalg.diagonal(C))))
+            rhs = rhs + xp.matrix_transpose(B if wb is None else wb * B) @ Ycb
+        self.rhs = rhs / self.W
+
+    def bind(self, Y: Any) -> PenalizedLS:
+        """The same problem with the targets ``Y`` (the design's part — ``C``, the normalisers, the
+        last Cholesky factor — shared; one O(N m) pass)."""
+        new = copy.copy(self)
+        new._bind(Y)
+        return new
 
     def _setup(self, n_rows: int, n_cols: int,
                penalty_set: tuple[dict[str, Any], frozenset[str], dict[str, str]], *arrays: Any,
@@ -306,6 +302,7 @@ class PenalizedLS:
         self.w = None
         self.W = float(self.N)
         self.loo_rows: np.ndarray | None = None   # None: every row
+        self._factors: list[Any] = [None]   # the last (weights, factor), shared by bind()
         #: the named penalty matrices, symmetrised (None: the identity)
         self.P: dict[str, Any] = {k: None if P is None else 0.5 * (P + xp.matrix_transpose(P))
                                   for k, P in named.items()}
@@ -315,16 +312,6 @@ class PenalizedLS:
         """The penalties' names, in the order of positional weights."""
         return list(self.P)
 
-    @property
-    def G(self) -> Any:
-        """The Auto note's gradient-norm penalty (the weight ``mu``)."""
-        return self.P["mu"]
-
-    @property
-    def R(self) -> Any:
-        """The Auto note's margin matrix (the weight ``nu``; None: the identity)."""
-        return self.P["nu"]
-
     def _targets(self, Y: Any) -> None:
         """``Y`` as an (N, T) array (``single``: it was a vector)."""
         if Y.ndim not in (1, 2) or int(Y.shape[0]) != self.N:
@@ -333,12 +320,10 @@ class PenalizedLS:
         self.single = Y.ndim == 1
         self.Y = Y[:, None] if self.single else Y
 
-    def _finish(self, C: Any, rhs: Any, trC: float) -> None:
-        """``C``, ``Φ_c'S y_c/W`` and the normalisers ``ρ_k = tr(C)/(W tr P_k)`` (every
-        constructor)."""
+    def _finish(self, C: Any, trC: float) -> None:
+        """``C`` and the normalisers ``ρ_k = tr(C)/(W tr P_k)`` (every constructor)."""
         xp = self.xp
         self.C = 0.5 * (C + xp.matrix_transpose(C))
-        self.rhs = rhs
         #: per penalty, its weight's normaliser (N1 divided by W: per unit of the mean fit term)
         self.rho: dict[str, float] = {
             k: _normalizer(trC, float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P))),
@@ -353,16 +338,21 @@ class PenalizedLS:
         self.phi_mean = shift + a / n
         self.y_mean = e / n
         C = (S - a[:, None] * a[None, :] / n) / n
-        self._finish(C, (c - a[:, None] * e[None, :] / n) / n,
-                     float(xp.sum(xp.linalg.diagonal(C))))
+        self._finish(C, float(xp.sum(xp.linalg.diagonal(C))))
+        self.rhs = (c - a[:, None] * e[None, :] / n) / n
+
+    def _design_blocks(self) -> Iterator[tuple[Any, Any]]:
+        """``(s, Φ_c)`` block by block (``s`` the rows' weights as a column, None unweighted)."""
+        for s in range(0, self.N, self.block_rows):
+            e = min(s + self.block_rows, self.N)
+            yield None if self.w is None else self.w[s:e, None], self.Phi[s:e, ...] - self.phi_mean
 
     def _loo_blocks(self) -> Iterator[tuple[Any, Any, Any, Any]]:
         """``(s, Φ_c, Y, Y_c)`` of the LOO rows block by block, ``s`` the rows' weights as a
         column (None when unweighted)."""
-        for s in range(0, self.N, self.block_rows):
-            e = min(s + self.block_rows, self.N)
-            yield (None if self.w is None else self.w[s:e, None], self.Phi[s:e, ...] - self.phi_mean,
-                   self.Y[s:e, ...], self.Yc[s:e, ...])
+        for k, (wb, B) in enumerate(self._design_blocks()):
+            s = k * self.block_rows
+            yield wb, B, self.Y[s:s + B.shape[0], ...], self.Yc[s:s + B.shape[0], ...]
 
     @property
     def n_loo(self) -> int:
@@ -466,9 +456,13 @@ class PenalizedLS:
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
             check_memory(self.m, self.dtype, 4.0, xp, self.device)
-        terms = " + ".join(f"{k} {self.labels[k]}" for k in weights)
-        values = ", ".join(f"{k} = {v:g}" for k, v in weights.items())
-        return factor_spd(xp, self.matrix(**weights), name=f"C + {terms} ({values})")
+        key = tuple(weights.items())
+        if self._factors[0] is None or self._factors[0][0] != key:
+            terms = " + ".join(f"{k} {self.labels[k]}" for k in weights)
+            values = ", ".join(f"{k} = {v:g}" for k, v in weights.items())
+            self._factors[0] = (key, factor_spd(xp, self.matrix(**weights),
+                                                name=f"C + {terms} ({values})"))
+        return self._factors[0][1]
 
     def _held_out(self, chol: Cholesky | ArrayCholesky, theta: Any, wb: Any, B: Any, Ycb: Any
                   ) -> tuple[Any, Any]:
@@ -482,12 +476,22 @@ class PenalizedLS:
         chol = self._factor(self.weights(*args, **named))  # A = L L' and θ at the weights
         return chol, chol.solve(self.rhs)
 
-    def kfold_residuals(self, folds: Any, *args: float, **named: float) -> Any:
+    def solve(self, *args: float, **named: float) -> tuple[Any, Any]:
+        """``(θ, b)`` at the weights of :meth:`fit` without the LOO residuals: θ (m, T), b (T,)
+        (the Cholesky factor of ``A`` is kept for the next question at the same weights)."""
+        theta = self._solved(args, named)[1]
+        return theta, self.y_mean - self.phi_mean @ theta
+
+    def rcond(self, *args: float, **named: float) -> float:
+        """The reciprocal condition number of ``A`` at the weights (:attr:`Fit.rcond`)."""
+        return float(self._factor(self.weights(*args, **named)).rcond)
+
+    def kfold_residuals(self, folds: Any, *args: float, cover: bool = False, **named: float) -> Any:
         """Exact held-out residuals of disjoint row sets ``folds`` at the weights of :meth:`fit`
         (a set leaves the fit term; basis, penalties and normalisers kept): ``r_V = (I -
         S_VV)⁻¹(y_V - ŷ_V)``, ``S_VV = (11' + Z_V'Z_V) S_V/W``, ``Z_V = L⁻¹Φ_c,V'``
         (:func:`~lssvm_cvx.linalg.scores.block_residuals`).  NaN for a row in no set (NumPy;
-        elsewhere the sets must cover every row); the shape of ``Y`` as given."""
+        elsewhere, or with ``cover``, the sets must cover every row); the shape of ``Y``."""
         if self.loo_rows is not None:
             raise NotSupportedError("k-fold residuals need the whole design in memory (PenalizedLS), "
                                     "not a streamed or subsampled one")
@@ -502,7 +506,7 @@ class PenalizedLS:
             S = S if self.w is None else S * take_rows(xp, self.w, V)[None, :]
             return xp.eye(int(S.shape[0]), dtype=S.dtype, device=self.device) - S
 
-        R = block_residuals(E, folds, block)
+        R = block_residuals(E, folds, block, cover=cover)
         return R[:, 0] if self.single else R
 
     def gcv(self, *args: float, **named: float) -> float:

@@ -1,0 +1,144 @@
+"""The engine's primal representation (issue 30, item 1): ``decompose(Φ, s, terms,
+design=True)`` (:class:`~lssvm_cvx.linalg.primal.DesignDecomposition`) solves problem (Q')
+``½ Σ s_i (y_i - φ_i'θ - b)² + ½ Σ w_k θ'P_kθ`` as a dense solve of its normal equations
+does, its held-out residuals are refits with the set removed from the loss, its GCV is the
+dense hat matrix's, and for a feature map (``ΦΦ' = K``) it is the dual engine's (Q) with the
+RKHS term: the same fits, LOO, k-fold and GCV from two different factorisations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lssvm_cvx.exceptions import HyperparameterError, NotSupportedError
+from lssvm_cvx.linalg.engine import RKHS, decompose
+
+
+def _data(n: int = 31, m: int = 6, T: int = 1, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    Phi = rng.normal(size=(n, m))
+    Y = Phi @ rng.normal(size=(m, T)) + 0.3 * rng.normal(size=(n, T)) - 1.0
+    D = np.diff(np.eye(m), axis=0)
+    return Phi, (Y[:, 0] if T == 1 else Y), D.T @ D, rng.uniform(0.5, 2.0, n)
+
+
+def _normal_equations(Phi, s, pen):
+    """``X = [1, Φ]``, ``M = X'SX + diag(0, Σ w_k P_k)`` of (Q') from its definition."""
+    n = Phi.shape[0]
+    s = np.broadcast_to(np.asarray(s, dtype=float), (n,))
+    X = np.hstack([np.ones((n, 1)), Phi])
+    M = X.T @ (s[:, None] * X)
+    M[1:, 1:] += pen
+    return X, M, s
+
+
+@pytest.mark.parametrize("s_kind", ["one", "scalar", "vector"])
+@pytest.mark.parametrize("T", [1, 3])
+def test_solve_loo_kfold_gcv_are_the_definitions(s_kind, T):
+    Phi, Y, R, sv = _data(T=T)
+    s = {"one": 1.0, "scalar": 2.5, "vector": sv}[s_kind]
+    terms = {"ridge": (RKHS, 0.7), "rough": (lambda: R, 2.0)}
+    dec = decompose(Phi, s, terms, design=True)
+    X, M, sw = _normal_equations(Phi, s, 0.7 * np.eye(6) + 2.0 * R)
+    Y2 = Y.reshape(31, -1)
+    beta = np.linalg.solve(M, X.T @ (sw[:, None] * Y2))
+    theta, b = dec.solve(Y)
+    np.testing.assert_allclose(np.reshape(theta, (6, -1)), beta[1:], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(np.reshape(b, -1), beta[0], rtol=1e-10, atol=1e-12)
+    assert isinstance(b, float) == (T == 1)
+    folds = [np.arange(0, 31, 3), np.array([1, 2, 4, 5]), np.array([29, 10])]
+    want = np.full(Y2.shape, np.nan)
+    for V in folds:       # the set leaves the loss: refit from the definition
+        bV = np.linalg.solve(M - X[V].T @ (sw[V, None] * X[V]),
+                             X.T @ (sw[:, None] * Y2) - X[V].T @ (sw[V, None] * Y2[V]))
+        want[V] = Y2[V] - X[V] @ bV
+    got = dec.kfold(Y, folds)
+    assert np.shape(got) == np.shape(Y)
+    np.testing.assert_allclose(np.reshape(got, (31, -1)), want, rtol=1e-9, atol=1e-11,
+                               equal_nan=True)
+    loo = np.empty_like(Y2)
+    for i in range(31):
+        bi = np.linalg.solve(M - sw[i] * np.outer(X[i], X[i]),
+                             X.T @ (sw[:, None] * Y2) - sw[i] * np.outer(X[i], Y2[i]))
+        loo[i] = Y2[i] - X[i] @ bi
+    np.testing.assert_allclose(np.reshape(dec.loo(Y), (31, -1)), loo, rtol=1e-9, atol=1e-11)
+    H = X @ np.linalg.solve(M, X.T * sw[None, :])
+    gcv = 31 * np.mean(np.sum(((np.eye(31) - H) @ Y2) ** 2, axis=0)) / (31 - np.trace(H)) ** 2
+    assert dec.gcv(Y) == pytest.approx(gcv, rel=1e-10)
+
+
+@pytest.mark.parametrize("s_kind", ["scalar", "vector"])
+def test_a_feature_map_gives_the_dual_engines_answers(s_kind):
+    """``Φ Φ' = K``: the primal (order m) and the dual (order N + 1) of the same (Q)."""
+    Phi, y, _, sv = _data(n=25, m=8)
+    s = 1.7 if s_kind == "scalar" else sv
+    K = Phi @ Phi.T
+    primal = decompose(Phi, s, {"rkhs": (RKHS, 0.4)}, design=True)
+    dual = decompose(K, s, {"rkhs": (RKHS, 0.4)})
+    theta, b = primal.solve(y)
+    alpha, b_dual = dual.solve(y)
+    assert b == pytest.approx(b_dual, rel=1e-9)
+    np.testing.assert_allclose(Phi @ theta, K @ alpha, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(primal.loo(y), dual.loo(y), rtol=1e-9, atol=1e-10)
+    folds = [np.arange(k, 25, 4) for k in range(4)]
+    np.testing.assert_allclose(primal.kfold(y, folds), dual.kfold(y, folds), rtol=1e-9,
+                               atol=1e-10)
+    assert primal.gcv(y) == pytest.approx(dual.gcv(y), rel=1e-9)
+    values = [0.05, 0.4, 3.0]
+    np.testing.assert_allclose(primal.gcv_path("rkhs", values, y),
+                               dual.gcv_path("rkhs", values, y), rtol=1e-9)
+    for r_p, r_d in zip(primal.path("rkhs", values, y)[2], dual.path("rkhs", values, y)[2]):
+        np.testing.assert_allclose(r_p, r_d, rtol=1e-9, atol=1e-10)
+
+
+def test_path_and_systems_are_one_system_per_value():
+    Phi, Y, R, sv = _data(T=2)
+    dec = decompose(Phi, sv, {"ridge": (None, 0.1), "rough": (R, 1.0)}, design=True)
+    values = [0.0, 0.3, 5.0]
+    thetas, bs, res = dec.path("rough", values, Y)
+    kth, _, kres = dec.path("rough", values, Y, folds=[np.arange(0, 31, 2)])
+    for v, th, b, r, kr, sysm in zip(values, thetas, bs, res, kres,
+                                     dec.systems("rough", values)):
+        one = dec.system({"rough": v})
+        np.testing.assert_array_equal(th, one.solve(Y)[0])
+        np.testing.assert_array_equal(b, one.solve(Y)[1])
+        np.testing.assert_array_equal(r, one.loo(Y))
+        np.testing.assert_array_equal(kr, one.kfold(Y, [np.arange(0, 31, 2)]))
+        np.testing.assert_array_equal(sysm.loo(Y), r)
+        assert np.isnan(kr[1]).all()
+    assert dec.representation() == "primal"
+    assert dec.system().diagnostics(Y)["rcond"] > 0
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+def test_another_namespace_gives_the_numpy_answers(ns, to_namespace, to_numpy):
+    conv = to_namespace(ns)
+    Phi, Y, R, sv = _data(T=2)
+    terms = {"ridge": (None, 0.3), "rough": (R, 1.0)}
+    ref = decompose(Phi, sv, terms, design=True)
+    dev = decompose(conv(Phi), conv(sv), {"ridge": (None, 0.3), "rough": (conv(R), 1.0)},
+                    design=True)
+    theta, b = dev.solve(conv(Y))
+    assert type(theta) is type(conv(Phi))
+    np.testing.assert_allclose(to_numpy(theta), ref.solve(Y)[0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(to_numpy(b), ref.solve(Y)[1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(to_numpy(dev.loo(conv(Y))), ref.loo(Y), rtol=1e-9, atol=1e-11)
+    folds = [np.arange(k, 31, 3) for k in range(3)]
+    np.testing.assert_allclose(to_numpy(dev.kfold(conv(Y), folds)), ref.kfold(Y, folds),
+                               rtol=1e-9, atol=1e-11)
+    assert dev.gcv(conv(Y)) == pytest.approx(ref.gcv(Y), rel=1e-10)
+
+
+def test_bad_input_is_refused_by_name():
+    Phi, y, R, _ = _data()
+    dec = decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True)
+    with pytest.raises(HyperparameterError, match="unknown term"):
+        dec.solve(y, {"rough": 1.0})
+    with pytest.raises(HyperparameterError, match=">= 0"):
+        dec.solve(y, {"ridge": -1.0})
+    with pytest.raises(NotSupportedError, match="top right-hand side"):
+        dec.system().solve(y, top=1.0)
+    with pytest.raises(HyperparameterError, match="positive"):
+        decompose(Phi, 0.0, {"ridge": (None, 0.1)}, design=True)
+    with pytest.raises(HyperparameterError, match="takes no"):
+        decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True, bias=False)
