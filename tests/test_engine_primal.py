@@ -1,5 +1,5 @@
 """The engine's primal representation (issue 30, item 1): ``decompose(Φ, s, terms,
-design=True)`` (:class:`~lssvm_cvx.linalg.primal.DesignDecomposition`) solves problem (Q')
+design=True)`` (:class:`~lssvm_cvx.linalg.engine.DesignDecomposition`) solves problem (Q')
 ``½ Σ s_i (y_i - φ_i'θ - b)² + ½ Σ w_k θ'P_kθ`` as a dense solve of its normal equations
 does, its held-out residuals are refits with the set removed from the loss, its GCV is the
 dense hat matrix's, and for a feature map (``ΦΦ' = K``) it is the dual engine's (Q) with the

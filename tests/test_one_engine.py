@@ -41,11 +41,12 @@ ENGINES = {
     # eigendecomposition (`Decomposition.systems` / `path`): the spectral held-out code that
     # was `rkhs_path` (a function), `gamma_sweep`'s own loop and the Tikhonov ensemble's own
     # bordered solve, now in one class
-    "linalg/engine.py": ["Decomposition", "SpectralSystem"],
+    # 2026-11-30: the questions every representation answers through its `system` (`_Questions`,
+    # delegating only: `Decomposition` and the primal `DesignDecomposition` inherit them) and
+    # the primal representation's system (`PrimalSystem`, whose held-out residuals
+    # `PenalizedLS` computes)
+    "linalg/engine.py": ["PrimalSystem", "SpectralSystem", "_Questions"],
     "linalg/penalized.py": ["PenalizedLS"],
-    # 2026-11-30: the primal representation of `decompose` (design=True); both classes
-    # delegate every held-out residual to `PenalizedLS`, they compute nothing of their own
-    "linalg/primal.py": ["DesignDecomposition", "PrimalSystem"],
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],
     "linalg/streaming.py": ["StreamingPenalizedLS"],
 }

@@ -39,11 +39,19 @@ are those of the observation (or set) leaving the loss while the basis and the t
 (:class:`~lssvm_cvx.formulations.regularized.RegularizedLSSVM`), the LS-SVM formulations, their
 γ sweep and one-vs-one pairs, the Auto LS-SVM formulation, every AReg form (fixed c, CV,
 fusion, the Tikhonov ensemble's nodes), the componentwise LS-SVM (its smoother too) and η
-models and the composed device path solve through it.  For ``N ≫ m`` (a design ``Φ``),
-``decompose(Φ, s, terms, design=True)`` is the primal representation
-(:class:`~lssvm_cvx.linalg.primal.DesignDecomposition`, one Cholesky of order m per weight,
-the same questions).  Not yet here (issue 30): the ℓ2-SVM's active-set systems (a Cholesky
-factor updated by rank-one steps).
+models and the composed device path solve through it.  Not yet here (issue 30): the ℓ2-SVM's
+active-set systems (a Cholesky factor updated by rank-one steps).
+
+The primal representation (2026-11-30).  For a design ``Φ`` (``N × m``, ``N ≫ m``: Nyström or
+random Fourier features, any explicit feature map) instead of a Gram matrix,
+``decompose(Φ, s, terms, design=True)`` is the problem::
+
+    min_{θ, b}  ½ Σ_i s_i (y_i - φ_i'θ - b)² + ½ Σ_k w_k θ'P_kθ                         (Q')
+
+(:class:`DesignDecomposition`, its systems :class:`PrimalSystem`): one Cholesky factor of order
+m per weight, the same questions.  A term's matrix None (:data:`RKHS`) is ``||θ||²``, the RKHS
+norm when ``ΦΦ' = K``; (Q') is then (Q) with the RKHS term, and the two representations give
+the same fits and held-out residuals (``tests/test_engine_primal.py``).
 """
 
 from __future__ import annotations
@@ -55,14 +63,15 @@ from typing import Any, Literal, overload
 import array_api_compat as aac
 import numpy as np
 
-from ..exceptions import HyperparameterError
-from .arrays import namespace_or_numpy
-from .primal import DesignDecomposition
+from ..exceptions import HyperparameterError, NotSupportedError
+from .arrays import check_zero_top, namespace_or_numpy
+from .penalized import PenalizedLS
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
 
-__all__ = ["RKHS", "Decomposition", "SpectralSystem", "decompose"]
+__all__ = ["RKHS", "Decomposition", "SpectralSystem", "DesignDecomposition", "PrimalSystem",
+           "decompose"]
 
 #: the matrix of a term that is the RKHS norm ``α'Kα`` (``P_k = K``)
 RKHS = None
@@ -71,7 +80,77 @@ RKHS = None
 Term = tuple[Any, float]
 
 
-class Decomposition:
+class _Questions:
+    """What every representation answers through its ``system(weights)`` (the terms' weights
+    in ``_terms``, a mapping of name to (matrix, weight))."""
+
+    _terms: dict[str, tuple[Any, float]]
+
+    def system(self, weights: Mapping[str, float] | None = None) -> QuadraticSystem:
+        raise NotImplementedError
+
+    @property
+    def names(self) -> list[str]:
+        """The terms' names."""
+        return list(self._terms)
+
+    def weights(self, overrides: Mapping[str, float] | None = None) -> dict[str, float]:
+        """The terms' weights, with ``overrides`` (by name) replacing some."""
+        w = {k: wk for k, (_, wk) in self._terms.items()}
+        for k, v in (overrides or {}).items():
+            if k not in w:
+                raise HyperparameterError(f"unknown term {k!r}; terms are {sorted(w)}")
+            w[k] = float(v)
+        return w
+
+    def solve(self, Y: Any, weights: Mapping[str, float] | None = None) -> tuple[Any, Any]:
+        """``(α, b)`` (the primal representation: ``(θ, b)``) for targets ``Y`` (``(N,)`` or
+        ``(N, T)``)."""
+        return self.system(weights).solve(Y)
+
+    def loo(self, Y: Any, weights: Mapping[str, float] | None = None) -> Any:
+        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
+        return self.system(weights).loo(Y)
+
+    def gcv(self, Y: Any, weights: Mapping[str, float] | None = None) -> float:
+        """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the fit as a linear
+        smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; any
+        namespace, a float)."""
+        return self.system(weights).gcv(Y)
+
+    def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
+              *, cover: bool = False) -> Any:
+        """Exact held-out residuals for the disjoint index sets ``folds`` (``cover``: they
+        must cover every point too)."""
+        return self.system(weights).kfold(Y, folds, cover=cover)
+
+    def systems(self, name: str, values: Sequence[float] | np.ndarray) -> Iterator[QuadraticSystem]:
+        """The factorised systems along ``values`` of the weight ``name``, one at a time."""
+        self.weights({name: 0.0})      # an unknown name fails here
+        return (self.system({name: float(v)})
+                for v in np.asarray(values, dtype=np.float64).reshape(-1))
+
+    def path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
+             folds: Sequence[Any] | None = None, cover: bool = False
+             ) -> tuple[list[Any], list[Any], list[Any]]:
+        """``(solutions, biases, residuals)`` along ``values`` of the weight ``name`` (the
+        others fixed); the residuals are leave-one-out (``folds=None``) or held out per fold
+        (``cover``: the folds must cover every point)."""
+        out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+        for sysm in self.systems(name, values):
+            a, b = sysm.solve(Y)
+            res = sysm.loo(Y) if folds is None else sysm.kfold(Y, folds, cover=cover)
+            for lst, v in zip(out, (a, b, res)):
+                lst.append(v)
+        return out
+
+    def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any) -> np.ndarray:
+        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; any
+        namespace), from :meth:`systems`."""
+        return np.array([sysm.gcv(Y) for sysm in self.systems(name, values)])
+
+
+class Decomposition(_Questions):
     """Problem (Q) of the module docstring, ready to be factorised for any weights.
 
     Parameters
@@ -111,11 +190,6 @@ class Decomposition:
                                       "the RKHS norm")
 
     @property
-    def names(self) -> list[str]:
-        """The terms' names."""
-        return list(self._terms)
-
-    @property
     def rkhs_only(self) -> bool:
         """Whether every term is the RKHS norm."""
         return all(P is RKHS for P, _ in self._terms.values())
@@ -123,15 +197,6 @@ class Decomposition:
     def _rkhs_weighted(self, weights: Mapping[str, float]) -> bool:
         """Whether every term with a nonzero weight is the RKHS norm."""
         return all(self._terms[k][0] is RKHS for k, wk in weights.items() if wk)
-
-    def weights(self, overrides: Mapping[str, float] | None = None) -> dict[str, float]:
-        """The terms' weights, with ``overrides`` (by name) replacing some."""
-        w = {k: wk for k, (_, wk) in self._terms.items()}
-        for k, v in (overrides or {}).items():
-            if k not in w:
-                raise HyperparameterError(f"unknown term {k!r}; terms are {sorted(w)}")
-            w[k] = float(v)
-        return w
 
     def matrix(self, name: str) -> Any:
         """The matrix ``P_k`` of the term ``name`` (formed once)."""
@@ -208,27 +273,6 @@ class Decomposition:
                                       "weights and a positive total weight")
         return AugmentedSystem(self.K, self._weights_vector(), self.weighted_sum(w))
 
-    def solve(self, Y: np.ndarray, weights: Mapping[str, float] | None = None
-              ) -> tuple[np.ndarray, np.ndarray | float]:
-        """``(α, b)`` for targets ``Y`` (``(N,)`` or ``(N, T)``)."""
-        return self.system(weights).solve(Y)
-
-    def loo(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> np.ndarray:
-        """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
-        return self.system(weights).loo(Y)
-
-    def gcv(self, Y: np.ndarray, weights: Mapping[str, float] | None = None) -> float:
-        """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the fit as a linear
-        smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; any
-        namespace, a float)."""
-        return self.system(weights).gcv(Y)
-
-    def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
-              *, cover: bool = False) -> Any:
-        """Exact held-out residuals for the disjoint index sets ``folds`` (``cover``: they
-        must cover every point too)."""
-        return self.system(weights).kfold(Y, folds, cover=cover)
-
     def path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
              folds: Sequence[Any] | None = None, cover: bool = False
              ) -> tuple[list[Any], list[Any], list[Any]]:
@@ -250,14 +294,7 @@ class Decomposition:
                                    Y, ws, folds=folds, cover=cover)
             if gen is not None:
                 return gen
-        alphas, bs, res = [], [], []
-        for v in ws:
-            sysm = self.system({name: float(v)})
-            a, b = sysm.solve(Y)
-            alphas.append(a)
-            bs.append(b)
-            res.append(sysm.loo(Y) if folds is None else sysm.kfold(Y, folds, cover=cover))
-        return alphas, bs, res
+        return super().path(name, ws, Y, folds=folds, cover=cover)
 
 
     def _path_values(self, name: str, values: Sequence[float] | np.ndarray
@@ -294,7 +331,7 @@ class Decomposition:
         if spectral is None:
             spectral = cs is not None and use_eigh(ws.size)
         if not spectral:
-            return (self.system({name: float(v)}) for v in ws)
+            return super().systems(name, ws)
         if cs is None:
             raise HyperparameterError(f"one eigendecomposition serves a path of {name!r} only "
                                       "where every weighted term is the RKHS norm, with "
@@ -305,13 +342,6 @@ class Decomposition:
         """The RKHS-only systems at the total weights ``cs``: one eigendecomposition."""
         spec = SpectralBordered.weighted(self.K, s, border=self.border, bias=self.bias)
         return [SpectralSystem(spec, float(c), s) for c in cs]
-
-    def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: np.ndarray
-                 ) -> np.ndarray:
-        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; any
-        namespace), from :meth:`systems` (one eigendecomposition, O(N²) per value, where it
-        serves)."""
-        return np.array([sysm.gcv(Y) for sysm in self.systems(name, values)])
 
 
 class SpectralSystem(QuadraticSystem):
@@ -373,6 +403,87 @@ class SpectralSystem(QuadraticSystem):
                         self.c / self.s)
 
 
+class DesignDecomposition(_Questions):
+    """Problem (Q') for a design (module docstring), decomposed once for any targets and
+    weights: ``C = Φ_c'SΦ_c/W``, the weighted feature mean and the normalisers in one pass over
+    the rows, without the targets; each target matrix then costs one O(N m) pass
+    (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.bind`), each weight one Cholesky factor of
+    order m (kept for the next target).  It is
+    :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` (the Auto note's (N1), whose formulas are
+    derived there) with its normalisers undone: (Q') times ``2/W`` (``W = Σ s_i``) is (N1) with
+    the weights ``v_k = w_k/(W ρ_k)``.
+
+    Parameters
+    ----------
+    Phi : array of shape (N, m)
+        The design (NumPy, or an array of another array-API namespace and device).
+    s : array of shape (N,) or float
+        Loss weights, positive (in ``Phi``'s namespace).
+    terms : mapping of str to (matrix, float)
+        Per name, the term's ``m × m`` symmetric PSD matrix — an array, a callable returning it,
+        or None for the identity (``||θ||²``: the RKHS norm when ``Φ`` is a feature map of the
+        kernel) — and its weight ``w_k ≥ 0``.
+    """
+
+    def __init__(self, Phi: Any, s: Any, terms: Mapping[str, tuple[Any, float]]):
+        xp, device, numpy = namespace_or_numpy(Phi, s)
+        self.n, self.m = int(Phi.shape[0]), int(Phi.shape[1])
+        self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
+        eye = xp.eye(self.m, dtype=xp.float64 if numpy else Phi.dtype, device=device)
+        matrices = {k: eye if P is None else (P() if callable(P) else P)
+                    for k, (P, _) in terms.items()}
+        vec = aac.is_array_api_obj(s) and getattr(s, "ndim", 0) == 1
+        self.problem = PenalizedLS(Phi, None, penalties=matrices,
+                                   sample_weight=s if vec else None)
+        #: ``Σ s_i``: the factor between (Q') and (N1)
+        self.W = self.problem.W if vec else float(s) * self.n
+        if not self.W > 0 or (not vec and not float(s) > 0):
+            raise HyperparameterError(f"the loss weights must be positive, got {s!r}")
+
+    def representation(self, weights: Mapping[str, float] | None = None) -> str:
+        """``"primal"``: a Cholesky factorisation of order m per weight."""
+        return "primal"
+
+    def system(self, weights: Mapping[str, float] | None = None) -> PrimalSystem:
+        """The factorised system at ``weights`` (default: the terms' own)."""
+        w = self.weights(weights)
+        if any(not v >= 0 for v in w.values()):
+            raise HyperparameterError(f"the terms' weights must be >= 0, got {w}")
+        rho = self.problem.rho
+        return PrimalSystem(self, {k: v / (self.W * rho[k]) for k, v in w.items()})
+
+
+class PrimalSystem(QuadraticSystem):
+    """(Q') at one set of weights: :class:`~lssvm_cvx.linalg.penalized.PenalizedLS` at the
+    normalised weights ``v`` (its Cholesky factor of ``C + Σ v_k ρ_k P_k`` formed at the first
+    question and kept).  ``solve`` gives ``(θ, b)``; the held-out residuals are those of the
+    dual engine: the observation (or set) leaves the loss, the features and terms stay."""
+
+    def __init__(self, dec: DesignDecomposition, v: Mapping[str, float]):
+        self.dec, self.v = dec, dict(v)
+        self.n = dec.n
+
+    def solve(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
+        check_zero_top(top, "the bordered (dual) representation", NotSupportedError)
+        pr = self.dec.problem.bind(Y)
+        theta, b = pr.solve(**self.v)
+        if not pr.single:
+            return theta, b
+        return theta[:, 0], (float(b[0]) if aac.is_numpy_namespace(pr.xp) else b[0])
+
+    def loo(self, Y: Any) -> Any:
+        return self.dec.problem.bind(Y).loo_residuals(**self.v)
+
+    def kfold(self, Y: Any, folds: Sequence[Any], *, cover: bool = False) -> Any:
+        return self.dec.problem.bind(Y).kfold_residuals(folds, cover=cover, **self.v)
+
+    def gcv(self, Y: Any) -> float:
+        return self.dec.problem.bind(Y).gcv(**self.v)
+
+    def diagnostics(self, Y: Any) -> dict[str, float]:
+        return {"jitter": 0.0, "rcond": self.dec.problem.rcond(**self.v)}
+
+
 @overload
 def decompose(K: Any, s: Any, terms: Mapping[str, Term], *, design: Literal[False] = ...,
               **kwargs: Any) -> Decomposition: ...
@@ -388,7 +499,7 @@ def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *
     """Problem (Q) for the Gram ``K``, loss weights ``s`` and the named ``terms``
     (:class:`Decomposition`; keyword arguments go to it), or with ``design=True`` for the
     design ``K = Φ`` (``N × m``) and terms on ``θ`` (the primal representation,
-    :class:`~lssvm_cvx.linalg.primal.DesignDecomposition`: :data:`RKHS` is then ``||θ||²``).
+    :class:`DesignDecomposition`: :data:`RKHS` is then ``||θ||²``).
 
     Examples
     --------
