@@ -142,3 +142,16 @@ def test_bad_input_is_refused_by_name():
         decompose(Phi, 0.0, {"ridge": (None, 0.1)}, design=True)
     with pytest.raises(HyperparameterError, match="takes no"):
         decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True, bias=False)
+
+
+@pytest.mark.parametrize("m", [6, 40])
+def test_the_gcv_path_is_gcv_at_every_value(m):
+    """One generalised eigendecomposition for the whole path (m = 40 > N: ``C`` singular,
+    where a pencil may not be definite and the path falls back to one factor per value)."""
+    Phi, Y, R, sv = _data(m=m, T=2)
+    dec = decompose(Phi, sv, {"ridge": (None, 0.1), "rough": (R, 1.0)}, design=True)
+    for name, values in (("rough", [0.0, 0.3, 5.0]), ("ridge", [0.01, 0.1, 2.0])):
+        np.testing.assert_allclose(dec.gcv_path(name, values, Y),
+                                   [dec.system({name: v}).gcv(Y) for v in values], rtol=1e-8)
+    with pytest.raises(HyperparameterError, match=">= 0"):
+        dec.gcv_path("rough", [-1.0], Y)

@@ -124,3 +124,36 @@ def test_overlapping_folds_are_refused():
     Phi, y, G, _ = _data()
     with pytest.raises(InputError):
         PenalizedLS(Phi, y, G).kfold_residuals([np.array([0, 1]), np.array([1, 2])], 0.5, 0.1)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("T", [1, 2])
+def test_the_gcv_path_is_gcv_at_every_value(weighted, T):
+    """``path(..., criterion="gcv")``: one decomposition, GCV at every value of the weight —
+    equal to :meth:`PenalizedLS.gcv` (one Cholesky each), for the μ form and the ν form."""
+    Phi, Y, G, s = _data(T=T)
+    pr = PenalizedLS(Phi, Y, G, None, sample_weight=s if weighted else None)
+    mus, nus = [0.0, 0.05, 0.7, 9.0], [0.01, 0.2, 3.0]
+    np.testing.assert_allclose(pr.path("mu", mus, {"nu": 0.2}, criterion="gcv").scores,
+                               [pr.gcv(m, 0.2) for m in mus], rtol=1e-9)
+    np.testing.assert_allclose(pr.path("nu", nus, {"mu": 0.7}, criterion="gcv").scores,
+                               [pr.gcv(0.7, n) for n in nus], rtol=1e-9)
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+def test_the_gcv_path_streamed_and_on_another_namespace(ns, to_namespace):
+    conv = to_namespace(ns)
+    Phi, y, G, _ = _data()
+    mem = PenalizedLS(Phi, y, G, None)
+    want = mem.path("nu", [0.01, 0.3, 4.0], {"mu": 0.2}, criterion="gcv").scores
+    dev = PenalizedLS(conv(Phi), conv(y), conv(G), None)
+    np.testing.assert_allclose(dev.path("nu", [0.01, 0.3, 4.0], {"mu": 0.2},
+                                        criterion="gcv").scores, want, rtol=1e-9)
+    st = StreamingPenalizedLS(ArraySource(conv(Phi), conv(y)[:, None], block_rows=7),
+                              lambda xb: xb, conv(G), None, None, conv(np.zeros(5)))
+    np.testing.assert_allclose(st.path("nu", [0.01, 0.3, 4.0], {"mu": 0.2},
+                                       criterion="gcv").scores, want, rtol=1e-9)
+    sub = StreamingPenalizedLS(ArraySource(Phi, y[:, None], block_rows=7), lambda xb: xb, G,
+                               None, np.arange(0, 37, 2), np.zeros(5))
+    with pytest.raises(NotSupportedError, match="every row"):
+        sub.path("nu", [0.1], {"mu": 0.2}, criterion="gcv")

@@ -169,7 +169,7 @@ def test_lists_are_float64_and_one_normaliser_serves_every_engine(problem):
     """The named penalties become NumPy float64 in the one place every constructor goes
     through (lists included, for the in-memory and the streamed engines), and the Auto note's
     :func:`normalizers` is the engines' ``ρ_k = tr C / (W tr P_k)``."""
-    from lssvm_cvx.linalg.penalized import normalizers
+    from lssvm_cvx.linalg.penalties import normalizers
     from lssvm_cvx.linalg.streaming import ArraySource, StreamingPenalizedLS
 
     Phi, y, pens, s = problem

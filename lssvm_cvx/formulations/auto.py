@@ -55,7 +55,7 @@ import numpy as np
 from ..checks import as_matrix
 from ..exceptions import HyperparameterError, NotPSDError
 from ..linalg.engine import decompose
-from ..linalg.penalized import normalizers
+from ..linalg.penalties import normalizers
 from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS

@@ -449,8 +449,24 @@ class DesignDecomposition(_Questions):
         w = self.weights(weights)
         if any(not v >= 0 for v in w.values()):
             raise HyperparameterError(f"the terms' weights must be >= 0, got {w}")
-        rho = self.problem.rho
-        return PrimalSystem(self, {k: v / (self.W * rho[k]) for k, v in w.items()})
+        return PrimalSystem(self, self._normalised(w))
+
+    def _normalised(self, w: Mapping[str, float]) -> dict[str, float]:
+        """(N1)'s weights ``v_k = w_k/(W ρ_k)`` of the weights ``w`` of (Q')."""
+        return {k: v / (self.W * self.problem.rho[k]) for k, v in w.items()}
+
+    def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any) -> np.ndarray:
+        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed) from one
+        generalised eigendecomposition (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`;
+        one factorisation per value where the pencil is not definite)."""
+        ws = np.asarray(values, dtype=np.float64).reshape(-1)
+        if not np.all(ws >= 0):
+            raise HyperparameterError(f"the terms' weights must be >= 0, got {name}={values!r}")
+        v = self._normalised(self.weights({name: 0.0}))
+        rest = {k: x for k, x in v.items() if k != name}
+        scores = self.problem.bind(Y).path(name, ws / (self.W * self.problem.rho[name]), rest,
+                                           criterion="gcv").scores
+        return scores if np.all(np.isfinite(scores)) else super().gcv_path(name, ws, Y)
 
 
 class PrimalSystem(QuadraticSystem):

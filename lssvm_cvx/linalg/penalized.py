@@ -75,46 +75,23 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..exceptions import HyperparameterError, InputError, NotPSDError, NotSupportedError
+from ..exceptions import HyperparameterError, InputError, NotSupportedError
 from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
                      namespace_or_numpy, solve_triangular, take_rows, to_numpy)
 from .cholesky import Cholesky
-from .scores import block_residuals, gcv_score, leverage_residuals, loo_score, path_residuals
+from .penalties import normalizer, penalty_set
+from .scores import (block_residuals, gcv_score, leverage_residuals, loo_score,
+                     path_fit_residuals, path_residuals)
 
 __all__ = [
     "CHUNK_ELEMS",
-    "MU_UNIT",
-    "NU_UNIT",
-    "normalizers",
-    "penalty_set",
     "PenalizedLS",
     "PathResult",
     "Fit",
 ]
 
-#: unit of the normalised μ (module docstring)
-MU_UNIT = 1.0
-#: unit of the normalised ν (module docstring)
-NU_UNIT = 1.0
 #: elements per row chunk of an N × m product (rows = this / m, ≈ 32 MB of float64 per chunk)
 CHUNK_ELEMS = 4_000_000
-
-
-def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
-                sample_weight: np.ndarray | None = None) -> tuple[float, float]:
-    """``(ρ_G, ρ_R) = (s_G/N, s_R/N)`` with ``s_G = MU_UNIT tr(C)/tr(G)``, ``s_R = NU_UNIT
-    tr(C)/tr(R)`` (``R = I`` when None) and ``C = Φ_c'SΦ_c/N`` (module docstring; ``S`` the
-    sample weights scaled to mean 1, the identity when None)."""
-    Phi = np.asarray(Phi, dtype=np.float64)
-    n, m = Phi.shape
-    if sample_weight is None:
-        trC = float(np.sum((Phi - Phi.mean(axis=0)) ** 2) / n)
-    else:  # weighted: the sum of weights plays the part of N (integer weights = repeated rows)
-        w = np.asarray(sample_weight, dtype=np.float64)
-        n = float(w.sum())
-        trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
-    return (_normalizer(trC, float(np.trace(G)), n, "G (mu)"),
-            _normalizer(trC, float(m if R is None else np.trace(R)), n, "R (nu)"))
 
 
 @dataclass
@@ -132,39 +109,6 @@ class PathResult:
         return float(self.values[k]), float(self.scores[k])
 
 
-# ------------------------------------------------------------------- the LS problem
-def _normalizer(trC: float, trP: float, W: float, label: str) -> float:
-    """``ρ = tr(C)/(W tr P)`` (unit :data:`MU_UNIT` = :data:`NU_UNIT` = 1; the module
-    docstring's rule, of every engine and of :func:`normalizers`), with its checks."""
-    if not trC > 0:
-        raise InputError("the design has no variation (all inputs identical?)")
-    if not trP > 0:
-        raise NotPSDError(f"the penalty {label} has non-positive trace {trP:.3g}")
-    return MU_UNIT * trC / trP / W
-
-
-def penalty_set(G: Any, R: Any, penalties: Mapping[str, Any] | None, definite: Iterable[str]
-                 ) -> tuple[dict[str, Any], frozenset[str], dict[str, str]]:
-    """The named penalties ``{name: matrix or None}`` (None: the identity), the names of the
-    positive-definite ones and the matrices' labels in messages: the Auto note's ``μ G`` and
-    ``ν R`` when ``penalties`` is None."""
-    if penalties is None:
-        if G is None:
-            raise InputError("give the gradient-norm Gram G (the Auto note's penalties) or "
-                             "`penalties`")
-        return {"mu": G, "nu": R}, frozenset({"nu"}), {"mu": "G", "nu": "R"}
-    if G is not None or R is not None:
-        raise InputError("give either G and R (the Auto note's penalties) or `penalties`, not both")
-    named = dict(penalties)
-    if not named or not all(isinstance(k, str) and k.isidentifier() for k in named):
-        raise InputError(f"penalties must map identifiers to matrices, got {sorted(map(str, named))}")
-    pd = frozenset(definite)
-    if not pd <= set(named):
-        raise InputError(f"definite names {sorted(pd - set(named))} are not penalties {sorted(named)}")
-    return (named, pd | {k for k, P in named.items() if P is None},
-            {k: "I" if P is None else f"P_{k}" for k, P in named.items()})
-
-
 class PenalizedLS:
     """Problem (N1) for one basis, with any named quadratic penalties: exact LOO, a path of any
     one weight from one decomposition, fit — on NumPy or on any array-API namespace and device
@@ -172,8 +116,8 @@ class PenalizedLS:
 
     The penalties are the Auto note's ``μ ρ_G G + ν ρ_R R`` by default (``G``, ``R``), or any
     named set ``Σ_k w_k ρ_k P_k`` (``penalties``; issue 30, step 1), each with the one
-    normaliser rule ``ρ_k = tr(C)/(W tr P_k)`` (unit 1: :data:`MU_UNIT` = :data:`NU_UNIT`) and
-    a path form chosen by whether the penalty is declared positive definite (ν's form, below);
+    normaliser rule ``ρ_k = tr(C)/(W tr P_k)`` (:mod:`lssvm_cvx.linalg.penalties`) and a path
+    form chosen by whether the penalty is declared positive definite (ν's form, below);
     the LS-SVM approximations carry one identity penalty.
 
     The arrays stay in their namespace and on their device; only the paths' scores come back
@@ -326,7 +270,7 @@ class PenalizedLS:
         self.C = 0.5 * (C + xp.matrix_transpose(C))
         #: per penalty, its weight's normaliser (N1 divided by W: per unit of the mean fit term)
         self.rho: dict[str, float] = {
-            k: _normalizer(trC, float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P))),
+            k: normalizer(trC, float(self.m) if P is None else float(xp.sum(xp.linalg.diagonal(P))),
                            self.W, f"{self.labels[k]} ({k})")
             for k, P in self.P.items()}
 
@@ -399,15 +343,25 @@ class PenalizedLS:
 
     def _path(self, V: Any, W: Any, criterion: str) -> np.ndarray:
         """Criterion for every column of the weight matrix ``W`` (m × n_values), with
-        ``A^{-1} = V diag(W[:, k]) V'``: the residuals are formed and scored block by block."""
-        q = self.xp.matrix_transpose(V) @ self.rhs  # q = P'y_c / N = V' Φ_c' y_c / N = V' rhs
+        ``A^{-1} = V diag(W[:, k]) V'``: the residuals are formed and scored block by block
+        (``"gcv"``: the residual sums of squares and the traces ``Σ S_ii``, every row)."""
+        xp, gcv = self.xp, criterion == "gcv"
+        if gcv and self.n_loo != self.N:
+            raise NotSupportedError("generalised cross-validation needs every row")
+        q = xp.matrix_transpose(V) @ self.rhs  # q = P'y_c / N = V' Φ_c' y_c / N = V' rhs
 
         def block(wb: Any, B: Any, Yb: Any, Ycb: Any) -> Any:
             P = B @ V
             h = (1.0 / self.W) + ((P * P) @ W) / self.W  # (rows, n_vals)
-            R = path_residuals(Ycb, P, q, W, h if wb is None else wb * h)
-            return loo_score(R, Yb, criterion) * int(B.shape[0])
+            h = h if wb is None else wb * h
+            if gcv:     # Σ over rows of the residuals² (mean over the columns) and of S_ii
+                E = path_fit_residuals(Ycb, P, q, W)
+                return xp.stack([xp.mean(xp.sum(E * E, axis=0), axis=0), xp.sum(h, axis=0)])
+            return loo_score(path_residuals(Ycb, P, q, W, h), Yb, criterion) * int(B.shape[0])
 
+        if gcv:
+            sums = to_numpy(self._reduce(block)).astype(np.float64)
+            return np.asarray(gcv_score(sums[0], self.N, self.N - sums[1]), dtype=np.float64)
         return to_numpy(self._reduce(block) / self.n_loo).astype(np.float64)
 
     def _grid(self, values: ArrayLike) -> tuple[np.ndarray, Any]:
@@ -416,8 +370,9 @@ class PenalizedLS:
 
     def path(self, name: str, values: ArrayLike, fixed: Mapping[str, float] | None = None,
              criterion: str = "mse") -> PathResult:
-        """LOO criterion for every value of the weight ``name``, the others at ``fixed`` (0 when
-        not given), from one decomposition: ``(C + others) U = P U diag(λ)``, ``U'PU = I``,
+        """LOO criterion (``criterion``: one of :data:`~lssvm_cvx.linalg.scores.SCORES`, or
+        ``"gcv"``: generalised cross-validation, every row) for every value of the weight
+        ``name``, the others at ``fixed`` (0 when not given), from one decomposition: ``(C + others) U = P U diag(λ)``, ``U'PU = I``,
         ``A^{-1} = U diag(1/(λ + ρw)) U'`` when the penalty is positive definite (ν's form;
         symmetric when ``P = I``), else ``ρP V = (C + others) V Θ``, ``V'(C + others)V = I``,
         ``A^{-1} = V diag(1/(1 + θw)) V'`` (μ's form).  Scores are ``inf`` when the pencil's

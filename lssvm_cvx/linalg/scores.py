@@ -35,7 +35,7 @@ from ..exceptions import HyperparameterError
 from .folds import disjoint_folds
 
 __all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
-           "diagonal_residuals", "block_residuals", "path_residuals"]
+           "diagonal_residuals", "block_residuals", "path_residuals", "path_fit_residuals"]
 
 #: LOO mean squared error, mean absolute error, squared hinge of the LOO decision values
 #: (classification), LOO misclassification rate
@@ -169,7 +169,7 @@ def leverage_residuals(residuals: Any, h: Any) -> Any:
         The held-out residuals ``y_i - f^{(-i)}(x_i)``, the shape of ``residuals``.
     """
     residuals, h = _array(residuals), _array(h)
-    return residuals / (1.0 - (h[:, None] if residuals.ndim > h.ndim else h))
+    return residuals / (1.0 - (h[:, None, ...] if residuals.ndim > h.ndim else h))
 
 
 def diagonal_residuals(alpha: Any, d: Any) -> Any:
@@ -271,6 +271,12 @@ def path_residuals(Yc: Any, P: Any, q: Any, W: Any, h: Any) -> Any:
     array of shape (rows, T, V)
         The held-out residuals per row, target column and weight value.
     """
-    xp = array_namespace(Yc, P, q, W, h)
-    return xp.stack([leverage_residuals(Yc[:, t:t + 1] - P @ (q[:, t:t + 1] * W), h)
-                     for t in range(int(Yc.shape[1]))], axis=1)
+    return leverage_residuals(path_fit_residuals(Yc, P, q, W), h)
+
+
+def path_fit_residuals(Yc: Any, P: Any, q: Any, W: Any) -> Any:
+    """The residuals ``y_c - P (q ∘ W[:, k])`` of the fit on all the rows for every value of
+    one weight (the arguments of :func:`path_residuals`; an array of shape (rows, T, V))."""
+    xp = array_namespace(Yc, P, q, W)
+    return xp.stack([Yc[:, t:t + 1] - P @ (q[:, t:t + 1] * W) for t in range(int(Yc.shape[1]))],
+                    axis=1)

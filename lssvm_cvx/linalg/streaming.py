@@ -31,7 +31,8 @@ import numpy as np
 
 from ..exceptions import InputError
 from .arrays import namespace_or_numpy, take_rows, to_numpy
-from .penalized import Fit, PenalizedLS, penalty_set
+from .penalized import Fit, PenalizedLS
+from .penalties import penalty_set
 from .scores import loo_score
 
 __all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
