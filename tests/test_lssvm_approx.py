@@ -114,6 +114,8 @@ def _guard_gathers(monkeypatch, n_rows):
                    gamma_grid=[1.0, 100.0], sigma2_grid=[0.5, 4.0]),
     LSSVMClassifier(approximation="nystroem", n_components=40, random_state=3, selection="loo",
                     gamma_grid=[1.0, 100.0], sigma2_grid=[0.5, 4.0]),
+    LSSVMRegressor(approximation="rff", n_components=40, random_state=3, selection="gcv",
+                   gamma_grid=[1.0, 10.0, 100.0], sigma2_grid=[0.5, 4.0]),
 ])
 def test_dask_fit_equals_in_memory_and_gathers_no_n_rows(client, monkeypatch, est):
     from sklearn.base import clone
@@ -166,6 +168,27 @@ def test_bad_dask_input_clear_errors_nothing_fitted(client):
         est.fit(da.from_array(X, chunks=(100, 3)), da.from_array(yn, chunks=100))
     with pytest.raises(NotFittedError):
         est.predict(X)
+
+
+@pytest.mark.parametrize("kind", ["nystroem", "rff"])
+@pytest.mark.parametrize("classify", [False, True])
+def test_gcv_selection_is_the_exact_lssvms_gcv_on_the_approximate_gram(kind, classify):
+    """``selection="gcv"``: GCV of the approximate model over every row (``n_loo`` does not
+    apply), from one eigendecomposition per σ² — the exact (dual) LS-SVM's GCV on the Gram
+    ``ΦΦ'`` of the same features, another engine, at every γ."""
+    X, y = _data(150)
+    grid = np.logspace(-1, 3, 7)
+    C = LSSVMClassifier if classify else LSSVMRegressor
+    yy = np.digitize(y, [0.3]) if classify else y
+    est = C(sigma2=2.0, approximation=kind, n_components=40, random_state=1, selection="gcv",
+            gamma_grid=grid, n_loo=20).fit(X, yy)
+    Phi = est.feature_map_(X)
+    ref = C(kernel="precomputed", selection="gcv", gamma_grid=grid).fit(Phi @ Phi.T, yy)
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-8)
+    assert est.gamma_ == ref.gamma_ and est.best_params_["gamma"] == ref.best_params_["gamma"]
+    assert est.cv_results_["criterion"] == "gcv (approximate kernel)"
+    assert est.loo_rows_.size == 150             # GCV is a criterion of every row
 
 
 def test_bad_settings_are_named():

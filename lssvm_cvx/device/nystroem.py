@@ -63,7 +63,7 @@ class NystroemPath(StreamedPath):
 
 
 def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: Any,
-                      block_rows: int = 65536) -> NystroemPath:
+                      block_rows: int = 65536, criterion: str = "mse") -> NystroemPath:
     """Fit the Nyström LS-SVM (RBF kernel, centres ``Z``) at the γ of the smallest exact LOO
     error over ``gammas``, in two streamed passes over the rows (module docstring).
 
@@ -81,6 +81,9 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
         The γ grid.
     block_rows : int, default=65536
         Rows per block (temporary memory ≈ 3 ``block_rows × m`` arrays).
+    criterion : {"mse", "gcv"}, default="mse"
+        The score of the γ path: the mean squared exact LOO residual, or generalised
+        cross-validation (:func:`~lssvm_cvx.device.streamed.ridge_loo_path`).
 
     Returns
     -------
@@ -113,7 +116,7 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
                          xp.float64) @ P
 
     path = ridge_loo_path(X, y, features, gs, xp.mean(features(centres), axis=0),
-                          block_rows=block_rows)
+                          block_rows=block_rows, criterion=criterion)
     return NystroemPath(gammas=gs, scores=path.scores, gamma=path.gamma,
                         coef=xp.astype(P @ path.coef, dt), intercept=xp.astype(path.intercept, dt),
                         rank=keep)

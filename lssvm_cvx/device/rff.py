@@ -98,7 +98,7 @@ class RFFPath(StreamedPath):
 
 
 def rff_loo_path(X: Any, y: Any, features: FourierFeatures, *, gammas: Any,
-                 block_rows: int = 65536) -> RFFPath:
+                 block_rows: int = 65536, criterion: str = "mse") -> RFFPath:
     """Fit the random-Fourier-feature LS-SVM at the γ of the smallest exact LOO error over
     ``gammas``, in two streamed passes over the rows (module docstring).
 
@@ -114,6 +114,9 @@ def rff_loo_path(X: Any, y: Any, features: FourierFeatures, *, gammas: Any,
         The γ grid.
     block_rows : int, default=65536
         Rows per block (temporary memory ≈ 3 ``block_rows × m`` arrays).
+    criterion : {"mse", "gcv"}, default="mse"
+        The score of the γ path: the mean squared exact LOO residual, or generalised
+        cross-validation (:func:`~lssvm_cvx.device.streamed.ridge_loo_path`).
 
     Returns
     -------
@@ -132,6 +135,6 @@ def rff_loo_path(X: Any, y: Any, features: FourierFeatures, *, gammas: Any,
     gs = check_rows(xp, device, X, y, gammas, block_rows=block_rows, cols=features.n_features)
     path = ridge_loo_path(X, y, features, gs,
                           xp.zeros((features.n_features,), dtype=xp.float64, device=device),
-                          block_rows=block_rows)
+                          block_rows=block_rows, criterion=criterion)
     return RFFPath(gammas=gs, scores=path.scores, gamma=path.gamma,
                    coef=xp.astype(path.coef, dt), intercept=xp.astype(path.intercept, dt))

@@ -84,7 +84,8 @@ class StreamedPath:
     gammas : list of float
         The γ grid.
     scores : array of shape (n_gammas,)
-        Mean squared exact LOO residual of the approximate model at every γ (all N rows).
+        Mean squared exact LOO residual of the approximate model at every γ (all N rows), or
+        its generalised cross-validation.
     gamma : float
         The γ of the smallest score.
     coef : array
@@ -101,9 +102,10 @@ class StreamedPath:
 
 
 def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[float],
-                   shift: Any, *, block_rows: int) -> StreamedPath:
-    """Fit at the γ of the smallest exact LOO error over ``gammas``, the features streamed
-    ``block_rows`` rows at a time (module docstring).
+                   shift: Any, *, block_rows: int, criterion: str = "mse") -> StreamedPath:
+    """Fit at the γ of the smallest exact LOO error over ``gammas`` (``criterion="gcv"``: the
+    smallest generalised cross-validation), the features streamed ``block_rows`` rows at a
+    time (module docstring).
 
     Parameters
     ----------
@@ -118,6 +120,9 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
         A provisional feature mean (module docstring).
     block_rows : int
         Rows per block.
+    criterion : {"mse", "gcv"}, default="mse"
+        The mean squared exact LOO residual, or generalised cross-validation (every row, from
+        the same eigendecomposition).
 
     Returns
     -------
@@ -131,7 +136,7 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
         lambda XB: xp.astype(features(XB), f64), None, None, None, xp.astype(shift, f64),
         penalties={"ridge": None})
     nus = 1.0 / (np.asarray(gammas, dtype=np.float64) * pr.W * pr.rho["ridge"])  # ν ρ = 1/(γN)
-    scores = pr.path("ridge", nus).scores
+    scores = pr.path("ridge", nus, criterion=criterion).scores
     j = int(np.argmin(scores))
     theta = factor_spd(xp, pr.matrix(ridge=float(nus[j])),
                        name=f"the ridge's normal equations at gamma = {gammas[j]:g}"

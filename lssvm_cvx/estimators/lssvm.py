@@ -73,9 +73,12 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         of a classifier."""
         if self._precomputed:
             raise HyperparameterError("approximation needs a kernel on the inputs, not 'precomputed'")
-        if self.selection not in (None, "loo"):
-            raise HyperparameterError("with approximation, selection must be None or 'loo' "
-                                      f"(exact LOO of the approximate model), got {self.selection!r}")
+        if self.selection not in (None, "loo", "gcv"):
+            raise HyperparameterError("with approximation, selection must be None, 'loo' (exact "
+                                      "LOO of the approximate model) or 'gcv' (its generalised "
+                                      f"cross-validation), got {self.selection!r}")
+        if self.selection == "gcv":
+            score = "gcv"
         if sample_weight is not None:
             raise InputError(f"sample_weight is not supported with approximation={self.approximation!r} "
                              "(fit the exact LS-SVM, approximation=None, for weighted data)")
@@ -102,7 +105,7 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 X, Y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
         gammas = sigma2s = None
         Y2 = Y if Y.ndim == 2 else Y[:, None]
-        if self.selection == "loo":
+        if self.selection in ("loo", "gcv"):
             gammas = gamma_candidates(self)
             rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
             if self.sigma2_grid is not None and not rbf:
@@ -292,19 +295,21 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         ``n_components`` random training rows) or ``"rff"`` (random Fourier features, RBF
         only): the LS-SVM on the approximate Gram ``ΦΦ'``, fitted by streaming the features in
         row blocks — never an ``N × m`` array — on NumPy or ``dask.array`` inputs
-        (:mod:`lssvm_cvx.estimators.lssvm_approx`).  ``selection`` may then be None or
-        ``"loo"`` (exact LOO of the approximate model); no ``sample_weight``.
+        (:mod:`lssvm_cvx.estimators.lssvm_approx`).  ``selection`` may then be None,
+        ``"loo"`` (exact LOO of the approximate model) or ``"gcv"`` (its generalised
+        cross-validation over every row); no ``sample_weight``.
     n_components :
         Number of Nyström centres or random features ``m``.
     sigma2_subsample :
-        With ``approximation`` and ``selection="loo"`` over several σ²: above this many rows
-        the width is chosen on a seeded subsample of this many rows (exact LOO of the
-        approximate model there), then γ by the exact LOO path on every row at that width
+        With ``approximation`` and ``selection="loo"`` or ``"gcv"`` over several σ²: above this
+        many rows the width is chosen on a seeded subsample of this many rows (the approximate
+        model's criterion there), then γ by the criterion's path on every row at that width
         (one pass over the data instead of one per σ²; ``cv_results_["sigma2_stage"]``).
         None: every σ² on every row.
     n_loo :
         With ``approximation``: the LOO criterion is evaluated on every row up to ``n_loo``
-        rows, above that on a seeded uniform subsample of ``n_loo`` rows (``loo_rows_``).
+        rows, above that on a seeded uniform subsample of ``n_loo`` rows (``loo_rows_``);
+        ``selection="gcv"`` uses every row.
     progress :
         With ``approximation``: tqdm progress bars over the row blocks.
 

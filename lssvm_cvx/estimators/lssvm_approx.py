@@ -18,6 +18,8 @@ leave-one-out residuals of the approximate model, ``(y_i - ŷ_i)/(1 - h_i)`` wit
 ``h_i = 1/N + φ_c(x_i)'(Φ_c'Φ_c + I/γ)^{-1}φ_c(x_i)``, from one eigendecomposition of the
 ``m × m`` matrix (one more pass); above ``n_loo`` rows the criterion is the mean over a seeded
 uniform subsample of rows (an unbiased estimate of the LOO criterion, ``loo_rows_``).
+``selection="gcv"`` scores the grid by generalised cross-validation, ``N ||y - ŷ||²/(N - Σ h_i)²``
+over every row, from the same eigendecomposition and pass (the exact LS-SVM's GCV on ``ΦΦ'``).
 
 Dask: ``fit`` with ``dask.array`` ``X`` and ``y`` (same row chunks, known sizes) runs each pass as
 one graph of per-chunk tasks with one tree reduction on the current ``distributed.Client``;
@@ -46,7 +48,7 @@ __all__ = ["APPROXIMATIONS", "fit_approximate", "approximate_decision", "subsamp
 #: the values of the LS-SVM estimators' ``approximation`` parameter besides ``None``
 APPROXIMATIONS = ("nystroem", "rff")
 #: LOO score names of the estimators → the streaming engine's vocabulary
-_SCORE = {"mse": "mse", "misclassification": "error"}
+_SCORE = {"mse": "mse", "misclassification": "error", "gcv": "gcv"}
 
 
 def subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
@@ -133,10 +135,10 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     Y : numpy.ndarray or dask.array.Array of shape (N, T)
         Targets as the model uses them (±1 columns for a classifier).
     gammas, sigma2s : numpy.ndarray or None
-        The (γ, σ²) grid of ``selection="loo"`` (σ² only for the RBF kernel), or None to fit at
+        The (γ, σ²) grid of ``selection="loo"`` or ``"gcv"`` (σ² only for the RBF kernel), or None to fit at
         ``est.gamma``, ``est.sigma2``.
-    score : {"mse", "misclassification"}
-        The LOO criterion.
+    score : {"mse", "misclassification", "gcv"}
+        The LOO criterion, or generalised cross-validation (every row).
     gamma : float
         The estimator's validated γ (used when ``gammas`` is None).
     make_kernel : callable
@@ -153,10 +155,11 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     N = X.shape[0]
     m = min(m, N)
     source = _source(X, Y, m, bool(est.progress))
-    loo_rows = loo_subsample(N, n_loo, int(seed))
     if score not in _SCORE:
         raise HyperparameterError(f"the selection score must be one of {tuple(_SCORE)}, got {score!r}")
     criterion = _SCORE[score]
+    # GCV is a criterion of every row; the LOO criterion may be estimated on a subsample
+    loo_rows = np.arange(N) if criterion == "gcv" else loo_subsample(N, n_loo, int(seed))
     best: tuple[float, Any, StreamingPenalizedLS, Any] | None
     if gammas is None:
         fmap = _feature_map(kind, make_kernel(None), X, m, est.random_state)
@@ -176,13 +179,14 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
                 best_score = float(scores[i, j])
                 best = (float(gammas[j]), est.sigma2 if s2 is None else float(s2), pr, fmap)
         if best is None:
-            raise InputError("no (gamma, sigma2) candidate gave a finite LOO criterion")
+            raise InputError(f"no (gamma, sigma2) candidate gave a finite {criterion} criterion")
         params = [({} if s2 is None else {"sigma2": float(s2)}) | {"gamma": float(g)}
                   for s2 in sig for g in gammas]
         results = search_results(
             params, scores.ravel(), gammas=np.asarray(gammas), sigma2s=np.asarray(
                 [np.nan if s is None else s for s in sig]), scores=scores,
-            criterion=f"loo ({criterion}, approximate kernel)", best_gamma=best[0],
+            criterion=("gcv (approximate kernel)" if criterion == "gcv"
+                       else f"loo ({criterion}, approximate kernel)"), best_gamma=best[0],
             best_sigma2=best[1], best_score=best_score)
     assert best is not None
     gamma, sigma2, pr, fmap = best

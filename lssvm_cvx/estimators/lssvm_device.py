@@ -20,8 +20,9 @@ default, ``selection_score``, or a ``scoring`` of one's own, scored on held-out 
 copied to the CPU).  The approximations stay here: exact LOO over γ of the approximate model
 with ``approximation="nystroem"`` (:func:`~lssvm_cvx.device.nystroem_loo_path`) or ``"rff"``
 (:func:`~lssvm_cvx.device.rff_loo_path`, the CPU path's random features moved to the device),
-scored by the mean squared LOO residual.  Anything else (another kernel, ``sample_weight``,
-multiclass, k-fold, GCV or a scorer with an approximation) is a one-line
+scored by the mean squared LOO residual, or by generalised cross-validation
+(``selection="gcv"``, every row, from the same eigendecomposition).  Anything else (another
+kernel, ``sample_weight``, multiclass, k-fold or a scorer with an approximation) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the CPU path.  ``search`` is
 ignored: the device scores the whole grid exactly.
 """
@@ -74,10 +75,9 @@ def check_device_options(est: Any, sample_weight: Any, groups: Any, classificati
     if est.approximation not in (None, "nystroem", "rff"):
         raise HyperparameterError(f"on a device approximation must be None, 'nystroem' or "
                                   f"'rff', got {est.approximation!r}{cpu}")
-    if est.approximation is not None and est.selection in ("kfold", "gcv"):
+    if est.approximation is not None and est.selection == "kfold":
         raise HyperparameterError(f"on a device the approximate model is selected by exact LOO "
-                                  f"(selection='loo'), not "
-                                  f"{'k-fold' if est.selection == 'kfold' else 'GCV'}{cpu}")
+                                  f"(selection='loo') or GCV (selection='gcv'), not k-fold{cpu}")
     if est.approximation is not None and (getattr(est, "scoring", None) is not None or (
             classification and getattr(est, "selection_score", "mse") != "mse")):
         raise HyperparameterError(f"on a device the approximations score the mean squared LOO "
@@ -128,6 +128,7 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
                   if isinstance(est.sigma2_grid, str) else np.empty((0, int(X.shape[1]))))
         sigma2s = [float(s) for s in sigma2_candidates(est, sample)[0]]
     m = min(int(est.n_components), int(X.shape[0]))
+    criterion = "gcv" if est.selection == "gcv" else "mse"
     paths: list[Any]
     if est.approximation == "nystroem":
         from sklearn.utils import check_random_state
@@ -135,20 +136,22 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
         # the rows the CPU path (and scikit-learn's Nystroem) picks: a seeded permutation's first m
         idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
         centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
-        paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas) for s2 in sigma2s]
+        paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas, criterion=criterion)
+                 for s2 in sigma2s]
     else:
         # the CPU path's draws (RandomFourierMap with the same random_state) for every width
         maps = [FourierFeatures.like(RandomFourierMap(s2, int(X.shape[1]), m, est.random_state), X)
                 for s2 in sigma2s]
-        paths = [rff_loo_path(X, Y, fm, gammas=gammas) for fm in maps]
+        paths = [rff_loo_path(X, Y, fm, gammas=gammas, criterion=criterion) for fm in maps]
     if est.selection is None:
         est.cv_results_ = None
         i = j = 0
     else:
         scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
         params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
-        est.cv_results_ = search_results(params, scores.ravel(), device=str(device),
-                                         criterion="mean squared exact LOO residual")
+        est.cv_results_ = search_results(params, scores.ravel(), device=str(device), criterion=(
+            "generalised cross-validation" if criterion == "gcv"
+            else "mean squared exact LOO residual"))
         est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
         i, j = divmod(int(est.best_index_), len(gammas))
     est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
