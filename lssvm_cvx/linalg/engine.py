@@ -432,7 +432,8 @@ class DesignDecomposition(_Questions):
         eye = xp.eye(self.m, dtype=xp.float64 if numpy else Phi.dtype, device=device)
         matrices = {k: eye if P is None else (P() if callable(P) else P)
                     for k, (P, _) in terms.items()}
-        vec = aac.is_array_api_obj(s) and getattr(s, "ndim", 0) == 1
+        s = np.asarray(s, dtype=np.float64) if numpy else s
+        vec = getattr(s, "ndim", 0) == 1
         self.problem = PenalizedLS(Phi, None, penalties=matrices,
                                    sample_weight=s if vec else None)
         #: ``Σ s_i``: the factor between (Q') and (N1)

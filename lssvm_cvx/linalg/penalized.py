@@ -204,6 +204,8 @@ class PenalizedLS:
     def _bind(self, Y: Any) -> None:
         """The targets' part of the normal equations: ``ȳ``, ``Y_c`` and ``Φ_c'S y_c/W``."""
         xp = self.xp
+        if not aac.is_numpy_namespace(xp):
+            namespace_of(self.Phi, Y)    # the targets in the design's namespace and device
         self._targets(np.asarray(Y, dtype=np.float64) if aac.is_numpy_namespace(xp) else Y)
         self.y_mean = (xp.mean(self.Y, axis=0) if self.w is None
                        else (self.w @ self.Y) / self.W)
