@@ -163,7 +163,6 @@ def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_names
     once: the streamed all-rows problem's ``K(Z, Z)`` serves both the margin matrix and the
     design's column means (it was formed twice), a subsample problem's serves its margin
     matrix; the design's rows are distances to the centres, never centres to centres."""
-    from lssvm_cvx.estimators import auto_device
     from lssvm_cvx.terms import gradient_norm
 
     conv = to_namespace("array_api_strict")
@@ -183,8 +182,12 @@ def test_each_nystroem_problem_forms_the_centres_gram_once(monkeypatch, to_names
     # 2026-11-29) form every distance on a device through this one function
     monkeypatch.setattr(gradient_norm, "array_sq_dists", counting(
         gradient_norm.array_sq_dists, centres, lambda A, B=None, **kw: B is None or A is B))
+    # the problems are built by the CPU path's builder (auto_stream.problem_factory, one for
+    # both since 2026-11-30)
+    from lssvm_cvx.estimators import auto_stream
+
     for name in ("PenalizedLS", "StreamingPenalizedLS"):
-        monkeypatch.setattr(auto_device, name, counting(getattr(auto_device, name), problems))
+        monkeypatch.setattr(auto_stream, name, counting(getattr(auto_stream, name), problems))
     with lssvm_cvx.array_api_dispatch():
         AutoLSSVMRegressor(approximation="nystroem", n_components=30,
                            n_subsample=120).fit(conv(X), conv(y))

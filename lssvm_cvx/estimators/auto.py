@@ -40,15 +40,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from ..selection.auto import CRITERIA, auto_search
 from ..terms.gradient_basis import MARGINS, basis_transform
-from ..linalg.penalized import PenalizedLS
-from ..terms.gradient_basis import exact_basis, nystroem_basis, rff_basis
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
                           constant_model, fit_auto_device, record_fit)
-from .auto_stream import check_dask_target, input_stats, is_dask, make_source, pick_centres, streamed_problem, take_standardized
+from .auto_stream import (check_dask_target, input_stats, is_dask, make_source, pick_centres,
+                          problem_factory)
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
 from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
@@ -213,32 +212,11 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
             Y2 = Y2[:, None]
         source = make_source(X, Y2, m_est, bool(self.progress)) if kind != "exact" else None
 
-        def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
-            if rows is None and kind != "exact":
-                return streamed_problem(kind, source, g, p=self.p_, c=self.c_, margin=self.margin,
-                                        centres=centres, mean=self.x_mean_, scale=self.x_scale_,
-                                        n_components=self.n_components, seed=seed,
-                                        n_loo=self.n_loo, X_mem=X if not dask_in else None)
-            if rows is not None and kind != "exact":
-                Xr, Yr = take_standardized(source, rows, self.x_mean_, self.x_scale_)
-                Yr = Yr[:, 0] if not dask_in and Y.ndim == 1 else Yr
-            else:
-                if Xs is None:  # dask inputs with the exact basis were refused above
-                    raise HyperparameterError("approximation='exact' needs X in memory")
-                Xr = Xs if rows is None else Xs[rows]
-                Yr = Y if rows is None else Y[rows]
-            if kind == "exact":
-                B = exact_basis(Xr, g, p=self.p_, c=self.c_, margin=self.margin)
-            elif kind == "nystroem":
-                if centres is None:  # picked above for the Nyström basis
-                    raise InputError("the Nyström basis needs its centres")
-                B = nystroem_basis(Xr, g, p=self.p_, c=self.c_, centres=centres, margin=self.margin)
-            else:
-                B = rff_basis(Xr, g, p=self.p_, n_components=self.n_components, random_state=seed)
-            pr = PenalizedLS(B.Phi, Yr, B.G, B.R,
-                             sample_weight=None if w is None else (w if rows is None else w[rows]))
-            pr.basis = B
-            return pr
+        make_problem = problem_factory(
+            kind, source, mean=self.x_mean_, scale=self.x_scale_, p=self.p_, c=self.c_,
+            margin=self.margin, centres=centres, n_components=self.n_components, seed=seed,
+            n_loo=self.n_loo, Xs=Xs, Y=Y, w=w, X_mem=X if not dask_in else None,
+            vector=not dask_in and Y.ndim == 1)
 
         with small_system_blas(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,

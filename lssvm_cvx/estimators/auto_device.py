@@ -35,18 +35,19 @@ offered here; ``tests/test_device_auto.py`` checks that float32 inputs give the 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from ..device import check_memory, float_dtype, namespace_of
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..linalg.arrays import take_rows
-from ..linalg.penalized import CHUNK_ELEMS, Fit, PenalizedLS
-from ..linalg.streaming import ArraySource, StreamingPenalizedLS, loo_subsample
+from ..linalg.penalized import CHUNK_ELEMS, Fit
+from ..linalg.streaming import ArraySource
 from ..selection.auto import auto_search
-from ..terms.gradient_basis import basis_transform, exact_basis, nystroem_basis
+from ..terms.gradient_basis import basis_transform
 from ..terms.gradient_norm import affine_dim
+from .auto_stream import problem_factory
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
@@ -147,28 +148,17 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
 
         idx = check_random_state(est.random_state).permutation(n)[:min(int(est.n_components), n)]
         Z = take_rows(xp, Xs, idx)
-
-    def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
-        if rows is None and kind == "nystroem":    # all rows: streamed, LOO on n_loo rows
-            B = nystroem_basis(Z, g, p=est.p_, c=est.c_, centres=Z, margin=est.margin)
-
-            def features(Xb: Any) -> Any:
-                return basis_transform(B.kind, B.params, Xb)
-
-            source = ArraySource(Xs, Ys[:, None] if Ys.ndim == 1 else Ys,
-                                 block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
-            return StreamingPenalizedLS(source, features, B.G, B.R,
-                                        loo_subsample(n, int(est.n_loo), seed),
-                                        xp.mean(B.Phi, axis=0))     # B.Phi = features(Z)
-        Xr, Yr = take_rows(xp, Xs, rows), take_rows(xp, Ys, rows)
-        if kind == "exact":        # the basis, C, G, R, the factors and eigenvectors of a path
-            check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
-            B = exact_basis(Xr, g, p=est.p_, c=est.c_, margin=est.margin)
-        else:
-            B = nystroem_basis(Xr, g, p=est.p_, c=est.c_, centres=Z, margin=est.margin)
-        return PenalizedLS(B.Phi, Yr, B.G, B.R)
-
-    res = auto_search(cast(Any, make_problem), n, gamma=gamma, mu=mu, nu=nu, **search)
+    # the CPU path's problems (auto_stream.problem_factory) on the inputs already standardised:
+    # the exact basis in memory (its matrices checked against the device's memory first), the
+    # Nyström basis streamed from the device in row blocks (LOO on n_loo rows)
+    source = ArraySource(Xs, Ys[:, None] if Ys.ndim == 1 else Ys,
+                         block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
+    make_problem = problem_factory(
+        kind, source, mean=0.0, scale=1.0, p=est.p_, c=est.c_, margin=est.margin,
+        centres=Z if kind == "nystroem" else None, n_components=int(est.n_components),
+        seed=seed, n_loo=int(est.n_loo), Xs=Xs, Y=Ys, vector=Ys.ndim == 1,
+        guard=lambda Xr: check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device))
+    res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu, **search)
     pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
     fit = pr.fit(res.mu, res.nu)
     # as on the CPU: the regressor's jackknife+ influence up to max_exact rows

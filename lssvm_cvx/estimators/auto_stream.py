@@ -35,17 +35,27 @@ unfitted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.penalized import CHUNK_ELEMS
+from ..linalg.arrays import namespace_or_numpy, take_rows
+from ..linalg.penalized import CHUNK_ELEMS, PenalizedLS
 from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
-from ..terms.gradient_basis import Basis, basis_transform, nystroem_penalties, rff_gradient_gram, rff_params
+from ..terms.gradient_basis import (
+    Basis,
+    basis_transform,
+    exact_basis,
+    nystroem_basis,
+    rff_basis,
+    rff_gradient_gram,
+    rff_params,
+)
 
-__all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "streamed_problem",
-           "take_standardized", "check_dask_target"]
+__all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "check_dask_target",
+           "problem_factory"]
 
 
 def check_dask_target(X: Any, y: Any) -> Any:
@@ -111,11 +121,16 @@ def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_sta
     return np.ascontiguousarray((Z - mean) / scale)
 
 
-def take_standardized(source: Any, rows: np.ndarray, mean: np.ndarray, scale: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows ``rows`` of ``source``: standardised inputs and float targets."""
+def _float64(a: Any) -> Any:
+    """NumPy arrays (and dask blocks) as float64; another namespace's arrays as they are."""
+    return np.asarray(a, dtype=np.float64) if isinstance(a, np.ndarray) else a
+
+
+def _take_standardized(source: Any, rows: np.ndarray, mean: Any, scale: Any) -> tuple[Any, Any]:
+    """Rows ``rows`` of ``source``: standardised inputs and float targets (in the source's
+    namespace)."""
     Xr, Yr = source.take(rows)
-    return (np.asarray(Xr, dtype=np.float64) - mean) / scale, np.asarray(Yr, dtype=np.float64)
+    return (_float64(Xr) - mean) / scale, _float64(Yr)
 
 
 def make_source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
@@ -125,7 +140,7 @@ def make_source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSou
     return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
 
 
-def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, margin: str,
+def _streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, margin: str,
                      centres: np.ndarray | None, mean: np.ndarray, scale: np.ndarray,
                      n_components: int, seed: int, n_loo: int, X_mem: np.ndarray | None
                      ) -> StreamingPenalizedLS:
@@ -133,8 +148,10 @@ def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, ma
     if kind == "nystroem":
         if centres is None:
             raise InputError("the Nyström basis needs its centres")
-        params, G, R = nystroem_penalties(centres, gamma, p=p, c=c, margin=margin)
-        shift = basis_transform(kind, params, centres).mean(axis=0)
+        # the centres' K(Z, Z) from their one distance matrix: the penalties' and the shift's
+        B = nystroem_basis(centres, gamma, p=p, c=c, centres=centres, margin=margin)
+        params, G, R = B.params, B.G, B.R
+        shift = namespace_or_numpy(centres)[0].mean(B.Phi, axis=0)
     elif kind == "rff":
         if X_mem is None:
             raise HyperparameterError(
@@ -146,12 +163,77 @@ def streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, ma
     else:  # pragma: no cover - the estimator routes "exact" elsewhere
         raise HyperparameterError(f"no streamed basis {kind!r}")
 
-    def features(xb: np.ndarray) -> np.ndarray:
-        return basis_transform(kind, params, (np.asarray(xb, dtype=np.float64) - mean) / scale)
+    def features(xb: Any) -> Any:
+        return basis_transform(kind, params, (_float64(xb) - mean) / scale)
 
     pr = StreamingPenalizedLS(source, features, G, R, loo_subsample(source.n_rows, n_loo, seed), shift)
     pr.basis = Basis(kind, np.empty((0, G.shape[0])), G, params, R)
     return pr
+
+
+def problem_factory(kind: str, source: ArraySource | DaskSource | None, *, mean: Any, scale: Any,
+                    p: int, c: int, margin: str, centres: Any, n_components: int, seed: int,
+                    n_loo: int, Xs: Any = None, Y: Any = None, w: np.ndarray | None = None,
+                    X_mem: np.ndarray | None = None, vector: bool = False,
+                    guard: Callable[[Any], None] | None = None
+                    ) -> Callable[[float, np.ndarray | None], PenalizedLS]:
+    """``make_problem(γ, rows)`` of :func:`~lssvm_cvx.selection.auto.auto_search` for the Auto
+    LS-SVM's basis ``kind`` — the one problem builder of the CPU fit (NumPy or dask) and the
+    device fit (any array namespace): all rows of the Nyström or random-feature basis streamed
+    from ``source``; the exact basis, or the rows ``rows`` of a width
+    stage, formed in memory.
+
+    Parameters
+    ----------
+    kind : {"exact", "nystroem", "rff"}
+        The basis.
+    source : ArraySource, DaskSource or None
+        The raw inputs and the targets (columns) the streamed problems and the rows of a width
+        stage come from (None: the exact basis); ``mean`` and ``scale`` standardise them (0
+        and 1: already standard).
+    p, c, margin, centres, n_components, seed, n_loo :
+        The basis' parameters (:mod:`lssvm_cvx.terms.gradient_basis`), the random features'
+        seed and the LOO rows of a streamed problem.
+    Xs, Y, w :
+        The standardised inputs, the targets and the sample weights in memory (the exact basis).
+    X_mem : numpy.ndarray or None
+        The raw inputs in memory (the random features' gradient Gram).
+    vector : bool
+        The rows of a width stage give targets as a vector (``Y`` was one).
+    guard : callable or None
+        ``guard(X_rows)`` before an exact basis is formed (the device's memory check).
+    """
+    def make_problem(g: float, rows: np.ndarray | None) -> PenalizedLS:
+        if kind == "exact":
+            if Xs is None:
+                raise HyperparameterError("approximation='exact' needs X in memory")
+            xp = namespace_or_numpy(Xs)[0]
+            Xr, Yr = take_rows(xp, Xs, rows), take_rows(xp, Y, rows)
+            if guard is not None:
+                guard(Xr)
+            B = exact_basis(Xr, g, p=p, c=c, margin=margin)
+        else:
+            if source is None:
+                raise HyperparameterError(f"the {kind} basis needs a data source")
+            if rows is None:
+                return _streamed_problem(kind, source, g, p=p, c=c, margin=margin,
+                                        centres=centres, mean=mean, scale=scale,
+                                        n_components=n_components, seed=seed, n_loo=n_loo,
+                                        X_mem=X_mem)
+            Xr, Yr = _take_standardized(source, rows, mean, scale)
+            Yr = Yr[:, 0] if vector else Yr
+            if kind == "nystroem":
+                if centres is None:
+                    raise InputError("the Nyström basis needs its centres")
+                B = nystroem_basis(Xr, g, p=p, c=c, centres=centres, margin=margin)
+            else:
+                B = rff_basis(Xr, g, p=p, n_components=n_components, random_state=seed)
+        pr = PenalizedLS(B.Phi, Yr, B.G, B.R,
+                         sample_weight=None if w is None else (w if rows is None else w[rows]))
+        pr.basis = B
+        return pr
+
+    return make_problem
 
 
 def _rff_gram(X: np.ndarray, mean: np.ndarray, scale: np.ndarray, params: dict[str, Any]) -> np.ndarray:

@@ -27,7 +27,6 @@ __all__ = [
     "exact_basis",
     "nystroem_basis",
     "choose_centres",
-    "nystroem_penalties",
     "rff_params",
     "rff_gradient_gram",
     "rff_basis",
@@ -111,12 +110,6 @@ def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.n
     Phi = KZ if X is centres else model_kernel(X, centres, gamma=gamma, form="normalized",
                                                n_features=p)
     return Basis("nystroem", Phi, G, params, R)
-
-
-def nystroem_penalties(centres: np.ndarray, gamma: float, *, p: int, c: int,
-                       margin: str = "alpha") -> tuple[dict[str, Any], np.ndarray, np.ndarray | None]:
-    """``(params, G, R)`` of :func:`nystroem_basis` without the design (for streamed fits)."""
-    return _centres(centres, gamma, p, c, margin)[:3]
 
 
 def _centres(centres: Any, gamma: float, p: int, c: int, margin: str
