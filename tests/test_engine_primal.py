@@ -110,6 +110,33 @@ def test_path_and_systems_are_one_system_per_value():
     assert dec.system().diagnostics(Y)["rcond"] > 0
 
 
+def test_a_path_binds_the_targets_once_per_value(monkeypatch):
+    """The design is decomposed once; a path binds the targets (one O(N m) pass) once per value,
+    not once per question, and the GCV path's fallback (a singular ``C``) once in all."""
+    from lssvm_cvx.linalg.penalized import PenalizedLS
+
+    calls = []
+    bind = PenalizedLS.bind
+    monkeypatch.setattr(PenalizedLS, "bind", lambda self, Y: calls.append(1) or bind(self, Y))
+    Phi, Y, R, sv = _data(m=40, T=2)
+    # no ridge and m > N: C is singular, so the GCV path's pencil is not definite (it falls
+    # back to one factor per value), while C + w (R + I) is positive definite for w > 0
+    dec = decompose(Phi, sv, {"ridge": (None, 0.0), "rough": (R + np.eye(40), 1.0)},
+                    design=True)
+    values = [0.3, 1.0, 5.0]
+    pencil = dec.problem.bind(Y).path("rough", values, {"ridge": 0.0}, criterion="gcv").scores
+    assert not np.any(np.isfinite(pencil))
+    calls.clear()
+    dec.path("rough", values, Y)
+    dec.path("rough", values, Y, folds=[np.arange(0, 31, 2)])
+    assert len(calls) == 2 * len(values)
+    calls.clear()
+    scores = dec.gcv_path("rough", values, Y)
+    assert len(calls) == 1
+    np.testing.assert_allclose(scores, [dec.system({"rough": v}).gcv(Y) for v in values],
+                               rtol=1e-8)
+
+
 @pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
 def test_another_namespace_gives_the_numpy_answers(ns, to_namespace, to_numpy):
     conv = to_namespace(ns)

@@ -138,9 +138,7 @@ class _Questions:
         (``cover``: the folds must cover every point)."""
         out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         for sysm in self.systems(name, values):
-            a, b = sysm.solve(Y)
-            res = sysm.loo(Y) if folds is None else sysm.kfold(Y, folds, cover=cover)
-            for lst, v in zip(out, (a, b, res)):
+            for lst, v in zip(out, sysm.fit(Y, folds, cover=cover)):
                 lst.append(v)
         return out
 
@@ -295,7 +293,6 @@ class Decomposition(_Questions):
             if gen is not None:
                 return gen
         return super().path(name, ws, Y, folds=folds, cover=cover)
-
 
     def _path_values(self, name: str, values: Sequence[float] | np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray | None, Any]:
@@ -465,9 +462,13 @@ class DesignDecomposition(_Questions):
             raise HyperparameterError(f"the terms' weights must be >= 0, got {name}={values!r}")
         v = self._normalised(self.weights({name: 0.0}))
         rest = {k: x for k, x in v.items() if k != name}
-        scores = self.problem.bind(Y).path(name, ws / (self.W * self.problem.rho[name]), rest,
-                                           criterion="gcv").scores
-        return scores if np.all(np.isfinite(scores)) else super().gcv_path(name, ws, Y)
+        pr = self.problem.bind(Y)
+        scores = pr.path(name, ws / (self.W * self.problem.rho[name]), rest,
+                         criterion="gcv").scores
+        if np.all(np.isfinite(scores)):
+            return scores
+        # one factorisation per value, the targets bound once
+        return np.array([pr.gcv(**self._normalised(self.weights({name: float(w)}))) for w in ws])
 
 
 class PrimalSystem(QuadraticSystem):
@@ -482,11 +483,22 @@ class PrimalSystem(QuadraticSystem):
 
     def solve(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
         check_zero_top(top, "the bordered (dual) representation", NotSupportedError)
-        pr = self.dec.problem.bind(Y)
+        return self._solve(self.dec.problem.bind(Y))
+
+    def _solve(self, pr: PenalizedLS) -> tuple[Any, Any]:
+        """``(θ, b)`` of the problem bound to the targets (one target: a vector and a scalar)."""
         theta, b = pr.solve(**self.v)
         if not pr.single:
             return theta, b
         return theta[:, 0], (float(b[0]) if aac.is_numpy_namespace(pr.xp) else b[0])
+
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
+            ) -> tuple[Any, Any, Any]:
+        """``(θ, b, residuals)`` with the targets bound once."""
+        pr = self.dec.problem.bind(Y)
+        res = (pr.loo_residuals(**self.v) if folds is None
+               else pr.kfold_residuals(folds, cover=cover, **self.v))
+        return (*self._solve(pr), res)
 
     def loo(self, Y: Any) -> Any:
         return self.dec.problem.bind(Y).loo_residuals(**self.v)

@@ -148,6 +148,14 @@ class QuadraticSystem:
         also cover every point, :func:`~lssvm_cvx.linalg.folds.disjoint_folds`)."""
         raise NotImplementedError
 
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
+            ) -> tuple[Any, Any, Any]:
+        """``(α, b, residuals)``: :meth:`solve` with the leave-one-out residuals (``folds=None``)
+        or those held out per fold (:meth:`kfold`); a representation that answers both from one
+        solve overrides it."""
+        a, b = self.solve(Y)
+        return a, b, self.loo(Y) if folds is None else self.kfold(Y, folds, cover=cover)
+
     def gcv(self, Y: np.ndarray) -> float:
         """Generalised cross-validation of the fit as a linear smoother ``ŷ = H y`` of the
         targets (:func:`~lssvm_cvx.linalg.scores.gcv_score`: ``N ||y - ŷ||² / tr(I - H)²``,

@@ -106,18 +106,11 @@ def nystroem_basis(X: np.ndarray, gamma: float, *, p: int, c: int, centres: np.n
     the margin matrix ``I`` or ``K(Z, Z) + 1e-6 I``: the same model and regularizer as the dual
     with the centres restricted to ``Z``.  The centres' distances are formed once (``X is
     centres``: the design is ``K(Z, Z)`` itself)."""
-    params, G, R, KZ = _centres(centres, gamma, p, c, margin)
+    KZ, G = normalized_grams(centres, gamma=gamma, n_features=p, dim=c)
     Phi = KZ if X is centres else model_kernel(X, centres, gamma=gamma, form="normalized",
                                                n_features=p)
-    return Basis("nystroem", Phi, G, params, R)
-
-
-def _centres(centres: Any, gamma: float, p: int, c: int, margin: str
-             ) -> tuple[dict[str, Any], Any, Any, Any]:
-    """``(params, G, R, K(Z, Z))`` of the Nyström centres ``Z`` from one distance matrix."""
-    KZ, G = normalized_grams(centres, gamma=gamma, n_features=p, dim=c)
-    return ({"centres": centres, "gamma": float(gamma), "p": p, "c": c}, G,
-            margin_matrix(KZ, margin), KZ)
+    return Basis("nystroem", Phi, G, {"centres": centres, "gamma": float(gamma), "p": p, "c": c},
+                 margin_matrix(KZ, margin))
 
 
 def rff_params(gamma: float, *, p: int, d: int, n_components: int, random_state: Any) -> dict[str, Any]:

@@ -238,10 +238,16 @@ def gradient_norm_gram(X: Any, Z: Any | None = None, *, gamma: float = 1.0,
     S = R2 * (g / p)
     if form == "eq44":
         return exp(-0.5 * S) * (2.0 - S)
-    c = affine_dim(X) if dim is None else int(dim)
+    return _normalized(S, affine_dim(X) if dim is None else dim)
+
+
+def _normalized(S: Any, dim: Any) -> Any:
+    """The normalised gradient Gram ``sqrt(k)(1 - S/c)`` of the scaled squared distances
+    ``S = (γ/p)||x_i - x_j||²`` and the integration dimension ``c = dim``."""
+    c = int(dim)
     if c < 1:
         raise HyperparameterError(f"dim must be >= 1, got {dim!r}")
-    return exp(-0.5 * S) * (1.0 - S / c)
+    return namespace_or_numpy(S)[0].exp(-0.5 * S) * (1.0 - S / c)
 
 
 def normalized_grams(Z: Any, *, gamma: float, n_features: int, dim: int) -> tuple[Any, Any]:
@@ -250,13 +256,9 @@ def normalized_grams(Z: Any, *, gamma: float, n_features: int, dim: int) -> tupl
     points from one matrix of squared distances (the same numbers as the two functions), in
     ``Z``'s namespace: what a basis needs of its centres."""
     Z = _as_2d(Z, "Z")
-    g = _gamma(gamma)
-    p, c = _p(Z, n_features), int(dim)
-    if c < 1:
-        raise HyperparameterError(f"dim must be >= 1, got {dim!r}")
-    S = _sq_dists(Z, None) * (g / p)
-    exp = namespace_or_numpy(S)[0].exp
-    return exp(-S), exp(-0.5 * S) * (1.0 - S / c)
+    S = _sq_dists(Z, None) * (_gamma(gamma) / _p(Z, n_features))
+    G = _normalized(S, dim)
+    return namespace_or_numpy(S)[0].exp(-S), G
 
 
 def rbf_model_gradient(x: Any, X: Any, alpha: Any, gamma: float) -> np.ndarray:
