@@ -54,7 +54,7 @@ from .scoring import best_of
 from .search_results import search_results
 
 __all__ = ["DeviceModelMixin", "uses_device", "check_device_options", "fit_device", "device_targets",
-           "device_folds", "device_split_scores", "to_cpu", "decision_device", "labels_device"]
+           "device_folds", "to_cpu", "decision_device", "labels_device"]
 
 
 def uses_device(X: Any) -> bool:
@@ -178,16 +178,6 @@ def device_folds(est: Any, ycpu: np.ndarray, classification: bool) -> list[np.nd
     return [te for _, te in cv_splits(est.cv, int(ycpu.shape[0]), y=ycpu,
                                       stratified=classification,
                                       random_state=est.random_state) if te.size]
-
-
-def device_split_scores(scoring: Any, ycpu: np.ndarray, r: np.ndarray,
-                        folds: list[np.ndarray], classification: bool) -> list[float]:
-    """One candidate's split scores from its held-out residuals ``r`` (copied to the CPU), as
-    the CPU searches score them: the held-out predictions ``y - r`` of each fold by
-    ``scoring`` (a classifier's on the ±1 targets)."""
-    classes = np.array([-1.0, 1.0]) if classification else None
-    return [scoring.split_score(ycpu[te], ycpu[te] - r[te], classes=classes, targets=ycpu[te])
-            for te in folds]
 
 
 class DeviceModelMixin:

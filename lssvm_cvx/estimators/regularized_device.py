@@ -48,7 +48,7 @@ from ..linalg.engine import RKHS, decompose
 from ..losses import make_loss
 from ..terms import RKHSNorm
 from .grids import sigma2_candidates
-from .lssvm_device import device_folds, device_split_scores, device_targets, to_cpu
+from .lssvm_device import device_folds, device_targets, to_cpu
 from .regularized_search import best_candidate, candidate_params, weight_grid
 from .scoring import Scoring, cv_results, resolve_scoring
 from .search_results import search_results
@@ -164,15 +164,13 @@ class _Problem:
 
 def _split_scores(scoring: Scoring, ycpu: np.ndarray, r: np.ndarray,
                   folds: list[np.ndarray] | None, classification: bool) -> Any:
-    """One candidate's split scores from its held-out residuals ``r`` (``folds`` None: the
-    leave-one-out splits, one point each), as the CPU search scores them."""
-    if folds is None:
-        if scoring.kind == "mse":
-            return -(r * r)
-        if scoring.kind == "accuracy":
-            return (((ycpu - r) > 0) == (ycpu > 0)).astype(float)
-        folds = [np.array([i]) for i in range(ycpu.shape[0])]
-    return device_split_scores(scoring, ycpu, r, folds, classification)
+    """One candidate's split scores from its held-out residuals ``r`` (copied to the CPU), as
+    the CPU search scores them: the held-out predictions ``y - r`` of each fold (``folds``
+    None: the leave-one-out splits, one point each) by ``scoring`` (a classifier's on the ±1
+    targets)."""
+    tests = folds if folds is not None else list(np.arange(ycpu.shape[0])[:, None])
+    return scoring.split_scores(ycpu, ycpu - r, tests, targets=ycpu,
+                                classes=np.array([-1.0, 1.0]) if classification else None)
 
 
 def _positive_sum(c: float) -> float:

@@ -199,8 +199,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                 with np.errstate(divide="ignore", invalid="ignore"):  # weight-0 rows unused
                     R = form.path(path_key, grid[path_key],
                                   folds=None if loo else [te for _, te in splits], Y=Y).residuals
-                outs = [([Y[te] - R[k][te] for _, te in splits], ["closed_form"] * len(splits),
-                         [""]) for k in range(len(grid[path_key]))]
+                outs = [(Y - R[k], ["closed_form"] * len(splits), [""])
+                        for k in range(len(grid[path_key]))]
                 per = (time.perf_counter() - t0) / len(grid[path_key])
                 steps = [per] * len(outs)
             else:
@@ -217,9 +217,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
             for wk, (preds, st, notes), dt in zip(grid[path_key], outs, steps):
                 params.append(candidate_params(other_keys, combo, path_key, wk,
                                                s2 if searched else None))
-                rows.append([scoring.split_score(labels[te], pr, classes=classes,
-                                                 targets=Y[te])
-                             for (_, te), pr in zip(splits, preds)])
+                rows.append(scoring.split_scores(labels, preds, [te for _, te in splits],
+                                                 classes=classes, targets=Y))
                 bad = "failed" in st
                 status.append("failed" if bad else ("inaccurate" if "optimal_inaccurate" in st
                                                     else "ok"))
@@ -326,6 +325,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     landmarks = screen_landmarks(X.shape[0], random_state=seed)
     cands = [(float(s2), combo) for s2 in s2s
              for combo in itertools.product(*(grid[k] for k in other_keys))]
+    tests = [te for _, te in splits]
 
     def screen(s2: float, combo: tuple) -> np.ndarray:
         if landmark_gram is None:
@@ -355,8 +355,8 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
             for j in todo:
                 system = form.system({path_key: float(ws[j])})
                 R = system.loo(Y)
-                rows[c * ws.size + j] = [scoring.split_score(
-                    labels[te], Y[te] - R[te], classes=classes, targets=Y[te]) for _, te in splits]
+                rows[c * ws.size + j] = scoring.split_scores(labels, Y - R, tests,
+                                                             classes=classes, targets=Y)
                 out.append(-float(np.mean(rows[c * ws.size + j])))   # lower is better
                 if np.isfinite(out[-1]) and out[-1] < best_exact["value"]:
                     best_exact.update(value=out[-1], index=c * ws.size + j, system=system,

@@ -128,6 +128,51 @@ class Scoring:
             warnings.simplefilter("ignore")  # e.g. R² of one point: sklearn warns, returns NaN
             return float(self.scorer(stub, ids, y_true))
 
+    def split_scores(self, y_true: np.ndarray, decision: Any, tests: Sequence[np.ndarray], *,
+                     classes: np.ndarray | None = None, targets: np.ndarray | None = None
+                     ) -> np.ndarray:
+        """The score of every split: :meth:`split_score` of each test set ``te`` in ``tests``
+        (``y_true[te]``, ``decision[te]``, ``targets[te]``), in one vectorised pass when every
+        test set is one point (leave-one-out) and the score is a mean of per-point scores
+        (``"mse"``, ``"mae"``, ``"accuracy"``: the same numbers).
+
+        Parameters
+        ----------
+        y_true : numpy.ndarray of shape (N,) or (N, C)
+            True targets or labels of every point.
+        decision : numpy.ndarray of shape (N,) or (N, C), or list of numpy.ndarray
+            Every point's held-out decision value (each test set's rows), or one array per
+            test set.
+        tests : sequence of numpy.ndarray
+            The splits' test indices.
+        classes, targets :
+            As in :meth:`split_score` (``targets`` of every point).
+
+        Returns
+        -------
+        numpy.ndarray of shape (len(tests),)
+        """
+        per_split = isinstance(decision, (list, tuple))
+        if self.kind in ("mse", "mae", "accuracy") and tests and all(
+                np.size(te) == 1 for te in tests):
+            idx = np.concatenate([np.ravel(te) for te in tests])
+            d = (np.concatenate([np.asarray(p, dtype=np.float64) for p in decision]) if per_split
+                 else np.asarray(decision, dtype=np.float64)[idx])
+            if self.kind == "accuracy":
+                assert classes is not None
+                out = (classes[(d > 0).astype(int) if d.ndim == 1 else d.argmax(axis=1)]
+                       == np.asarray(y_true)[idx]).astype(np.float64)
+            else:
+                r = np.asarray(targets if targets is not None else y_true, float)[idx] - d
+                per = r * r if self.kind == "mse" else np.abs(r)
+                out = -(per if per.ndim == 1 else np.mean(per, axis=1))
+            out[~np.isfinite(d.reshape(d.shape[0], -1)).all(axis=1)] = np.nan
+            return out
+        return np.array([self.split_score(
+            y_true[te], decision[k] if per_split else np.asarray(decision)[te], classes=classes,
+            targets=None if targets is None else targets[te]) for k, te in enumerate(tests)],
+            dtype=np.float64)
+
 
 def resolve_scoring(scoring: Any, *, classifier: bool, loss: Any) -> Scoring:
     """The :class:`Scoring` of a ``scoring=`` argument (module docstring).
