@@ -290,3 +290,34 @@ def test_an_exact_basis_too_large_for_the_device_is_a_one_line_error(data, to_na
     with lssvm_cvx.array_api_dispatch(), pytest.raises(InputError, match="at most N ≈ 40 fits") as e:
         AutoLSSVMRegressor().fit(conv(X), conv(y))
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("ns", ["numpy", "dask", "array_api_strict", "torch-cpu", "torch-cuda"])
+def test_one_standardisation_for_every_kind_of_input(ns, to_namespace, to_numpy):
+    """``input_stats``: NumPy, a dask array and an array on a device give the same mean, scale,
+    informative columns ``p`` and affine dimension ``c`` — the definitions
+    (``n_informative_columns`` and ``affine_dim`` of the standardised inputs, which takes at most
+    4000 seeded rows) — with a constant column, a column that is an affine function of two
+    others, and more than 4000 rows."""
+    from lssvm_cvx.estimators.auto_stream import input_stats
+    from lssvm_cvx.terms.gradient_norm import affine_dim, n_informative_columns
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(4500, 5))
+    X[:, 1] = 3.0                                      # constant: not informative
+    X[:, 4] = 2 * X[:, 0] - X[:, 2] + 1.0              # affine: c = 3
+    mean, std = X.mean(axis=0), X.std(axis=0)
+    Xs = (X - mean) / np.where(std > 0, std, 1.0)
+    if ns == "dask":
+        da = pytest.importorskip("dask.array")
+        st = input_stats(da.from_array(X, chunks=(1000, 5)))
+        assert st["Xs"] is None
+    else:
+        st = input_stats(to_namespace(ns)(X))
+        np.testing.assert_allclose(to_numpy(st["Xs"]), Xs, rtol=1e-12, atol=1e-12)
+    assert (st["p"], st["c"], st["constant"]) == (n_informative_columns(Xs), affine_dim(Xs), False)
+    assert (st["p"], st["c"]) == (4, 3)
+    np.testing.assert_allclose(to_numpy(st["mean"]), mean, rtol=1e-12)
+    np.testing.assert_allclose(to_numpy(st["scale"]), np.where(std > 0, std, 1.0), rtol=1e-12)
+    one = input_stats(to_namespace("numpy" if ns == "dask" else ns)(np.ones((7, 3))))
+    assert (one["p"], one["constant"]) == (1, True)

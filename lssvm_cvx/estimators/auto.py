@@ -42,7 +42,6 @@ from ..selection.auto import CRITERIA, auto_search
 from ..terms.gradient_basis import MARGINS, basis_transform
 from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
-from ..terms.gradient_norm import affine_dim, n_informative_columns
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
                           constant_model, fit_auto_device, record_fit)
@@ -186,20 +185,11 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
                 kind = "nystroem"
             if kind == "exact":
                 raise HyperparameterError("approximation='exact' needs X in memory (N x N Gram)")
-            st = input_stats(X)
-            self.x_mean_, self.x_scale_, self.p_, self.c_ = st["mean"], st["scale"], st["p"], st["c"]
-            constant = st["constant"]
-            Xs = None
-        else:
-            self.x_mean_ = np.average(X, axis=0, weights=w)
-            scale = np.sqrt(np.average((X - self.x_mean_) ** 2, axis=0, weights=w))
-            self.x_scale_ = np.where(scale > 0, scale, 1.0)
-            Xs = (X - self.x_mean_) / self.x_scale_
-            self.p_ = n_informative_columns(Xs)
-            self.c_ = affine_dim(Xs)
-            constant = np.ptp(Xs, axis=0).max() == 0.0
+        st = input_stats(X, w)
+        self.x_mean_, self.x_scale_, self.p_, self.c_ = st["mean"], st["scale"], st["p"], st["c"]
+        Xs = st["Xs"]
         self.approximation_ = kind
-        if constant:  # all inputs identical: the constant model
+        if st["constant"]:  # all inputs identical: the constant model
             constant_model(self, Y)
             return
         centres = None

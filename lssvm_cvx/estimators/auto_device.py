@@ -46,8 +46,7 @@ from ..linalg.penalized import CHUNK_ELEMS, Fit
 from ..linalg.streaming import ArraySource
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import basis_transform
-from ..terms.gradient_norm import affine_dim
-from .auto_stream import problem_factory
+from .auto_stream import input_stats, problem_factory
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
@@ -123,21 +122,12 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         sd = float(xp.std(Y))
         est.y_scale_ = sd if sd > 0 else 1.0
         Ys = (Y - est.y_mean_) / est.y_scale_
-    est.x_mean_ = xp.mean(X, axis=0)
-    scale = xp.std(X, axis=0)
-    est.x_scale_ = xp.where(scale > 0, scale, xp.ones_like(scale))
-    Xs = (X - est.x_mean_) / est.x_scale_
-    # n_informative_columns and affine_dim of the CPU path, from the device's column ranges and
-    # (at most 4000 seeded rows, as there) a copy of the standardised inputs
-    span = to_cpu(xp.max(Xs, axis=0) - xp.min(Xs, axis=0))
-    top = np.maximum(to_cpu(xp.max(xp.abs(Xs), axis=0)), 1.0)
-    est.p_ = max(int(np.sum(span > 1e-12 * top)), 1)
-    rows = (np.random.default_rng(0).choice(n, 4000, replace=False) if n > 4000
-            else np.arange(n))
-    est.c_ = affine_dim(to_cpu(xp.take(Xs, xp.asarray(rows, device=device), axis=0)))
+    st = input_stats(X)
+    est.x_mean_, est.x_scale_, est.p_, est.c_ = st["mean"], st["scale"], st["p"], st["c"]
+    Xs = st["Xs"]
     est.approximation_ = kind
     est.loo_rows_ = None
-    if span.max() == 0.0:                 # all inputs identical: the constant model
+    if st["constant"]:                    # all inputs identical: the constant model
         constant_model(est, Ys)
         return _held_out(est, xp, Ys, classification)
 

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import namespace_or_numpy, take_rows
+from ..linalg.arrays import namespace_or_numpy, take_rows, to_numpy
 from ..linalg.penalized import CHUNK_ELEMS, PenalizedLS
 from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
 from ..terms.gradient_basis import (
@@ -53,6 +53,7 @@ from ..terms.gradient_basis import (
     rff_gradient_gram,
     rff_params,
 )
+from ..terms.gradient_norm import affine_dim, n_informative_columns
 
 __all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "check_dask_target",
            "problem_factory"]
@@ -74,9 +75,17 @@ def check_dask_target(X: Any, y: Any) -> Any:
     return y.astype(np.float64)
 
 
-def input_stats(X: Any) -> dict[str, Any]:
-    """Column mean and scale, the number of informative columns ``p``, the affine dimension
-    ``c`` and whether every input is identical; one reduction for a dask array."""
+def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
+    """The Auto LS-SVM's standardisation of the inputs, for every kind of input: the column
+    mean and scale (weighted by the fit term's ``w``, NumPy only), the standardised inputs
+    ``Xs`` (None for a dask array), the number of informative columns ``p``
+    (:func:`~lssvm_cvx.terms.gradient_norm.n_informative_columns`), the affine dimension ``c``
+    (:func:`~lssvm_cvx.terms.gradient_norm.affine_dim`) and whether every input is identical.
+
+    A dask array costs one reduction (``c`` from the covariance's eigenvalues); an array of
+    another namespace stays on its device: only the column ranges and, for ``c``, at most 4000
+    seeded rows (the rows ``affine_dim`` would take) are copied to the CPU.
+    """
     if is_dask(X):
         import dask
         import dask.array as da
@@ -92,14 +101,27 @@ def input_stats(X: Any) -> dict[str, Any]:
         if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(std))):
             raise InputError("X contains NaN or inf")
         scale = np.where(std > 0, std, 1.0)
-        span = (hi - lo) / scale
-        top = np.maximum(np.maximum(np.abs(hi - mean), np.abs(lo - mean)) / scale, 1.0)
-        p = max(int(np.sum(span > 1e-12 * top)), 1)
         cs = np.atleast_2d(cov) / np.outer(scale, scale)
         ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cs)[::-1], 0.0))
         c = max(int(np.sum(ev > 1e-8 * ev[0])), 1) if ev[0] > 0 else 1
-        return {"mean": mean, "scale": scale, "p": p, "c": c, "constant": bool(span.max() == 0)}
-    raise InputError("input_stats is for dask arrays")  # in memory the estimator uses NumPy
+        hi, lo, Xs = (hi - mean) / scale, (lo - mean) / scale, None
+    else:
+        xp, _, numpy = namespace_or_numpy(X)
+        if numpy:
+            mean = np.average(X, axis=0, weights=w)
+            std = np.sqrt(np.average((X - mean) ** 2, axis=0, weights=w))
+        else:
+            mean, std = xp.mean(X, axis=0), xp.std(X, axis=0)
+        scale = xp.where(std > 0, std, xp.ones_like(std))
+        Xs = (X - mean) / scale
+        n = int(X.shape[0])
+        rows = (np.random.default_rng(0).choice(n, 4000, replace=False) if n > 4000
+                else np.arange(n))
+        c = affine_dim(to_numpy(take_rows(xp, Xs, rows)))
+        hi, lo = to_numpy(xp.max(Xs, axis=0)), to_numpy(xp.min(Xs, axis=0))
+    return {"mean": mean, "scale": scale, "Xs": Xs, "c": c,
+            "p": n_informative_columns(np.stack([hi, lo])),   # its ranges are those of Xs
+            "constant": bool(np.max(hi - lo) == 0.0)}
 
 
 def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_state: Any) -> np.ndarray:
