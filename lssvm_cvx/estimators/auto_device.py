@@ -46,7 +46,7 @@ from ..linalg.penalized import CHUNK_ELEMS, Fit
 from ..linalg.streaming import ArraySource
 from ..selection.auto import auto_search
 from ..terms.gradient_basis import basis_transform
-from .auto_stream import input_stats, problem_factory
+from .auto_stream import input_stats, pick_centres, problem_factory
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
@@ -132,12 +132,8 @@ def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
         return _held_out(est, xp, Ys, classification)
 
     seed = int(search.get("random_state", 0))
-    Z = Xs
-    if kind == "nystroem":              # the CPU path's centres: a seeded permutation's first m
-        from sklearn.utils import check_random_state
-
-        idx = check_random_state(est.random_state).permutation(n)[:min(int(est.n_components), n)]
-        Z = take_rows(xp, Xs, idx)
+    Z = (pick_centres(X, est.x_mean_, est.x_scale_, est.n_components, est.random_state)
+         if kind == "nystroem" else Xs)          # the CPU path's centres, on the device
     # the CPU path's problems (auto_stream.problem_factory) on the inputs already standardised:
     # the exact basis in memory (its matrices checked against the device's memory first), the
     # Nyström basis streamed from the device in row blocks (LOO on n_loo rows)

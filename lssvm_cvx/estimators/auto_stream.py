@@ -126,7 +126,8 @@ def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
 
 def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_state: Any) -> np.ndarray:
     """Standardised Nyström centres: the rows scikit-learn's ``Nystroem`` would pick (a seeded
-    permutation's first ``m``), gathered alone from a dask array."""
+    permutation's first ``m``), gathered alone from a dask array; on another array namespace
+    they stay on its device."""
     from sklearn.utils import check_random_state
 
     n = X.shape[0]
@@ -138,6 +139,8 @@ def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_sta
         order = np.argsort(idx)
         Z = np.empty((m, X.shape[1]))
         Z[order] = np.asarray(dask.compute(X[np.sort(idx)])[0], dtype=np.float64)
+    elif not isinstance(X, np.ndarray):
+        return (take_rows(namespace_or_numpy(X)[0], X, idx) - mean) / scale
     else:
         Z = np.asarray(X[idx], dtype=np.float64)
     return np.ascontiguousarray((Z - mean) / scale)
