@@ -124,7 +124,7 @@ def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
             "constant": bool(np.max(hi - lo) == 0.0)}
 
 
-def pick_centres(X: Any, mean: np.ndarray, scale: np.ndarray, m: int, random_state: Any) -> np.ndarray:
+def pick_centres(X: Any, mean: Any, scale: Any, m: int, random_state: Any) -> Any:
     """Standardised Nyström centres: the rows scikit-learn's ``Nystroem`` would pick (a seeded
     permutation's first ``m``), gathered alone from a dask array; on another array namespace
     they stay on its device."""

@@ -48,6 +48,7 @@ from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
 from ..linalg.arrays import to_numpy as to_cpu
 from ..linalg.folds import cv_splits
+from .auto_stream import pick_centres
 from .base import check_fitted, check_gamma
 from .grids import gamma_candidates, sigma2_candidates
 from .scoring import best_of
@@ -131,11 +132,8 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
     criterion = "gcv" if est.selection == "gcv" else "mse"
     paths: list[Any]
     if est.approximation == "nystroem":
-        from sklearn.utils import check_random_state
-
-        # the rows the CPU path (and scikit-learn's Nystroem) picks: a seeded permutation's first m
-        idx = check_random_state(est.random_state).permutation(int(X.shape[0]))[:m]
-        centres = xp.take(X, xp.asarray(idx, device=device), axis=0)
+        # the rows the CPU path (and scikit-learn's Nystroem) picks, on the device
+        centres = pick_centres(X, 0.0, 1.0, m, est.random_state)
         paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas, criterion=criterion)
                  for s2 in sigma2s]
     else:
