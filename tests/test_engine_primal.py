@@ -205,3 +205,28 @@ def test_the_guide_example_runs_and_equals_the_definition():
     grid = np.logspace(-3, 1, 9)
     np.testing.assert_allclose(ns["gcvs"], [ns["dec"].gcv(y, {"ridge": w}) for w in grid],
                                rtol=1e-9)
+
+
+@pytest.mark.parametrize("approximation", ["nystroem", "rff"])
+def test_an_approximate_lssvm_is_the_primal_engine_on_its_features(approximation):
+    """The approximate LS-SVM at γ solves (Q') on its features with ``s = 1`` and the ridge
+    ``w = 1/γ`` (``PenalizedLS.normalised``): the same θ and b as the engine's dense primal
+    solve, and the LOO-path's choice of γ is the γ of the smallest engine LOO."""
+    from lssvm_cvx import LSSVMRegressor
+
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-2, 2, (60, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
+    for gamma in (0.5, 20.0):
+        est = LSSVMRegressor(approximation=approximation, n_components=15, gamma=gamma,
+                             random_state=0).fit(X, y)
+        theta, b = decompose(est.feature_map_(X), 1.0, {"rkhs": (RKHS, 1.0 / gamma)},
+                             design=True).solve(y)
+        np.testing.assert_allclose(est.coef_, theta, rtol=1e-8, atol=1e-10)
+        assert est.intercept_ == pytest.approx(b, rel=1e-8, abs=1e-10)
+    gammas = np.logspace(-1, 3, 7)
+    est = LSSVMRegressor(approximation=approximation, n_components=15, selection="loo",
+                         gamma_grid=gammas, n_loo=60, random_state=0).fit(X, y)
+    dec = decompose(est.feature_map_(X), 1.0, {"rkhs": (RKHS, 1.0)}, design=True)
+    loo = [np.mean(dec.loo(y, {"rkhs": 1.0 / g}) ** 2) for g in gammas]
+    assert est.gamma_ == pytest.approx(gammas[int(np.argmin(loo))])

@@ -135,7 +135,7 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
         ArraySource(X, xp.astype(y, f64)[:, None], block_rows=block_rows),
         lambda XB: xp.astype(features(XB), f64), None, None, None, xp.astype(shift, f64),
         penalties={"ridge": None})
-    nus = 1.0 / (np.asarray(gammas, dtype=np.float64) * pr.W * pr.rho["ridge"])  # ν ρ = 1/(γN)
+    nus = pr.normalised(ridge=1.0 / np.asarray(gammas, dtype=np.float64))["ridge"]
     scores = pr.path("ridge", nus, criterion=criterion).scores
     j = int(np.argmin(scores))
     theta = factor_spd(xp, pr.matrix(ridge=float(nus[j])),

@@ -53,7 +53,7 @@ from ..terms.gradient_basis import (
     rff_gradient_gram,
     rff_params,
 )
-from ..terms.gradient_norm import affine_dim, n_informative_columns
+from ..terms.gradient_norm import affine_dim, affine_rows, n_informative_columns
 
 __all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "check_dask_target",
            "problem_factory"]
@@ -84,7 +84,7 @@ def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
 
     A dask array costs one reduction (``c`` from the covariance's eigenvalues); an array of
     another namespace stays on its device: only the column ranges and, for ``c``, at most 4000
-    seeded rows (the rows ``affine_dim`` would take) are copied to the CPU.
+    seeded rows (:func:`~lssvm_cvx.terms.gradient_norm.affine_rows`) are copied to the CPU.
     """
     if is_dask(X):
         import dask
@@ -114,10 +114,8 @@ def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
             mean, std = xp.mean(X, axis=0), xp.std(X, axis=0)
         scale = xp.where(std > 0, std, xp.ones_like(std))
         Xs = (X - mean) / scale
-        n = int(X.shape[0])
-        rows = (np.random.default_rng(0).choice(n, 4000, replace=False) if n > 4000
-                else np.arange(n))
-        c = affine_dim(to_numpy(take_rows(xp, Xs, rows)))
+        rows = affine_rows(int(X.shape[0]))
+        c = affine_dim(to_numpy(Xs if rows is None else take_rows(xp, Xs, rows)))
         hi, lo = to_numpy(xp.max(Xs, axis=0)), to_numpy(xp.min(Xs, axis=0))
     return {"mean": mean, "scale": scale, "Xs": Xs, "c": c,
             "p": n_informative_columns(np.stack([hi, lo])),   # its ranges are those of Xs

@@ -113,12 +113,6 @@ def _problem(fmap: Any, source: Any, loo_rows: np.ndarray) -> StreamingPenalized
                                 penalties={"ridge": None})
 
 
-def _nu(problem: StreamingPenalizedLS, gammas: np.ndarray) -> np.ndarray:
-    """The weight of (N1)'s one identity penalty equivalent to the LS-SVM's γ:
-    ``ν ρ = 1/(γN)``."""
-    return 1.0 / (np.asarray(gammas, dtype=np.float64) * problem.N * problem.rho["ridge"])
-
-
 def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
                     sigma2s: np.ndarray | None, score: str, gamma: float,
                     make_kernel: Callable[[float | None], Kernel]) -> None:
@@ -173,7 +167,8 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         for i, s2 in enumerate(sig):
             fmap = _feature_map(kind, make_kernel(s2), X, m, est.random_state)
             pr = _problem(fmap, source, loo_rows)
-            scores[i] = pr.path("ridge", _nu(pr, gammas), criterion=criterion).scores
+            nus = pr.normalised(ridge=1.0 / gammas)["ridge"]   # the LS-SVM's ridge is 1/γ
+            scores[i] = pr.path("ridge", nus, criterion=criterion).scores
             j = int(np.argmin(scores[i]))
             if scores[i, j] < best_score:
                 best_score = float(scores[i, j])
@@ -190,7 +185,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
             best_sigma2=best[1], best_score=best_score)
     assert best is not None
     gamma, sigma2, pr, fmap = best
-    fit = pr.fit(ridge=float(_nu(pr, np.array([gamma]))[0]))
+    fit = pr.fit(**pr.normalised(ridge=1.0 / gamma))
     est.approximation_ = kind
     est.feature_map_ = fmap
     est.n_components_ = fmap.n_features

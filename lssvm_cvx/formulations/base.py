@@ -416,9 +416,3 @@ class Formulation(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
 
-
-def require(solution: Solution, solver: str) -> Solution:
-    """Raise :class:`SolverError` unless ``solution`` is optimal."""
-    if not solution.ok:
-        raise SolverError("no optimal point", solver=solver, status=solution.status)
-    return solution

@@ -173,6 +173,9 @@ def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = Non
         if cv != "loo":
             raise HyperparameterError(f"cv must be an int, 'loo', a splitter or an iterable of "
                                       f"(train, test) pairs, got {cv!r}")
+        if lab.size >= 2:  # LeaveOneOut's pairs, each a slice of range(n) (no sort per split)
+            full = np.arange(n, dtype=np.intp)
+            return [(np.concatenate((full[:j], full[j + 1:])), full[j:j + 1].copy()) for j in lab]
         splitter: Any = LeaveOneOut()
     elif isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         if int(cv) < 2:

@@ -305,6 +305,13 @@ class PenalizedLS:
         """Rows on which the LOO residuals are evaluated."""
         return self.N if self.loo_rows is None else int(self.loo_rows.size)
 
+    def normalised(self, **weights: Any) -> dict[str, Any]:
+        """(N1)'s weights ``v_k = w_k/(W ρ_k)`` of the weights ``w_k`` of the unnormalised
+        problem ``½ Σ s_i r_i² + ½ Σ w_k θ'P_kθ`` (floats or arrays of them; the LS-SVM's ridge
+        has ``w = 1/γ``; :class:`~lssvm_cvx.linalg.engine.DesignDecomposition` has its own
+        ``W``, which a scalar loss weight scales)."""
+        return {k: w / (self.W * self.rho[k]) for k, w in weights.items()}
+
     def paper_weights(self, mu: float, nu: float) -> tuple[float, float]:
         """(μ, ν) of the note's eq. (9) equivalent to the normalised ones (module docstring)."""
         return float(mu) * self.W * self.rho["mu"], float(nu) * self.W * self.rho["nu"]
@@ -421,22 +428,26 @@ class PenalizedLS:
                                                 name=f"C + {terms} ({values})"))
         return self._factors[0][1]
 
-    def _held_out(self, chol: Cholesky | ArrayCholesky, theta: Any, wb: Any, B: Any, Ycb: Any
-                  ) -> tuple[Any, Any]:
-        """The exact LOO residuals and leverages of one block's rows, from ``L^{-1}Φ_c'``."""
+    def _leverages(self, chol: Cholesky | ArrayCholesky, wb: Any, B: Any) -> Any:
+        """The leverages of one block's rows, from ``L^{-1}Φ_c'``."""
         Z = solve_triangular(self.xp, chol.L, self.xp.matrix_transpose(B))
         h = (1.0 + self.xp.sum(Z * Z, axis=0)) / self.W
-        h = h if wb is None else wb[:, 0] * h
+        return h if wb is None else wb[:, 0] * h
+
+    def _held_out(self, chol: Cholesky | ArrayCholesky, theta: Any, wb: Any, B: Any, Ycb: Any
+                  ) -> tuple[Any, Any]:
+        """The exact LOO residuals and leverages of one block's rows."""
+        h = self._leverages(chol, wb, B)
         return leverage_residuals(Ycb - B @ theta, h), h
 
-    def _solved(self, args: tuple, named: Mapping[str, float]) -> tuple[Any, Any]:
-        chol = self._factor(self.weights(*args, **named))  # A = L L' and θ at the weights
+    def _solved(self, weights: Mapping[str, float]) -> tuple[Any, Any]:
+        chol = self._factor(weights)  # A = L L' and θ at the weights
         return chol, chol.solve(self.rhs)
 
     def solve(self, *args: float, **named: float) -> tuple[Any, Any]:
         """``(θ, b)`` at the weights of :meth:`fit` without the LOO residuals: θ (m, T), b (T,)
         (the Cholesky factor of ``A`` is kept for the next question at the same weights)."""
-        theta = self._solved(args, named)[1]
+        theta = self._solved(self.weights(*args, **named))[1]
         return theta, self.y_mean - self.phi_mean @ theta
 
     def rcond(self, *args: float, **named: float) -> float:
@@ -453,7 +464,7 @@ class PenalizedLS:
             raise NotSupportedError("k-fold residuals need the whole design in memory (PenalizedLS), "
                                     "not a streamed or subsampled one")
         xp = self.xp
-        chol, theta = self._solved(args, named)
+        chol, theta = self._solved(self.weights(*args, **named))
         E = xp.concat([Ycb - B @ theta for _, B, _, Ycb in self._loo_blocks()], axis=0)
 
         def block(V: Any) -> Any:
@@ -473,11 +484,11 @@ class PenalizedLS:
         if self.n_loo != self.N:
             raise NotSupportedError("generalised cross-validation needs every row")
         xp = self.xp
-        chol, theta = self._solved(args, named)
+        chol, theta = self._solved(self.weights(*args, **named))
 
         def block(wb: Any, B: Any, Yb: Any, Ycb: Any) -> Any:  # Σ residual² per column, Σ S_ii
             return xp.concat([xp.sum((Ycb - B @ theta) ** 2, axis=0),
-                              xp.sum(self._held_out(chol, theta, wb, B, Ycb)[1])[None]])
+                              xp.sum(self._leverages(chol, wb, B))[None]])
 
         sums = to_numpy(self._reduce(block)).astype(np.float64)
         return float(gcv_score(float(np.mean(sums[:-1])), self.N, self.N - float(sums[-1])))
@@ -487,12 +498,13 @@ class PenalizedLS:
         ``fit(mu, nu)``, ``fit(lam=0.1)``) by one Cholesky factorisation; LOO residuals from
         ``L^{-1}Φ_c'``."""
         xp = self.xp
-        chol, theta = self._solved(args, named)  # theta (m, T)
+        weights = self.weights(*args, **named)
+        chol, theta = self._solved(weights)  # theta (m, T)
         b = self.y_mean - self.phi_mean @ theta
         loos, hs = zip(*(self._held_out(chol, theta, wb, B, Ycb)
                          for wb, B, _, Ycb in self._loo_blocks()))
         return Fit(theta=theta, b=b, loo=xp.concat(loos, axis=0), leverage=xp.concat(hs),
-                   chol=chol, weights=self.weights(*args, **named), problem=self)
+                   chol=chol, weights=weights, problem=self)
 
     def fit_score(self, fit: Fit, criterion: str) -> float:
         """The LOO criterion of a fit."""

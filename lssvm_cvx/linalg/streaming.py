@@ -262,8 +262,7 @@ class StreamingPenalizedLS(PenalizedLS):
 
     def fit(self, *args: float, **named: float) -> StreamingFit:
         weights = self.weights(*args, **named)
-        chol = self._factor(weights)
-        theta = chol.solve(self.rhs)
+        chol, theta = self._solved(weights)
         b = self.y_mean - self.phi_mean @ theta
 
         def block(off: int, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:

@@ -66,6 +66,7 @@ from ..linalg.arrays import namespace_or_numpy
 __all__ = [
     "FORMS",
     "affine_dim",
+    "affine_rows",
     "n_informative_columns",
     "model_kernel",
     "gradient_norm_gram",
@@ -115,16 +116,26 @@ def n_informative_columns(X: Any, *, rtol: float = 1e-12) -> int:
     return max(int(np.sum(span > rtol * scale)), 1)
 
 
+def affine_rows(n: int, *, max_rows: int = 4000, seed: int = 0) -> np.ndarray | None:
+    """The rows :func:`affine_dim` reads of ``n``: ``max_rows`` of them drawn with ``seed``
+    (without replacement), or None (every row) when ``n <= max_rows``.  A caller whose rows sit
+    on a device copies only these to the CPU."""
+    if n <= max_rows:
+        return None
+    return np.random.default_rng(seed).choice(n, max_rows, replace=False)
+
+
 def affine_dim(X: Any, *, rtol: float = 1e-8, max_rows: int = 4000, seed: int = 0) -> int:
     """Dimension of the affine hull of the rows of ``X`` (numerical rank of the centred data).
 
     Singular values below ``rtol`` times the largest count as zero.  At most ``max_rows``
-    rows (a seeded random subset) are used, which is exact unless the data has more than
-    ``max_rows`` dimensions.  Returns at least 1.
+    rows (a seeded random subset, :func:`affine_rows`) are used, which is exact unless the
+    data has more than ``max_rows`` dimensions.  Returns at least 1.
     """
     X = _as_2d(X, "X")
-    if X.shape[0] > max_rows:
-        X = X[np.random.default_rng(seed).choice(X.shape[0], max_rows, replace=False)]
+    rows = affine_rows(X.shape[0], max_rows=max_rows, seed=seed)
+    if rows is not None:
+        X = X[rows]
     Xc = X - X.mean(axis=0)
     if Xc.shape[0] < 2:
         return 1
