@@ -44,13 +44,15 @@ from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
-                          constant_model, fit_auto_device, record_fit)
+                          constant_model, device_basis, device_fit_inputs, record_fit,
+                          record_held_out)
 from .auto_stream import (check_dask_target, input_stats, is_dask, make_source, pick_centres,
                           problem_factory)
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
 from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
                      validate_params)
+from ..device import namespace_of
 from .lssvm_device import DeviceModelMixin, uses_device
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -170,12 +172,20 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     # fitting -----------------------------------------------------------------------------
     def _fit_targets(self, X: Any, Y: Any, w: np.ndarray | None = None) -> None:
         """Standardise, search, solve; ``Y`` is (N,) or (N, T) in the model's target units
-        (``X``, ``Y`` NumPy, or dask arrays: :mod:`lssvm_cvx.estimators.auto_stream`); ``w``
-        positive sample weights of the fit term (the exact basis only)."""
+        (``X``, ``Y`` NumPy, dask arrays — :mod:`lssvm_cvx.estimators.auto_stream` — or
+        float64 arrays of another namespace, checked by
+        :func:`~lssvm_cvx.estimators.auto_device.device_fit_inputs`: the fit then runs on
+        their device); ``w`` positive sample weights of the fit term (the exact basis only)."""
         n = X.shape[0]
         kind, gamma, mu, nu = self._check_params(n)
-        self.__dict__.pop("device_", None)  # a CPU fit (a device fit sets it)
         dask_in = is_dask(X)
+        guard = None
+        if dask_in or isinstance(X, np.ndarray):
+            self.__dict__.pop("device_", None)  # a CPU fit
+        else:
+            xp, device = namespace_of(X, Y)
+            self.device_: str | None = str(device)
+            guard = device_basis(self, kind, xp, device)
         if w is not None and (dask_in or kind != "exact"):
             raise InputError(f"sample_weight needs the exact basis (at most max_exact={self.max_exact} "
                              "rows in memory, approximation='auto' or 'exact'); the streamed "
@@ -206,7 +216,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
             kind, source, mean=self.x_mean_, scale=self.x_scale_, p=self.p_, c=self.c_,
             margin=self.margin, centres=centres, n_components=self.n_components, seed=seed,
             n_loo=self.n_loo, Xs=Xs, Y=Y, w=w, X_mem=X if not dask_in else None,
-            vector=not dask_in and Y.ndim == 1)
+            vector=not dask_in and Y.ndim == 1, guard=guard)
 
         with small_system_blas(m_est):
             res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu,
@@ -324,9 +334,9 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
         self.sample_weighted_ = sample_weight is not None
         try:
             if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
-                kind, gamma, mu, nu = self._check_params(int(X.shape[0]))
-                return fit_auto_device(self, X, y, sample_weight, kind=kind,
-                                       fixed=(gamma, mu, nu), search=self._search_settings())
+                _, X, Y = device_fit_inputs(self, X, y, sample_weight)
+                self._fit_targets(X, Y)
+                return record_held_out(self, Y, False)
             if sample_weight is not None:
                 if is_dask(X) or is_dask(y):
                     raise InputError("sample_weight is not supported with dask inputs (the "
@@ -339,7 +349,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
                 self.y_mean_ = mean
                 self.y_scale_ = sd if sd > 0 else 1.0
                 self._fit_targets(X, (y - self.y_mean_) / self.y_scale_, w)
-                self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+                record_held_out(self, y, False)
                 self.support_ = np.flatnonzero(keep)
                 return self
             if is_dask(X) or is_dask(y):
@@ -359,7 +369,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
             self.y_mean_ = float(mean)
             self.y_scale_ = sd if sd > 0 else 1.0
             self._fit_targets(X, (y - self.y_mean_) / self.y_scale_)
-            self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+            record_held_out(self, y, False)
         except BaseException:
             self._clear_fitted()
             raise
@@ -468,35 +478,23 @@ class AutoLSSVMClassifier(DeviceModelMixin, ClassifierMixin, _AutoBase):
         if is_dask(X) or is_dask(y):
             raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
                              "supported by AutoLSSVMRegressor")
-        if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
-            try:
-                kind, gamma, mu, nu = self._check_params(int(X.shape[0]))
-                fit_auto_device(self, X, y, sample_weight, kind=kind, fixed=(gamma, mu, nu),
-                                search=self._search_settings(), classification=True)
-            except BaseException:
-                self._clear_fitted()
-                raise
-            self.temperature_ = self._calibrate(*auto_calibration_targets(self))
-            return self
-        X, y = self._validate_fit(X, y)
-        w = None
-        if sample_weight is not None:
-            w, keep = sample_weights(sample_weight, X.shape[0])
-            X, y = X[keep], y[keep]
-        self.classes_, Y = encode_labels(y)
-        C = self.classes_.size
-        yi = (Y > 0).astype(np.intp) if C == 2 else Y.argmax(axis=1)
         try:
+            if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
+                _, X, Y = device_fit_inputs(self, X, y, sample_weight, classification=True)
+                w = None
+            else:
+                X, y = self._validate_fit(X, y)
+                w = None
+                if sample_weight is not None:
+                    w, keep = sample_weights(sample_weight, X.shape[0])
+                    X, y = X[keep], y[keep]
+                self.classes_, Y = encode_labels(y)
             self._fit_targets(X, Y, w)
+            record_held_out(self, Y, True)
         except BaseException:
             self._clear_fitted()
             raise
-        Y2 = Y[:, None] if Y.ndim == 1 else Y
-        if self.loo_rows_ is not None:  # LOO residuals on a subsample of the rows
-            Y2, yi = Y2[self.loo_rows_], yi[self.loo_rows_]
-        F = Y2 - self.loo_std_
-        self.loo_decision_ = F[:, 0] if C == 2 else F
-        self.temperature_ = self._calibrate(F, yi)
+        self.temperature_ = self._calibrate(*auto_calibration_targets(self))
         return self
 
     @staticmethod

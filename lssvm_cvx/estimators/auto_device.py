@@ -39,20 +39,18 @@ from typing import Any
 
 import numpy as np
 
-from ..device import check_memory, float_dtype, namespace_of
-from ..exceptions import HyperparameterError, InputError, LabelError
+from ..device import check_memory, namespace_of
+from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import take_rows
-from ..linalg.penalized import CHUNK_ELEMS, Fit
-from ..linalg.streaming import ArraySource
-from ..selection.auto import auto_search
+from ..linalg.penalized import Fit
 from ..terms.gradient_basis import basis_transform
-from .auto_stream import input_stats, pick_centres, problem_factory
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
-__all__ = ["EXACT_MATRICES", "fit_auto_device", "record_fit", "constant_model", "auto_decision_device",
-           "auto_interval_device", "auto_calibration_targets", "auto_labels_device",
-           "auto_proba_device", "auto_cv_results"]
+__all__ = ["EXACT_MATRICES", "device_fit_inputs", "device_basis", "record_fit", "record_held_out",
+           "constant_model", "auto_decision_device", "auto_interval_device",
+           "auto_calibration_targets", "auto_labels_device", "auto_proba_device",
+           "auto_cv_results"]
 
 #: N × N float64 arrays the exact basis needs at its peak (the design, its centred copy, C, G, R,
 #: a path's Cholesky factor, reduced matrix and eigenvectors, with room for the library's
@@ -63,95 +61,53 @@ _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CP
         "has it")
 
 
-def _refuse(est: Any, kind: str, sample_weight: Any) -> None:
-    if sample_weight is not None:
-        raise InputError(f"sample_weight is not supported on a device{_CPU}")
-    if kind not in ("exact", "nystroem"):
-        raise HyperparameterError(f"on a device the Auto LS-SVM uses the exact or the Nyström "
-                                  f"basis, got approximation={est.approximation!r}{_CPU}")
-
-
-def fit_auto_device(est: Any, X: Any, y: Any, sample_weight: Any, *, kind: str,
-                    fixed: tuple[float | None, float | None, float | None],
-                    search: dict[str, Any], classification: bool = False) -> Any:
-    """Fit the Auto LS-SVM ``est`` on device arrays ``X``, ``y`` (module docstring); returns
-    ``est``.
+def device_fit_inputs(est: Any, X: Any, y: Any, sample_weight: Any, *,
+                      classification: bool = False) -> tuple[Any, Any, Any]:
+    """The checks of a device fit and its targets (module docstring): returns the namespace,
+    ``X`` as float64 and the model's targets ``Y`` as float64 — the regressor's ``y``
+    standardised (``y_mean_``, ``y_scale_`` set), the classifier's ±1 coding of its labels
+    (``classes_`` set, on the device; one column for two classes, one per class for more, as
+    :func:`~lssvm_cvx.checks.encode_labels`).  The rest of the fit is the CPU path's
+    (``AutoLSSVMRegressor._fit_targets``), on the inputs' device.
 
     Parameters
     ----------
-    est : AutoLSSVMRegressor
+    est : AutoLSSVMRegressor or AutoLSSVMClassifier
     X, y : arrays of one array-API namespace and device, shapes (n, d) and (n,)
     sample_weight : None
         Anything else is refused.
-    kind : str
-        The basis the estimator chose for n rows (``"exact"`` or ``"nystroem"``; ``"rff"`` is
-        refused).
-    fixed : tuple
-        The given (γ, μ, ν), None where searched.
-    search : dict
-        The other keyword arguments of :func:`~lssvm_cvx.selection.auto.auto_search` (grids,
-        criterion, subsample, seed, options).
     classification : bool, default=False
-        ``est`` is the classifier: ``y`` holds labels (``classes_`` on the device, the ±1
-        coding of :func:`~lssvm_cvx.checks.encode_labels`: one column for two classes, one
-        per class for more), which are not standardised; ``loo_decision_`` is set, the
-        calibration is the caller's.
+        ``y`` holds labels.
 
     Returns
     -------
-    AutoLSSVMRegressor
-        ``est``, fitted, with its arrays on the inputs' device (``device_``).
+    tuple
+        ``(xp, X, Y)``.
     """
-    _refuse(est, kind, sample_weight)
-    if classification:
-        xp, device, Y = _label_targets(est, X, y)
-    else:
-        xp, device, Y = device_targets(est, X, y, False)
+    if sample_weight is not None:
+        raise InputError(f"sample_weight is not supported on a device{_CPU}")
+    xp, _, Y = device_targets(est, X, y, classification, multiclass=True)
     X, Y = xp.astype(X, xp.float64), xp.astype(Y, xp.float64)
     if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
         raise InputError("X and y must be finite (NaN or inf found)")
-    n = int(X.shape[0])
-    gamma, mu, nu = fixed
     est.n_features_in_ = int(X.shape[1])
     est.sample_weighted_ = False
-    est.device_ = str(device)
-    if classification:
-        Ys = Y
-    else:
+    if not classification:
         est.y_mean_ = float(xp.mean(Y))
         sd = float(xp.std(Y))
         est.y_scale_ = sd if sd > 0 else 1.0
-        Ys = (Y - est.y_mean_) / est.y_scale_
-    st = input_stats(X)
-    est.x_mean_, est.x_scale_, est.p_, est.c_ = st["mean"], st["scale"], st["p"], st["c"]
-    Xs = st["Xs"]
-    est.approximation_ = kind
-    est.loo_rows_ = None
-    if st["constant"]:                    # all inputs identical: the constant model
-        constant_model(est, Ys)
-        return _held_out(est, xp, Ys, classification)
+        Y = (Y - est.y_mean_) / est.y_scale_
+    return xp, X, Y
 
-    seed = int(search.get("random_state", 0))
-    Z = (pick_centres(X, est.x_mean_, est.x_scale_, est.n_components, est.random_state)
-         if kind == "nystroem" else Xs)          # the CPU path's centres, on the device
-    # the CPU path's problems (auto_stream.problem_factory) on the inputs already standardised:
-    # the exact basis in memory (its matrices checked against the device's memory first), the
-    # Nyström basis streamed from the device in row blocks (LOO on n_loo rows)
-    source = ArraySource(Xs, Ys[:, None] if Ys.ndim == 1 else Ys,
-                         block_rows=max(1, CHUNK_ELEMS // max(int(Z.shape[0]), 1)))
-    make_problem = problem_factory(
-        kind, source, mean=0.0, scale=1.0, p=est.p_, c=est.c_, margin=est.margin,
-        centres=Z if kind == "nystroem" else None, n_components=int(est.n_components),
-        seed=seed, n_loo=int(est.n_loo), Xs=Xs, Y=Ys, vector=Ys.ndim == 1,
-        guard=lambda Xr: check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device))
-    res = auto_search(make_problem, n, gamma=gamma, mu=mu, nu=nu, **search)
-    pr = res.problem if res.problem is not None else make_problem(res.gamma, None)
-    fit = pr.fit(res.mu, res.nu)
-    # as on the CPU: the regressor's jackknife+ influence up to max_exact rows
-    record_fit(est, res, fit, kind, {"centres": Z, "gamma": float(res.gamma), "p": est.p_,
-                                     "c": est.c_},
-               jackknife=not classification and n <= est.max_exact)
-    return _held_out(est, xp, Ys, classification)
+
+def device_basis(est: Any, kind: str, xp: Any, device: Any) -> Any:
+    """The checks of the basis of a device fit: the exact and the Nyström bases only (a one-line
+    error that names the CPU path otherwise); returns the exact basis' memory guard
+    (:data:`EXACT_MATRICES` float64 N × N arrays against the device's free memory)."""
+    if kind not in ("exact", "nystroem"):
+        raise HyperparameterError(f"on a device the Auto LS-SVM uses the exact or the Nyström "
+                                  f"basis, got approximation={est.approximation!r}{_CPU}")
+    return lambda Xr: check_memory(int(Xr.shape[0]), 8, EXACT_MATRICES, xp, device)
 
 
 def record_fit(est: Any, res: Any, fit: Fit, kind: str, params: dict[str, Any], *,
@@ -194,27 +150,13 @@ def record_fit(est: Any, res: Any, fit: Fit, kind: str, params: dict[str, Any], 
     est.n_basis_ = pr.m
 
 
-def _label_targets(est: Any, X: Any, y: Any) -> tuple[Any, Any, Any]:
-    """Namespace, device and the ±1 coding of the labels ``y`` on the device (the coding of
-    :func:`~lssvm_cvx.checks.encode_labels`); sets ``est.classes_`` (on the device)."""
-    xp, device = namespace_of(X, y)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
-        raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
-                         f"{tuple(X.shape)} and {tuple(y.shape)}")
-    float_dtype(xp, X)
-    classes = xp.unique_values(y)
-    C = int(classes.shape[0])
-    if C < 2:
-        raise LabelError(f"y has only {C} class; a classifier needs two")
-    one = xp.asarray(1.0, dtype=xp.float64, device=device)
-    cols = [xp.where(y == classes[k], one, -one) for k in range(C)]
-    est.classes_ = classes
-    return xp, device, cols[1] if C == 2 else xp.stack(cols, axis=1)
-
-
-def _held_out(est: Any, xp: Any, Y: Any, classification: bool) -> Any:
+def record_held_out(est: Any, Y: Any, classification: bool) -> Any:
     """The regressor's LOO residuals in the units of ``y``, or the classifier's exact LOO
-    decision values ``y - r`` (on the LOO rows); returns ``est``."""
+    decision values ``y - r`` (on the LOO rows), from the fit's ``loo_std_`` and the model's
+    targets ``Y`` (any namespace; the CPU and the device fits alike); returns ``est``."""
+    import array_api_compat as aac
+
+    xp = aac.array_namespace(Y)
     if not classification:
         est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
         return est

@@ -43,7 +43,7 @@ from ..device import (
     rbf_gram,
 )
 from ..device.rff import FourierFeatures, rff_loo_path
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import HyperparameterError, InputError, LabelError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
 from ..linalg.arrays import to_numpy as to_cpu
@@ -87,11 +87,15 @@ def check_device_options(est: Any, sample_weight: Any, groups: Any, classificati
         raise InputError(f"sample_weight and groups are not supported on a device{cpu}")
 
 
-def device_targets(est: Any, X: Any, y: Any, classification: bool) -> tuple[Any, Any, Any]:
+def device_targets(est: Any, X: Any, y: Any, classification: bool, *,
+                   multiclass: bool = False) -> tuple[Any, Any, Any]:
     """The checked device inputs' namespace, device and fitted targets: ``y`` in ``X``'s float
-    dtype, or for a (binary) classifier the ±1 coding of its labels (``classes_[1]`` is +1),
-    which sets ``est.classes_`` and ``est.pairs_``.  Shapes and a multiclass ``y`` are one-line
-    errors (:class:`~lssvm_cvx.exceptions.InputError`)."""
+    dtype, or for a classifier the ±1 coding of its labels, which sets ``est.classes_``: the
+    coding of :func:`~lssvm_cvx.checks.encode_labels` (two classes: one column,
+    ``classes_[1]`` is +1; more, with ``multiclass``: one column per class).  Without
+    ``multiclass`` the classifier is binary and ``est.pairs_`` is set to None.  Shapes and a
+    multiclass ``y`` the model cannot fit are one-line errors
+    (:class:`~lssvm_cvx.exceptions.InputError`)."""
     xp, device = namespace_of(X, y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
         raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
@@ -99,12 +103,18 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool) -> tuple[Any,
     dtype = float_dtype(xp, X)
     if classification:
         classes = xp.unique_values(y)
-        if int(classes.shape[0]) != 2:
-            raise InputError(f"on a device the classifier is binary, got {int(classes.shape[0])} "
-                             "classes (convert to NumPy for multiclass)")
-        Y = xp.where(y == classes[1], xp.asarray(1.0, dtype=dtype, device=device),
-                     xp.asarray(-1.0, dtype=dtype, device=device))
-        est.classes_, est.pairs_ = classes, None
+        C = int(classes.shape[0])
+        if C != 2 and not multiclass:
+            raise InputError(f"on a device the classifier is binary, got {C} classes (convert "
+                             "to NumPy for multiclass)")
+        if C < 2:
+            raise LabelError(f"y has only {C} class; a classifier needs two")
+        one = xp.asarray(1.0, dtype=dtype, device=device)
+        cols = [xp.where(y == classes[k], one, -one) for k in range(1 if C == 2 else 0, C)]
+        Y = cols[0] if C == 2 else xp.stack(cols, axis=1)
+        est.classes_ = classes
+        if not multiclass:
+            est.pairs_ = None
     else:
         float_dtype(xp, y)
         Y = xp.astype(y, dtype)
