@@ -44,8 +44,7 @@ from ..linalg.threads import small_system_blas
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
-                          constant_model, device_basis, device_fit_inputs, record_fit,
-                          record_held_out)
+                          constant_model, device_basis, device_fit_inputs, record_fit)
 from .auto_stream import (check_dask_target, input_stats, is_dask, make_source, pick_centres,
                           problem_factory)
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
@@ -53,6 +52,7 @@ from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_
 from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
                      validate_params)
 from ..device import namespace_of
+from ..linalg.arrays import take_rows
 from .lssvm_device import DeviceModelMixin, uses_device
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -201,6 +201,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         self.approximation_ = kind
         if st["constant"]:  # all inputs identical: the constant model
             constant_model(self, Y)
+            self._record_held_out(Y)
             return
         centres = None
         if kind == "nystroem":
@@ -230,6 +231,18 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
             record_fit(self, res, fit, basis.kind, dict(basis.params),
                        jackknife=(self._task == "regression" and n <= self.max_exact
                                   and not dask_in and w is None))
+        self._record_held_out(Y)
+
+    def _record_held_out(self, Y: Any) -> None:
+        """The regressor's LOO residuals in the units of ``y``, or the classifier's exact LOO
+        decision values ``y - r`` (on the LOO rows), from the fit's ``loo_std_`` and the
+        model's targets ``Y`` (any namespace)."""
+        if self._task == "regression":
+            self.loo_residuals_ = self.loo_std_[:, 0] * self.y_scale_
+            return
+        xp, _ = namespace_of(Y)
+        F = take_rows(xp, Y[:, None] if Y.ndim == 1 else Y, self.loo_rows_) - self.loo_std_
+        self.loo_decision_ = F[:, 0] if int(F.shape[1]) == 1 else F
 
     def _design(self, X: np.ndarray) -> np.ndarray:
         Xs = (X - self.x_mean_) / self.x_scale_
@@ -336,7 +349,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
             if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
                 _, X, Y = device_fit_inputs(self, X, y, sample_weight)
                 self._fit_targets(X, Y)
-                return record_held_out(self, Y, False)
+                return self
             if sample_weight is not None:
                 if is_dask(X) or is_dask(y):
                     raise InputError("sample_weight is not supported with dask inputs (the "
@@ -349,7 +362,6 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
                 self.y_mean_ = mean
                 self.y_scale_ = sd if sd > 0 else 1.0
                 self._fit_targets(X, (y - self.y_mean_) / self.y_scale_, w)
-                record_held_out(self, y, False)
                 self.support_ = np.flatnonzero(keep)
                 return self
             if is_dask(X) or is_dask(y):
@@ -369,7 +381,6 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
             self.y_mean_ = float(mean)
             self.y_scale_ = sd if sd > 0 else 1.0
             self._fit_targets(X, (y - self.y_mean_) / self.y_scale_)
-            record_held_out(self, y, False)
         except BaseException:
             self._clear_fitted()
             raise
@@ -490,7 +501,6 @@ class AutoLSSVMClassifier(DeviceModelMixin, ClassifierMixin, _AutoBase):
                     X, y = X[keep], y[keep]
                 self.classes_, Y = encode_labels(y)
             self._fit_targets(X, Y, w)
-            record_held_out(self, Y, True)
         except BaseException:
             self._clear_fitted()
             raise

@@ -2,7 +2,12 @@
 standardisation, the exact basis of eq. (8) or the Nyström one, the (γ, μ, ν) leave-one-out
 search, the fit, ``predict`` and ``predict_interval`` run in the inputs' array namespace and on
 their device (:class:`lssvm_cvx.linalg.penalized.PenalizedLS`, which takes its namespace from
-its inputs); the fitted model stays there.
+its inputs); the fitted model stays there.  The fit is the CPU fit's own code
+(``AutoLSSVMRegressor._fit_targets``: :func:`~lssvm_cvx.estimators.auto_stream.input_stats`,
+the centres, :func:`~lssvm_cvx.estimators.auto_stream.problem_factory`, the search and
+:func:`record_fit`); this module holds what differs on a device: the checks and targets
+(:func:`device_fit_inputs`), the exact basis' memory guard (:func:`device_basis`) and the
+predictions.
 
 Which inputs take this path: those of :func:`lssvm_cvx.estimators.lssvm_device.uses_device`
 (arrays of an array-API library other than NumPy off the CPU, or any of them with
@@ -41,13 +46,12 @@ import numpy as np
 
 from ..device import check_memory, namespace_of
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import take_rows
 from ..linalg.penalized import Fit
 from ..terms.gradient_basis import basis_transform
 from .lssvm_device import device_targets, to_cpu
 from .search_results import search_results
 
-__all__ = ["EXACT_MATRICES", "device_fit_inputs", "device_basis", "record_fit", "record_held_out",
+__all__ = ["EXACT_MATRICES", "device_fit_inputs", "device_basis", "record_fit",
            "constant_model", "auto_decision_device", "auto_interval_device",
            "auto_calibration_targets", "auto_labels_device", "auto_proba_device",
            "auto_cv_results"]
@@ -148,22 +152,6 @@ def record_fit(est: Any, res: Any, fit: Fit, kind: str, params: dict[str, Any], 
     est.coef_, est.intercept_ = fit.theta, fit.b
     est.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
     est.n_basis_ = pr.m
-
-
-def record_held_out(est: Any, Y: Any, classification: bool) -> Any:
-    """The regressor's LOO residuals in the units of ``y``, or the classifier's exact LOO
-    decision values ``y - r`` (on the LOO rows), from the fit's ``loo_std_`` and the model's
-    targets ``Y`` (any namespace; the CPU and the device fits alike); returns ``est``."""
-    import array_api_compat as aac
-
-    xp = aac.array_namespace(Y)
-    if not classification:
-        est.loo_residuals_ = est.loo_std_[:, 0] * est.y_scale_
-        return est
-    Y2 = take_rows(xp, Y[:, None] if Y.ndim == 1 else Y, est.loo_rows_)
-    F = Y2 - est.loo_std_
-    est.loo_decision_ = F[:, 0] if int(F.shape[1]) == 1 else F
-    return est
 
 
 def constant_model(est: Any, Y: Any) -> None:
