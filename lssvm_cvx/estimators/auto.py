@@ -347,7 +347,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
         self.sample_weighted_ = sample_weight is not None
         try:
             if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
-                _, X, Y = device_fit_inputs(self, X, y, sample_weight)
+                X, Y = device_fit_inputs(self, X, y, sample_weight)
                 self._fit_targets(X, Y)
                 return self
             if sample_weight is not None:
@@ -491,7 +491,7 @@ class AutoLSSVMClassifier(DeviceModelMixin, ClassifierMixin, _AutoBase):
                              "supported by AutoLSSVMRegressor")
         try:
             if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
-                _, X, Y = device_fit_inputs(self, X, y, sample_weight, classification=True)
+                X, Y = device_fit_inputs(self, X, y, sample_weight, classification=True)
                 w = None
             else:
                 X, y = self._validate_fit(X, y)

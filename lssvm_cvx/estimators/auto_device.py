@@ -66,9 +66,9 @@ _CPU = ("; convert the inputs to NumPy (for PyTorch: X.cpu().numpy()) for the CP
 
 
 def device_fit_inputs(est: Any, X: Any, y: Any, sample_weight: Any, *,
-                      classification: bool = False) -> tuple[Any, Any, Any]:
-    """The checks of a device fit and its targets (module docstring): returns the namespace,
-    ``X`` as float64 and the model's targets ``Y`` as float64 — the regressor's ``y``
+                      classification: bool = False) -> tuple[Any, Any]:
+    """The checks of a device fit and its targets (module docstring): returns ``X`` as float64
+    and the model's targets ``Y`` as float64 — the regressor's ``y``
     standardised (``y_mean_``, ``y_scale_`` set), the classifier's ±1 coding of its labels
     (``classes_`` set, on the device; one column for two classes, one per class for more, as
     :func:`~lssvm_cvx.checks.encode_labels`).  The rest of the fit is the CPU path's
@@ -86,7 +86,7 @@ def device_fit_inputs(est: Any, X: Any, y: Any, sample_weight: Any, *,
     Returns
     -------
     tuple
-        ``(xp, X, Y)``.
+        ``(X, Y)``, on the inputs' device.
     """
     if sample_weight is not None:
         raise InputError(f"sample_weight is not supported on a device{_CPU}")
@@ -101,7 +101,7 @@ def device_fit_inputs(est: Any, X: Any, y: Any, sample_weight: Any, *,
         sd = float(xp.std(Y))
         est.y_scale_ = sd if sd > 0 else 1.0
         Y = (Y - est.y_mean_) / est.y_scale_
-    return xp, X, Y
+    return X, Y
 
 
 def device_basis(est: Any, kind: str, xp: Any, device: Any) -> Any:
@@ -182,9 +182,10 @@ def constant_model(est: Any, Y: Any) -> None:
 
 
 def auto_calibration_targets(est: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The device classifier's exact LOO decision values as an (n, T) NumPy array and the
-    class index of each of those rows (``y = F + r`` is the ±1 coding), for the temperature
-    of :meth:`AutoLSSVMClassifier._calibrate` on the CPU (n × T numbers are copied)."""
+    """The classifier's exact LOO decision values as an (n, T) NumPy array and the class
+    index of each of those rows (``y = F + r`` is the ±1 coding), for the temperature of
+    :meth:`AutoLSSVMClassifier._calibrate` on the CPU (the CPU and the device fits alike; from
+    a device, n × T numbers are copied)."""
     F = to_cpu(est.loo_decision_)
     F = F[:, None] if F.ndim == 1 else F
     Y = F + to_cpu(est.loo_std_)
