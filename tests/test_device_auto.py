@@ -321,3 +321,30 @@ def test_one_standardisation_for_every_kind_of_input(ns, to_namespace, to_numpy)
     np.testing.assert_allclose(to_numpy(st["scale"]), np.where(std > 0, std, 1.0), rtol=1e-12)
     one = input_stats(to_namespace("numpy" if ns == "dask" else ns)(np.ones((7, 3))))
     assert (one["p"], one["constant"]) == (1, True)
+
+
+@pytest.mark.parametrize("klass", [AutoLSSVMRegressor, AutoLSSVMClassifier])
+def test_the_device_fit_runs_the_cpu_fits_search(monkeypatch, data, to_namespace, klass):
+    """One Auto estimator path (issue 30): a device fit calls the estimator module's own
+    search, as the CPU fit does, and the problems it builds hold the inputs' device arrays (a
+    device fit with a search of its own would leave the spy uncalled)."""
+    import lssvm_cvx.estimators.auto as auto_module
+
+    conv = to_namespace("torch-cpu")
+    X, y = data
+    if klass is AutoLSSVMClassifier:
+        y = np.where(y > np.median(y), 1, -1)
+    calls = []
+    search = auto_module.auto_search
+
+    def spy(make_problem, n, **kw):
+        res = search(make_problem, n, **kw)
+        calls.append(type(make_problem(res.gamma, None).Phi).__module__.split(".")[0])
+        return res
+
+    monkeypatch.setattr(auto_module, "auto_search", spy)
+    cpu = klass().fit(X, y)
+    with lssvm_cvx.array_api_dispatch():
+        dev = klass().fit(conv(X), conv(y))
+    assert calls == ["numpy", "torch"]
+    assert dev.kernel_gamma_ == cpu.kernel_gamma_ and dev.mu_ == cpu.mu_
