@@ -17,6 +17,7 @@ from lssvm_cvx.terms.gradient_norm import (
     gradient_norm_integrand,
     model_kernel,
     n_informative_columns,
+    numerical_rank,
     rbf_model_gradient,
 )
 
@@ -197,3 +198,17 @@ def test_cross_gram_and_errors(rng):
         gradient_norm_gram(X, Z[:, :2])
     with pytest.raises(InputError, match="0 samples"):
         gradient_norm_gram(X[:0])
+
+
+def test_numerical_rank_is_affine_dims_rule():
+    """``numerical_rank``: singular values above ``rtol`` times the largest, at least 1 (the
+    rule ``affine_dim`` applies to the centred inputs' singular values, and ``input_stats`` to a
+    dask covariance's)."""
+    s = np.array([4.0, 1.0, 4e-8 * 1.0001, 4e-8 * 0.9999, 0.0])
+    assert numerical_rank(s) == 3
+    assert numerical_rank(s, rtol=1e-7) == 2
+    assert numerical_rank(np.zeros(3)) == numerical_rank(np.empty(0)) == 1
+    X = np.random.default_rng(0).normal(size=(50, 4))
+    X[:, 3] = X[:, 0] - 2 * X[:, 1]
+    Xc = X - X.mean(axis=0)
+    assert affine_dim(X) == numerical_rank(np.linalg.svd(Xc, compute_uv=False)) == 3

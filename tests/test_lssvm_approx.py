@@ -209,8 +209,11 @@ def test_bad_settings_are_named():
 
 def test_streamed_fit_never_allocates_n_by_m(monkeypatch):
     import lssvm_cvx.estimators.lssvm_approx as approx
+    import lssvm_cvx.linalg.streaming as streaming
 
-    monkeypatch.setattr(approx, "CHUNK_ELEMS", 400_000)  # blocks of 2000 rows × 200 features
+    # blocks of 2000 rows × 200 features, in the fit (the row source) and the prediction
+    monkeypatch.setattr(streaming, "CHUNK_ELEMS", 400_000)
+    monkeypatch.setattr(approx, "CHUNK_ELEMS", 400_000)
     n, m = 20000, 200
     X, y = _data(n, d=5)
     est = LSSVMRegressor(approximation="nystroem", n_components=m, sigma2=5.0, gamma=100.0,

@@ -88,8 +88,11 @@ def test_bad_dask_input_clear_errors_nothing_fitted(client):
 
 def test_streamed_fit_never_allocates_n_by_m(monkeypatch):
     import lssvm_cvx.estimators.auto_stream as stream
+    import lssvm_cvx.linalg.streaming as streaming
 
-    monkeypatch.setattr(stream, "CHUNK_ELEMS", 400_000)  # blocks of 2000 rows × 200 features
+    # blocks of 2000 rows × 200 features, in the row source and the estimator's own passes
+    monkeypatch.setattr(streaming, "CHUNK_ELEMS", 400_000)
+    monkeypatch.setattr(stream, "CHUNK_ELEMS", 400_000)
     n, m = 20000, 200
     X, y = _data(n, d=5)
     est = AutoLSSVMRegressor(approximation="nystroem", n_components=m, kernel_gamma=1.0,

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import check_memory, factor_spd, namespace_of
+from ..linalg.arrays import check_memory, namespace_of
 from ..linalg.streaming import ArraySource, StreamingPenalizedLS
 from .arrays import positive
 
@@ -138,9 +138,6 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
     nus = pr.normalised(ridge=1.0 / np.asarray(gammas, dtype=np.float64))["ridge"]
     scores = pr.path("ridge", nus, criterion=criterion).scores
     j = int(np.argmin(scores))
-    theta = factor_spd(xp, pr.matrix(ridge=float(nus[j])),
-                       name=f"the ridge's normal equations at gamma = {gammas[j]:g}"
-                       ).solve(pr.rhs)[:, 0]
+    theta, b = pr.solve(ridge=float(nus[j]))
     return StreamedPath(gammas=gammas, scores=xp.asarray(scores, dtype=f64, device=device),
-                        gamma=gammas[j], coef=theta,
-                        intercept=pr.y_mean[0] - xp.sum(pr.phi_mean * theta))
+                        gamma=gammas[j], coef=theta[:, 0], intercept=b[0])

@@ -45,7 +45,7 @@ from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
                           constant_model, device_basis, device_fit_inputs, record_fit)
-from .auto_stream import (check_dask_target, input_stats, is_dask, make_source, pick_centres,
+from .auto_stream import (check_dask_target, input_stats, is_dask, pick_centres,
                           problem_factory)
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
@@ -53,6 +53,7 @@ from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_I
                      validate_params)
 from ..device import namespace_of
 from ..linalg.arrays import take_rows
+from ..linalg.streaming import row_source
 from .lssvm_device import DeviceModelMixin, uses_device
 
 __all__ = ["AutoLSSVMRegressor", "AutoLSSVMClassifier"]
@@ -211,7 +212,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         Y2 = Y if dask_in or Y.ndim == 2 else Y[:, None]
         if dask_in and Y2.ndim == 1:
             Y2 = Y2[:, None]
-        source = make_source(X, Y2, m_est, bool(self.progress)) if kind != "exact" else None
+        source = row_source(X, Y2, m_est, progress=bool(self.progress)) if kind != "exact" else None
 
         make_problem = problem_factory(
             kind, source, mean=self.x_mean_, scale=self.x_scale_, p=self.p_, c=self.c_,

@@ -53,9 +53,9 @@ from ..terms.gradient_basis import (
     rff_gradient_gram,
     rff_params,
 )
-from ..terms.gradient_norm import affine_dim, affine_rows, n_informative_columns
+from ..terms.gradient_norm import affine_dim, affine_rows, n_informative_columns, numerical_rank
 
-__all__ = ["is_dask", "input_stats", "pick_centres", "make_source", "check_dask_target",
+__all__ = ["is_dask", "input_stats", "pick_centres", "check_dask_target",
            "problem_factory"]
 
 
@@ -102,8 +102,7 @@ def input_stats(X: Any, w: np.ndarray | None = None) -> dict[str, Any]:
             raise InputError("X contains NaN or inf")
         scale = np.where(std > 0, std, 1.0)
         cs = np.atleast_2d(cov) / np.outer(scale, scale)
-        ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cs)[::-1], 0.0))
-        c = max(int(np.sum(ev > 1e-8 * ev[0])), 1) if ev[0] > 0 else 1
+        c = numerical_rank(np.sqrt(np.maximum(np.linalg.eigvalsh(cs)[::-1], 0.0)))
         hi, lo, Xs = (hi - mean) / scale, (lo - mean) / scale, None
     else:
         xp, _, numpy = namespace_or_numpy(X)
@@ -154,13 +153,6 @@ def _take_standardized(source: Any, rows: np.ndarray, mean: Any, scale: Any) -> 
     namespace)."""
     Xr, Yr = source.take(rows)
     return (_float64(Xr) - mean) / scale, _float64(Yr)
-
-
-def make_source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
-    """A chunked data source over ``X``, ``Y`` (dask arrays or in-memory arrays)."""
-    if is_dask(X):
-        return DaskSource(X.astype(np.float64), Y, progress=progress)
-    return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
 
 
 def _streamed_problem(kind: str, source: Any, gamma: float, *, p: int, c: int, margin: str,

@@ -38,7 +38,7 @@ from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import Kernel
 from ..kernels.features import NystroemMap, RandomFourierMap
 from ..linalg.penalized import CHUNK_ELEMS
-from ..linalg.streaming import ArraySource, DaskSource, StreamingPenalizedLS, is_dask, loo_subsample
+from ..linalg.streaming import StreamingPenalizedLS, is_dask, loo_subsample, row_source
 from .auto_stream import pick_centres
 from .search_results import search_results
 
@@ -95,14 +95,6 @@ def _feature_map(kind: str, kernel: Kernel, X: Any, m: int, random_state: Any) -
     return RandomFourierMap(sigma2, X.shape[1], m, random_state)
 
 
-def _source(X: Any, Y: Any, m: int, progress: bool) -> ArraySource | DaskSource:
-    if is_dask(X):
-        return DaskSource(X, Y, progress=progress)
-    if is_dask(Y):
-        raise InputError("give X and y both as dask arrays or both in memory")
-    return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
-
-
 def _problem(fmap: Any, source: Any, loo_rows: np.ndarray) -> StreamingPenalizedLS:
     r = fmap.n_features
     # a provisional feature mean keeps the shifted sums accurate: the mean over the Nyström
@@ -148,7 +140,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     seed = est.random_state if isinstance(est.random_state, (int, np.integer)) else 0
     N = X.shape[0]
     m = min(m, N)
-    source = _source(X, Y, m, bool(est.progress))
+    source = row_source(X, Y, m, progress=bool(est.progress))
     if score not in _SCORE:
         raise HyperparameterError(f"the selection score must be one of {tuple(_SCORE)}, got {score!r}")
     criterion = _SCORE[score]

@@ -31,12 +31,12 @@ import numpy as np
 
 from ..exceptions import InputError
 from .arrays import namespace_or_numpy, take_rows, to_numpy
-from .penalized import Fit, PenalizedLS
+from .penalized import CHUNK_ELEMS, Fit, PenalizedLS
 from .penalties import penalty_set
 from .scores import loo_score
 
-__all__ = ["ArraySource", "DaskSource", "is_dask", "StreamingPenalizedLS", "StreamingFit",
-           "check_finite_block", "loo_subsample"]
+__all__ = ["ArraySource", "DaskSource", "is_dask", "row_source", "StreamingPenalizedLS",
+           "StreamingFit", "check_finite_block", "loo_subsample"]
 
 
 def is_dask(a: Any) -> bool:
@@ -163,6 +163,15 @@ class DaskSource:
 
         Xr, Yr = dask.compute(self.X[rows], self.Y[rows])
         return np.asarray(Xr), np.asarray(Yr)
+
+
+def row_source(X: Any, Y: Any, m: int, *, progress: bool = False) -> ArraySource | DaskSource:
+    """The row source of a streamed problem with ``m`` features: a :class:`DaskSource` over
+    dask arrays (``X`` as float64), else an :class:`ArraySource` in blocks of
+    ``CHUNK_ELEMS / m`` rows (≈ 32 MB of design per block)."""
+    if is_dask(X):
+        return DaskSource(X.astype(np.float64), Y, progress=progress)
+    return ArraySource(X, Y, block_rows=max(1, CHUNK_ELEMS // max(int(m), 1)), progress=progress)
 
 
 @dataclass

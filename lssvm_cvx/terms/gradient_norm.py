@@ -139,8 +139,14 @@ def affine_dim(X: Any, *, rtol: float = 1e-8, max_rows: int = 4000, seed: int = 
     Xc = X - X.mean(axis=0)
     if Xc.shape[0] < 2:
         return 1
-    s = np.linalg.svd(Xc, compute_uv=False)
-    if s.size == 0 or s[0] == 0:
+    return numerical_rank(np.linalg.svd(Xc, compute_uv=False), rtol=rtol)
+
+
+def numerical_rank(s: np.ndarray, *, rtol: float = 1e-8) -> int:
+    """The number of singular values ``s`` (descending) above ``rtol`` times the largest, at
+    least 1: :func:`affine_dim`'s rule, which a caller holding the singular values of the
+    centred inputs by another route (a dask covariance) applies to them."""
+    if s.size == 0 or not s[0] > 0:
         return 1
     return max(int(np.sum(s > rtol * s[0])), 1)
 
