@@ -205,6 +205,8 @@ def test_the_guide_example_runs_and_equals_the_definition():
     grid = np.logspace(-3, 1, 9)
     np.testing.assert_allclose(ns["gcvs"], [ns["dec"].gcv(y, {"ridge": w}) for w in grid],
                                rtol=1e-9)
+    np.testing.assert_allclose(ns["loos"], [np.mean(ns["dec"].loo(y, {"ridge": w}) ** 2)
+                                            for w in grid], rtol=1e-9)
 
 
 @pytest.mark.parametrize("approximation", ["nystroem", "rff"])
@@ -230,3 +232,75 @@ def test_an_approximate_lssvm_is_the_primal_engine_on_its_features(approximation
     dec = decompose(est.feature_map_(X), 1.0, {"rkhs": (RKHS, 1.0)}, design=True)
     loo = [np.mean(dec.loo(y, {"rkhs": 1.0 / g}) ** 2) for g in gammas]
     assert est.gamma_ == pytest.approx(gammas[int(np.argmin(loo))])
+
+
+@pytest.mark.parametrize("source_kind", ["memory", "dask"])
+def test_a_streamed_design_answers_as_the_in_memory_one(source_kind):
+    """``decompose(row source, 1, terms, design=True, features=φ, shift=...)`` streams the design
+    (the approximate LS-SVMs' representation): its fit, LOO residuals (on its LOO rows) and
+    score paths equal the in-memory design's at 1e-10, for the source's own targets
+    (``Y=None``); a Dask source's LOO residuals stay lazy."""
+    from lssvm_cvx.linalg.streaming import row_source
+
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-2, 2, (90, 2))
+    Y = np.c_[np.sin(X[:, 0]), X[:, 1] ** 2] + 0.1 * rng.normal(size=(90, 2))
+    Z = X[:9]
+
+    def phi(xb):
+        return np.exp(-((xb[:, None, :] - Z[None]) ** 2).sum(-1))
+
+    if source_kind == "dask":
+        da = pytest.importorskip("dask.array")
+        source = row_source(da.from_array(X, chunks=(25, 2)), da.from_array(Y, chunks=(25, 2)), 9)
+    else:
+        source = row_source(X, Y, 9)
+    rows = np.arange(0, 90, 3)
+    R = np.diag(np.linspace(1.0, 2.0, 9))
+    terms = {"ridge": (RKHS, 0.2), "rough": (R, 0.5)}
+    streamed = decompose(source, 1.0, terms, design=True, features=phi,
+                         shift=phi(Z).mean(axis=0), loo_rows=rows)
+    dense = decompose(phi(X), 1.0, terms, design=True)
+    theta, b, loo = streamed.system().fit(None)
+    assert type(loo).__module__.startswith("dask" if source_kind == "dask" else "numpy")
+    t0, b0, r0 = dense.system().fit(Y)
+    np.testing.assert_allclose(theta, t0, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(b, b0, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(loo), r0[rows], rtol=1e-10, atol=1e-12)
+    ws = [0.01, 0.2, 3.0]
+    want = [np.mean(dense.loo(Y, {"ridge": w})[rows] ** 2) for w in ws]
+    np.testing.assert_allclose(streamed.score_path("ridge", ws), want, rtol=1e-10)
+    np.testing.assert_allclose(streamed.score_path("rough", ws, criterion="mse"),
+                               [np.mean(dense.loo(Y, {"rough": w})[rows] ** 2) for w in ws],
+                               rtol=1e-10)
+    with pytest.raises(NotSupportedError, match="Y=None"):
+        streamed.solve(Y)
+    with pytest.raises(NotSupportedError, match="Y=None"):
+        dense.solve(None)
+    with pytest.raises(NotSupportedError, match="scalar loss weight"):
+        decompose(source, np.ones(90), terms, design=True, features=phi, shift=np.zeros(9))
+
+
+def test_the_approximate_lssvms_fit_through_the_engine(monkeypatch):
+    """The approximate LS-SVMs (CPU and the device paths) score their γ path and fit through
+    the engine's streamed design (``DesignDecomposition.score_path`` and its system), not a
+    representation of their own: fails on 70b32c7, where they called ``StreamingPenalizedLS``."""
+    from lssvm_cvx import LSSVMRegressor
+    from lssvm_cvx.device.rff import FourierFeatures, rff_loo_path
+    from lssvm_cvx.kernels.features import RandomFourierMap
+    from lssvm_cvx.linalg.engine import DesignDecomposition
+
+    calls = []
+    path = DesignDecomposition.score_path
+    monkeypatch.setattr(DesignDecomposition, "score_path",
+                        lambda self, *a, **k: calls.append(self.streamed) or path(self, *a, **k))
+    rng = np.random.default_rng(2)
+    X = rng.uniform(-2, 2, (80, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=80)
+    for appr in ("nystroem", "rff"):
+        LSSVMRegressor(approximation=appr, selection="loo", n_components=12,
+                       random_state=0).fit(X, y)
+    rff_loo_path(X, y, FourierFeatures.like(RandomFourierMap(1.0, 2, 12, 0), X),
+                 gammas=[0.1, 1.0], block_rows=32)
+    assert calls and all(calls)
+    assert len(calls) > 2

@@ -38,7 +38,8 @@ import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import check_memory, namespace_of
-from ..linalg.streaming import ArraySource, StreamingPenalizedLS
+from ..linalg.engine import RKHS, decompose
+from ..linalg.streaming import ArraySource
 from .arrays import positive
 
 __all__ = ["StreamedPath", "check_rows", "ridge_loo_path"]
@@ -131,13 +132,12 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
     """
     xp, device = namespace_of(X, y)
     f64 = xp.float64
-    pr = StreamingPenalizedLS(
-        ArraySource(X, xp.astype(y, f64)[:, None], block_rows=block_rows),
-        lambda XB: xp.astype(features(XB), f64), None, None, None, xp.astype(shift, f64),
-        penalties={"ridge": None})
-    nus = pr.normalised(ridge=1.0 / np.asarray(gammas, dtype=np.float64))["ridge"]
-    scores = pr.path("ridge", nus, criterion=criterion).scores
+    dec = decompose(ArraySource(X, xp.astype(y, f64)[:, None], block_rows=block_rows), 1.0,
+                    {"ridge": (RKHS, 0.0)}, design=True,
+                    features=lambda XB: xp.astype(features(XB), f64), shift=xp.astype(shift, f64))
+    scores = dec.score_path("ridge", 1.0 / np.asarray(gammas, dtype=np.float64),
+                            criterion=criterion)
     j = int(np.argmin(scores))
-    theta, b = pr.solve(ridge=float(nus[j]))
+    theta, b = dec.system({"ridge": 1.0 / gammas[j]}).solve(None)
     return StreamedPath(gammas=gammas, scores=xp.asarray(scores, dtype=f64, device=device),
                         gamma=gammas[j], coef=theta[:, 0], intercept=b[0])

@@ -37,8 +37,9 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import Kernel
 from ..kernels.features import NystroemMap, RandomFourierMap
+from ..linalg.engine import RKHS, DesignDecomposition, decompose
 from ..linalg.penalized import CHUNK_ELEMS
-from ..linalg.streaming import StreamingPenalizedLS, is_dask, loo_subsample, row_source
+from ..linalg.streaming import is_dask, loo_subsample, row_source
 from .auto_stream import pick_centres
 from .search_results import search_results
 
@@ -95,14 +96,15 @@ def _feature_map(kind: str, kernel: Kernel, X: Any, m: int, random_state: Any) -
     return RandomFourierMap(sigma2, X.shape[1], m, random_state)
 
 
-def _problem(fmap: Any, source: Any, loo_rows: np.ndarray) -> StreamingPenalizedLS:
-    r = fmap.n_features
+def _decomposition(fmap: Any, source: Any, loo_rows: np.ndarray) -> DesignDecomposition:
+    """The engine's streamed primal representation of the approximate LS-SVM: (Q') with unit
+    loss weights and the identity ``ridge`` of weight ``1/γ`` on the features ``fmap``."""
     # a provisional feature mean keeps the shifted sums accurate: the mean over the Nyström
     # centres (training rows); random Fourier features have mean ≈ 0
     centres = getattr(fmap, "centres", None)
-    shift = fmap(centres).mean(axis=0) if centres is not None else np.zeros(r)
-    return StreamingPenalizedLS(source, fmap, None, None, loo_rows, shift,
-                                penalties={"ridge": None})
+    shift = fmap(centres).mean(axis=0) if centres is not None else np.zeros(fmap.n_features)
+    return decompose(source, 1.0, {"ridge": (RKHS, 0.0)}, design=True, features=fmap,
+                     shift=shift, loo_rows=loo_rows)
 
 
 def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
@@ -146,10 +148,10 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     criterion = _SCORE[score]
     # GCV is a criterion of every row; the LOO criterion may be estimated on a subsample
     loo_rows = np.arange(N) if criterion == "gcv" else loo_subsample(N, n_loo, int(seed))
-    best: tuple[float, Any, StreamingPenalizedLS, Any] | None
+    best: tuple[float, Any, DesignDecomposition, Any] | None
     if gammas is None:
         fmap = _feature_map(kind, make_kernel(None), X, m, est.random_state)
-        best = (gamma, est.sigma2, _problem(fmap, source, loo_rows), fmap)
+        best = (gamma, est.sigma2, _decomposition(fmap, source, loo_rows), fmap)
         results = None
     else:
         sig = [None] if sigma2s is None else list(sigma2s)
@@ -158,13 +160,13 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         best_score = np.inf
         for i, s2 in enumerate(sig):
             fmap = _feature_map(kind, make_kernel(s2), X, m, est.random_state)
-            pr = _problem(fmap, source, loo_rows)
-            nus = pr.normalised(ridge=1.0 / gammas)["ridge"]   # the LS-SVM's ridge is 1/γ
-            scores[i] = pr.path("ridge", nus, criterion=criterion).scores
+            dec = _decomposition(fmap, source, loo_rows)
+            # the LS-SVM's ridge is 1/γ
+            scores[i] = dec.score_path("ridge", 1.0 / gammas, criterion=criterion)
             j = int(np.argmin(scores[i]))
             if scores[i, j] < best_score:
                 best_score = float(scores[i, j])
-                best = (float(gammas[j]), est.sigma2 if s2 is None else float(s2), pr, fmap)
+                best = (float(gammas[j]), est.sigma2 if s2 is None else float(s2), dec, fmap)
         if best is None:
             raise InputError(f"no (gamma, sigma2) candidate gave a finite {criterion} criterion")
         params = [({} if s2 is None else {"sigma2": float(s2)}) | {"gamma": float(g)}
@@ -176,19 +178,19 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
                        else f"loo ({criterion}, approximate kernel)"), best_gamma=best[0],
             best_sigma2=best[1], best_score=best_score)
     assert best is not None
-    gamma, sigma2, pr, fmap = best
-    fit = pr.fit(**pr.normalised(ridge=1.0 / gamma))
+    gamma, sigma2, dec, fmap = best
+    theta, b, loo = dec.system({"ridge": 1.0 / gamma}).fit(None)
     est.approximation_ = kind
     est.feature_map_ = fmap
     est.n_components_ = fmap.n_features
-    est.coef_ = fit.theta[:, 0] if fit.theta.shape[1] == 1 else fit.theta
-    est.intercept_ = float(fit.b[0]) if fit.b.shape[0] == 1 else np.asarray(fit.b)
+    est.coef_ = theta[:, 0] if theta.shape[1] == 1 else theta
+    est.intercept_ = float(b[0]) if b.shape[0] == 1 else np.asarray(b)
     est.gamma_ = float(gamma)
     est.sigma2_ = None if sigma2 is None else float(sigma2)
     est.kernel_ = make_kernel(sigma2)
     est.cv_results_ = results
     est.loo_rows_ = loo_rows
-    est.loo_residuals_ = fit.loo[:, 0] if fit.loo.shape[1] == 1 else fit.loo
+    est.loo_residuals_ = loo[:, 0] if loo.shape[1] == 1 else loo
     est.support_ = None
     est.X_fit_ = None
     est.dual_coef_ = None

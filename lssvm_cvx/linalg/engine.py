@@ -51,7 +51,11 @@ random Fourier features, any explicit feature map) instead of a Gram matrix,
 (:class:`DesignDecomposition`, its systems :class:`PrimalSystem`): one Cholesky factor of order
 m per weight, the same questions.  A term's matrix None (:data:`RKHS`) is ``||θ||²``, the RKHS
 norm when ``ΦΦ' = K``; (Q') is then (Q) with the RKHS term, and the two representations give
-the same fits and held-out residuals (``tests/test_engine_primal.py``).
+the same fits and held-out residuals (``tests/test_engine_primal.py``).  A design too large to
+hold is streamed: ``decompose(source, s, terms, design=True, features=φ, shift=...)`` over a
+row source of :mod:`lssvm_cvx.linalg.streaming` (its targets bound in the one pass over the
+rows; the questions then take ``Y=None``): the approximate LS-SVMs and their device path fit
+and score their γ paths through it.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ from .penalized import PenalizedLS
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
+from .streaming import StreamingPenalizedLS
 
 __all__ = ["RKHS", "Decomposition", "SpectralSystem", "DesignDecomposition", "PrimalSystem",
            "decompose"]
@@ -420,19 +425,41 @@ class DesignDecomposition(_Questions):
         Per name, the term's ``m × m`` symmetric PSD matrix — an array, a callable returning it,
         or None for the identity (``||θ||²``: the RKHS norm when ``Φ`` is a feature map of the
         kernel) — and its weight ``w_k ≥ 0``.
+    features : callable or None, default=None
+        With a row source as ``Phi`` (:func:`~lssvm_cvx.linalg.streaming.row_source`): the
+        feature map ``features(X_block) -> Φ_block``, the design streamed
+        (:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`; one scalar loss weight; the
+        questions answer for the source's targets, ``Y=None``).  Its identity terms are
+        positive-definite penalties (a weight ``> 0``; their paths in ν's form of
+        :meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`, well posed for a singular ``C``:
+        more features than informative rows).
+    shift : array of shape (m,) or None, default=None
+        With ``features``: a provisional feature mean (keeps the streamed sums accurate).
+    loo_rows : array of int or None, default=None
+        With ``features``: the sorted rows on which the LOO residuals and scores are evaluated
+        (None: every row).
     """
 
-    def __init__(self, Phi: Any, s: Any, terms: Mapping[str, tuple[Any, float]]):
-        xp, device, numpy = namespace_or_numpy(Phi, s)
-        self.n, self.m = int(Phi.shape[0]), int(Phi.shape[1])
+    def __init__(self, Phi: Any, s: Any, terms: Mapping[str, tuple[Any, float]], *,
+                 features: Any = None, shift: Any = None, loo_rows: Any = None):
         self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
-        eye = xp.eye(self.m, dtype=xp.float64 if numpy else Phi.dtype, device=device)
-        matrices = {k: eye if P is None else (P() if callable(P) else P)
-                    for k, (P, _) in terms.items()}
-        s = np.asarray(s, dtype=np.float64) if numpy else s
+        matrices = {k: P() if callable(P) else P for k, (P, _) in terms.items()}
+        self.streamed = features is not None
         vec = getattr(s, "ndim", 0) == 1
-        self.problem = PenalizedLS(Phi, None, penalties=matrices,
-                                   sample_weight=s if vec else None)
+        if self.streamed:
+            if vec or shift is None:
+                raise NotSupportedError("a streamed design takes one scalar loss weight and a "
+                                        "provisional feature mean `shift`")
+            self.problem: PenalizedLS = StreamingPenalizedLS(
+                Phi, features, None, None, loo_rows, shift, penalties=matrices)
+        else:
+            xp, device, numpy = namespace_or_numpy(Phi, s)
+            eye = xp.eye(int(Phi.shape[1]), dtype=xp.float64 if numpy else Phi.dtype,
+                         device=device)
+            s = np.asarray(s, dtype=np.float64) if numpy else s
+            self.problem = PenalizedLS(Phi, None, sample_weight=s if vec else None, penalties={
+                k: eye if P is None else P for k, P in matrices.items()})
+        self.n, self.m = self.problem.N, self.problem.m
         #: ``Σ s_i``: the factor between (Q') and (N1)
         self.W = self.problem.W if vec else float(s) * self.n
         if not self.W > 0 or (not vec and not float(s) > 0):
@@ -441,6 +468,16 @@ class DesignDecomposition(_Questions):
     def representation(self, weights: Mapping[str, float] | None = None) -> str:
         """``"primal"``: a Cholesky factorisation of order m per weight."""
         return "primal"
+
+    def bound(self, Y: Any) -> PenalizedLS:
+        """The problem with the targets ``Y`` (one O(N m) pass); a streamed design's own
+        targets for ``Y=None``."""
+        if self.streamed or Y is None:
+            if not (self.streamed and Y is None):
+                raise NotSupportedError("a streamed design answers for its source's targets "
+                                        "(Y=None); an in-memory design needs the targets Y")
+            return self.problem
+        return self.problem.bind(Y)
 
     def system(self, weights: Mapping[str, float] | None = None) -> PrimalSystem:
         """The factorised system at ``weights`` (default: the terms' own)."""
@@ -454,18 +491,25 @@ class DesignDecomposition(_Questions):
         return {k: v / (self.W * self.problem.rho[k]) for k, v in w.items()}
 
     def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any) -> np.ndarray:
-        """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed) from one
-        generalised eigendecomposition (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`;
-        one factorisation per value where the pencil is not definite)."""
+        """:meth:`gcv` along ``values`` of the weight ``name`` (:meth:`score_path`)."""
+        return self.score_path(name, values, Y, criterion="gcv")
+
+    def score_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any = None, *,
+                   criterion: str = "mse") -> np.ndarray:
+        """The LOO ``criterion`` (:data:`~lssvm_cvx.linalg.scores.SCORES`; on a streamed
+        design's LOO rows) or ``"gcv"`` along ``values`` of the weight ``name`` (the others
+        fixed) from one generalised eigendecomposition
+        (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`; ``inf`` where the pencil's
+        definite side is singular, where GCV is recomputed by one factorisation per value)."""
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
         if not np.all(ws >= 0):
             raise HyperparameterError(f"the terms' weights must be >= 0, got {name}={values!r}")
         v = self._normalised(self.weights({name: 0.0}))
         rest = {k: x for k, x in v.items() if k != name}
-        pr = self.problem.bind(Y)
+        pr = self.bound(Y)
         scores = pr.path(name, ws / (self.W * self.problem.rho[name]), rest,
-                         criterion="gcv").scores
-        if np.all(np.isfinite(scores)):
+                         criterion=criterion).scores
+        if criterion != "gcv" or np.all(np.isfinite(scores)):
             return scores
         # one factorisation per value, the targets bound once
         return np.array([pr.gcv(**self._normalised(self.weights({name: float(w)}))) for w in ws])
@@ -483,31 +527,35 @@ class PrimalSystem(QuadraticSystem):
 
     def solve(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
         check_zero_top(top, "the bordered (dual) representation", NotSupportedError)
-        return self._solve(self.dec.problem.bind(Y))
+        pr = self.dec.bound(Y)
+        return self._squeeze(pr, *pr.solve(**self.v))
 
-    def _solve(self, pr: PenalizedLS) -> tuple[Any, Any]:
+    @staticmethod
+    def _squeeze(pr: PenalizedLS, theta: Any, b: Any) -> tuple[Any, Any]:
         """``(θ, b)`` of the problem bound to the targets (one target: a vector and a scalar)."""
-        theta, b = pr.solve(**self.v)
         if not pr.single:
             return theta, b
         return theta[:, 0], (float(b[0]) if aac.is_numpy_namespace(pr.xp) else b[0])
 
     def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
             ) -> tuple[Any, Any, Any]:
-        """``(θ, b, residuals)`` with the targets bound once."""
-        pr = self.dec.problem.bind(Y)
-        res = (pr.loo_residuals(**self.v) if folds is None
-               else pr.kfold_residuals(folds, cover=cover, **self.v))
-        return (*self._solve(pr), res)
+        """``(θ, b, residuals)`` with the targets bound once (a streamed design's LOO
+        residuals on its LOO rows, lazy on a Dask source)."""
+        pr = self.dec.bound(Y)
+        if folds is not None:
+            return (*self._squeeze(pr, *pr.solve(**self.v)),
+                    pr.kfold_residuals(folds, cover=cover, **self.v))
+        f = pr.fit(**self.v)
+        return (*self._squeeze(pr, f.theta, f.b), f.loo[:, 0] if pr.single else f.loo)
 
     def loo(self, Y: Any) -> Any:
-        return self.dec.problem.bind(Y).loo_residuals(**self.v)
+        return self.fit(Y)[2]
 
     def kfold(self, Y: Any, folds: Sequence[Any], *, cover: bool = False) -> Any:
-        return self.dec.problem.bind(Y).kfold_residuals(folds, cover=cover, **self.v)
+        return self.dec.bound(Y).kfold_residuals(folds, cover=cover, **self.v)
 
     def gcv(self, Y: Any) -> float:
-        return self.dec.problem.bind(Y).gcv(**self.v)
+        return self.dec.bound(Y).gcv(**self.v)
 
     def diagnostics(self, Y: Any) -> dict[str, float]:
         return {"jitter": 0.0, "rcond": self.dec.problem.rcond(**self.v)}
@@ -545,8 +593,8 @@ def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *
     >>> theta, b = decompose(Phi, 1.0, {"ridge": (RKHS, 0.1)}, design=True).solve(y)
     """
     if design:
-        if kwargs:
+        if set(kwargs) - {"features", "shift", "loo_rows"}:
             raise HyperparameterError(f"the design representation takes no {sorted(kwargs)}")
-        return DesignDecomposition(K, s, terms)
+        return DesignDecomposition(K, s, terms, **kwargs)
     return Decomposition(K, s, terms, **kwargs)
 
