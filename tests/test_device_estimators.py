@@ -38,7 +38,7 @@ def test_the_regressor_on_a_device_equals_the_numpy_regressor(ns, approximation,
     ref = LSSVMRegressor(**kw).fit(X, y)
     assert type(pred) is type(conv(X))                              # stays in the namespace
     assert est.best_params_ == ref.best_params_
-    assert ("cross-validation" in est.cv_results_["criterion"]) == (selection == "gcv")
+    assert est.cv_results_["criterion"] == ref.cv_results_["criterion"]
     np.testing.assert_allclose(est.cv_results_["mean_test_score"],
                                ref.cv_results_["mean_test_score"], rtol=1e-9)
     np.testing.assert_allclose(to_numpy(pred), ref.predict(X[:7]), rtol=0, atol=1e-10)
@@ -187,3 +187,47 @@ def test_a_cpu_only_estimator_given_an_array_off_the_cpu_says_so_in_one_line(dat
     with pytest.raises(InputTypeError, match="computes on the CPU .* on meta") as e:
         ComponentwiseLSSVMRegressor().fit(Xm, ym)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("ns", DEVICE_NS)
+@pytest.mark.parametrize("approximation", ["nystroem", "rff"])
+@pytest.mark.parametrize("classify", [False, True])
+def test_the_approximations_on_a_device_are_the_cpu_fit(ns, approximation, classify, data,
+                                                        to_namespace, to_numpy, monkeypatch):
+    """One approximate LS-SVM path (issue 30): on device arrays the estimator runs the CPU
+    path's search (``search_approximate``, the feature maps on the device), so it equals the CPU
+    fit where the old device path differed: the exact LOO on a subsample of ``n_loo`` rows, and
+    the width chosen on ``sigma2_subsample`` rows before the γ path on every row (the old device
+    path scored every row and had no width stage).  The fitted model is the CPU path's
+    (``coef_``, ``feature_map_``, ``loo_rows_``, ``loo_residuals_``) on the device."""
+    import lssvm_cvx.estimators.lssvm_approx as approx
+
+    calls = []
+    search = approx.search_approximate
+    monkeypatch.setattr(approx, "search_approximate",
+                        lambda *a, **k: calls.append(k.get("features")) or search(*a, **k))
+    import lssvm_cvx.estimators.lssvm_device as dev
+    monkeypatch.setattr(dev, "search_approximate", approx.search_approximate)
+    conv = to_namespace(ns)
+    X, y = data
+    C = LSSVMClassifier if classify else LSSVMRegressor
+    yy = (y > 0).astype(np.int64) * 3 + 2 if classify else y
+    kw = dict(approximation=approximation, selection="loo", n_components=20, random_state=0,
+              n_loo=40, sigma2_subsample=50, sigma2_grid=[0.5, 2.0, 8.0],
+              gamma_grid=np.logspace(-1, 3, 5))
+    with lssvm_cvx.array_api_dispatch():
+        est = C(**kw).fit(conv(X), conv(yy))
+        got = est.decision_function(conv(X[:9])) if classify else est.predict(conv(X[:9]))
+    ref = C(**kw).fit(X, yy)
+    assert calls and calls[0] is dev.device_features
+    assert est.best_params_ == ref.best_params_
+    assert est.cv_results_["sigma2_subsample_rows"] == ref.cv_results_["sigma2_subsample_rows"] == 50
+    np.testing.assert_allclose(est.cv_results_["sigma2_stage"]["mean_test_score"],
+                               ref.cv_results_["sigma2_stage"]["mean_test_score"], rtol=1e-9)
+    np.testing.assert_allclose(est.cv_results_["mean_test_score"],
+                               ref.cv_results_["mean_test_score"], rtol=1e-9)
+    np.testing.assert_array_equal(est.loo_rows_, ref.loo_rows_)
+    np.testing.assert_allclose(to_numpy(est.loo_residuals_), ref.loo_residuals_, rtol=0, atol=1e-9)
+    want = ref.decision_function(X[:9]) if classify else ref.predict(X[:9])
+    np.testing.assert_allclose(to_numpy(got), want, rtol=0, atol=1e-9)
+    assert est.approximation_ == approximation and est.X_fit_ is None

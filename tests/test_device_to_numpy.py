@@ -1,7 +1,7 @@
 """``to_numpy()`` of the estimators that fit on device arrays (issue 31): the copy predicts NumPy
 inputs on the CPU as the device model predicts its own, saves and loads with
-:mod:`lssvm_cvx.io` (the exact and Nyström models; approximate feature maps are not saved, as on
-the CPU), and leaves the device model as it was."""
+:mod:`lssvm_cvx.io` (the exact models and the approximations, whose device feature maps are
+records), and leaves the device model as it was."""
 
 from __future__ import annotations
 
@@ -58,17 +58,22 @@ def test_the_numpy_copy_predicts_saves_and_loads_as_the_device_model(ns, case, d
     assert type(est.predict(conv(X[:2]))) is type(conv(X[:2]))
 
 
-def test_the_rff_copy_predicts_on_the_cpu_but_is_not_saved(data, tmp_path, to_numpy):
+def test_the_rff_copy_predicts_on_the_cpu_and_saves(data, tmp_path, to_numpy):
+    """The device approximations' feature maps are records the files hold (the CPU fit's
+    NystroemMap and RandomFourierMap are not: their models refuse to save, as before)."""
     torch = pytest.importorskip("torch")
     X, y, _ = data
     kw = dict(approximation="rff", n_components=30, random_state=0)
     with lssvm_cvx.array_api_dispatch():
         est = LSSVMRegressor(**kw).fit(torch.asarray(X), torch.asarray(y))
     copy = est.to_numpy()
-    np.testing.assert_allclose(copy.predict(X), LSSVMRegressor(**kw).fit(X, y).predict(X),
-                               rtol=0, atol=1e-10)
+    cpu = LSSVMRegressor(**kw).fit(X, y)
+    np.testing.assert_allclose(copy.predict(X), cpu.predict(X), rtol=0, atol=1e-10)
+    lssvm_cvx.io.save(copy, tmp_path / "m.lssvm")
+    np.testing.assert_array_equal(lssvm_cvx.io.load(tmp_path / "m.lssvm").predict(X),
+                                  copy.predict(X))
     with pytest.raises(InputError, match="feature_map_"):
-        lssvm_cvx.io.save(copy, tmp_path / "m.lssvm")
+        lssvm_cvx.io.save(cpu, tmp_path / "cpu.lssvm")
 
 
 def test_a_numpy_fit_comes_back_as_a_copy_and_an_unfitted_model_raises(data):

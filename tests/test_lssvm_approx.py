@@ -265,3 +265,18 @@ def test_sigma2_stage_on_a_subsample_then_gamma_on_every_row():
     full = LSSVMRegressor(sigma2_subsample=None, **{**kw, "sigma2_grid": [est.sigma2_]}).fit(X, y)
     assert est.gamma_ == full.gamma_
     np.testing.assert_allclose(est.predict(X[:20]), full.predict(X[:20]), rtol=1e-12)
+
+
+def test_the_width_stage_reports_the_chosen_parameters():
+    """With a width stage (more rows than ``sigma2_subsample``) the fit reports
+    ``best_params_`` — the (σ², γ) it fitted — as without one (``best_params_`` was unset after
+    a width stage before 2026-11-29: ``best_of`` ran only on the single-stage path)."""
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-3, 3, (90, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=90)
+    est = LSSVMRegressor(approximation="nystroem", selection="loo", n_components=20,
+                         random_state=0, sigma2_subsample=50,
+                         sigma2_grid=[0.5, 2.0, 8.0]).fit(X, y)
+    assert est.cv_results_["sigma2_subsample_rows"] == 50
+    assert est.best_params_ == {"sigma2": est.sigma2_, "gamma": est.gamma_}
+    assert est.best_score_ == est.cv_results_["mean_test_score"][est.best_index_]

@@ -24,12 +24,12 @@ from .lssvm import (
     lssvm_loo_residuals,
     rbf_gram,
 )
-from .nystroem import NystroemPath, nystroem_loo_path
+from .nystroem import NystroemFeatures, NystroemPath, nystroem_loo_path
 from .rff import FourierFeatures, RFFPath, rff_loo_path
 
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator",
            "namespace_of", "float_dtype", "positive",
            "solve_triangular", "free_bytes", "check_memory", "check_system_inputs", "rbf_gram", "lssvm_fit",
            "lssvm_loo_residuals", "loo_gamma_path", "loo_grid", "loo_path_residuals",
-           "inverse_diagonal", "NystroemPath",
+           "inverse_diagonal", "NystroemFeatures", "NystroemPath",
            "nystroem_loo_path", "FourierFeatures", "RFFPath", "rff_loo_path"]

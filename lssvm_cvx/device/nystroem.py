@@ -33,9 +33,60 @@ from ..exceptions import InputError, NotPSDError
 from ..kernels.psd import PSD_FACTOR_RTOL
 from ..linalg.arrays import float_dtype, namespace_of
 from .lssvm import rbf_gram
-from .streamed import StreamedPath, check_rows, ridge_loo_path
+from .streamed import DeviceFeatures, StreamedPath, check_rows, ridge_loo_path
 
-__all__ = ["NystroemPath", "nystroem_loo_path"]
+__all__ = ["NystroemFeatures", "NystroemPath", "nystroem_loo_path"]
+
+
+@dataclass
+class NystroemFeatures(DeviceFeatures):
+    """The Nyström feature map of the RBF kernel on a device: ``φ(x) = k(x, Z) P`` in float64,
+    ``P = V s^{-1/2}`` over the eigenpairs of ``K_ZZ`` that
+    :func:`~lssvm_cvx.kernels.psd.psd_eigh` keeps (``s > PSD_FACTOR_RTOL · s_max``; ascending
+    here) — :class:`~lssvm_cvx.kernels.features.NystroemMap`'s features, computed on the
+    centres' device.
+
+    Attributes
+    ----------
+    centres : array of shape (m, d)
+        The landmarks ``Z``.
+    projection : array of shape (m, r)
+        ``P``, float64.
+    sigma2 : float
+        RBF width σ².
+    """
+
+    centres: Any
+    projection: Any
+    sigma2: float
+
+    @classmethod
+    def fit(cls, centres: Any, sigma2: float) -> NystroemFeatures:
+        """The map of the centres ``Z`` (any namespace and device) at width ``sigma2``.
+
+        Raises
+        ------
+        NotPSDError
+            When ``K_ZZ`` has no positive eigenvalue.
+        """
+        xp, _ = namespace_of(centres)
+        m = int(centres.shape[0])
+        s, V = xp.linalg.eigh(rbf_gram(xp.astype(centres, xp.float64), sigma2=sigma2))
+        keep = int(xp.sum(xp.astype(s > PSD_FACTOR_RTOL * max(float(s[-1]), 0.0), xp.int64)))
+        if keep == 0:
+            raise NotPSDError("the Gram of the Nyström centres has no positive eigenvalue")
+        return cls(centres, V[:, m - keep:] / xp.sqrt(s[m - keep:])[None, :], float(sigma2))
+
+    @property
+    def n_features(self) -> int:
+        """Number of features ``r`` (kept eigenpairs)."""
+        return int(self.projection.shape[1])
+
+    def __call__(self, X: Any) -> Any:
+        """``φ(X)`` of shape (rows, r), float64 (the kernel block in ``X``'s dtype)."""
+        xp, _ = namespace_of(X, self.centres)
+        return xp.astype(rbf_gram(X, self.centres, sigma2=self.sigma2, block_rows=X.shape[0]),
+                         xp.float64) @ self.projection
 
 @dataclass
 class NystroemPath(StreamedPath):
@@ -101,22 +152,10 @@ def nystroem_loo_path(X: Any, y: Any, centres: Any, *, sigma2: float, gammas: An
     if X.ndim != 2 or centres.ndim != 2 or X.shape[1] != centres.shape[1]:
         raise InputError(f"X and centres must be matrices with the same columns, got shapes "
                          f"{tuple(X.shape)} and {tuple(centres.shape)}")
-    m = int(centres.shape[0])
-    gs = check_rows(xp, device, X, y, gammas, block_rows=block_rows, cols=m)
-
-    # the feature map: eigenpairs of K_ZZ kept as psd_eigh keeps them (ascending order here)
-    s, V = xp.linalg.eigh(rbf_gram(xp.astype(centres, xp.float64), sigma2=sigma2))
-    keep = int(xp.sum(xp.astype(s > PSD_FACTOR_RTOL * max(float(s[-1]), 0.0), xp.int64)))
-    if keep == 0:
-        raise NotPSDError("the Gram of the Nyström centres has no positive eigenvalue")
-    P = V[:, m - keep:] / xp.sqrt(s[m - keep:])[None, :]
-
-    def features(XB: Any) -> Any:
-        return xp.astype(rbf_gram(XB, centres, sigma2=sigma2, block_rows=XB.shape[0]),
-                         xp.float64) @ P
-
-    path = ridge_loo_path(X, y, features, gs, xp.mean(features(centres), axis=0),
+    gs = check_rows(xp, device, X, y, gammas, block_rows=block_rows, cols=int(centres.shape[0]))
+    fmap = NystroemFeatures.fit(centres, sigma2)
+    path = ridge_loo_path(X, y, fmap, gs, xp.mean(fmap(centres), axis=0),
                           block_rows=block_rows, criterion=criterion)
     return NystroemPath(gammas=gs, scores=path.scores, gamma=path.gamma,
-                        coef=xp.astype(P @ path.coef, dt), intercept=xp.astype(path.intercept, dt),
-                        rank=keep)
+                        coef=xp.astype(fmap.projection @ path.coef, dt),
+                        intercept=xp.astype(path.intercept, dt), rank=fmap.n_features)

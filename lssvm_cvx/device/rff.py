@@ -37,13 +37,13 @@ import numpy as np
 from ..exceptions import InputError
 from ..kernels.features import RandomFourierMap
 from ..linalg.arrays import float_dtype, namespace_of
-from .streamed import StreamedPath, check_rows, ridge_loo_path
+from .streamed import DeviceFeatures, StreamedPath, check_rows, ridge_loo_path
 
 __all__ = ["FourierFeatures", "RFFPath", "rff_loo_path"]
 
 
 @dataclass
-class FourierFeatures:
+class FourierFeatures(DeviceFeatures):
     """The random Fourier feature map on a device: ``φ(X) = scale · cos(X W + offset)``.
 
     Attributes
@@ -76,14 +76,6 @@ class FourierFeatures:
         """``φ(X)`` of shape (rows, m), in ``X``'s namespace."""
         xp, _ = namespace_of(X, self.W)
         return self.scale * xp.cos(X @ self.W + self.offset[None, :])
-
-    def decision(self, X: Any, coef: Any, intercept: Any, *, block_rows: int = 65536) -> Any:
-        """``φ(X)ᵀθ + b`` for the rows of ``X`` (``θ = coef``, ``b = intercept``), the features
-        formed ``block_rows`` rows at a time, in ``X``'s namespace and on its device."""
-        xp, _ = namespace_of(X, coef, self.W)
-        n = int(X.shape[0])
-        parts = [self(X[s:min(s + block_rows, n), ...]) @ coef for s in range(0, n, block_rows)]
-        return xp.concat(parts) + intercept
 
 
 @dataclass

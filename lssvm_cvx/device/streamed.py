@@ -30,6 +30,7 @@ with it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,12 +38,36 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import check_memory, namespace_of
+from ..linalg.arrays import check_memory, namespace_of, to_numpy
 from ..linalg.engine import RKHS, decompose
 from ..linalg.streaming import ArraySource
 from .arrays import positive
 
-__all__ = ["StreamedPath", "check_rows", "ridge_loo_path"]
+__all__ = ["DeviceFeatures", "StreamedPath", "check_rows", "ridge_loo_path"]
+
+
+class DeviceFeatures:
+    """A feature map on a device (``n_features`` and ``__call__(X_block)``, the random Fourier
+    and Nyström maps): the model ``f(x) = φ(x)ᵀθ + b`` of the approximate LS-SVMs, which fit
+    through :func:`lssvm_cvx.estimators.lssvm_approx.fit_approximate` as on the CPU."""
+
+    def decision(self, X: Any, coef: Any, intercept: Any, *, block_rows: int = 65536) -> Any:
+        """``φ(X)ᵀθ + b`` for the rows of ``X`` (``θ = coef``, ``b = intercept``), the features
+        formed ``block_rows`` rows at a time, in ``X``'s namespace and on its device (in
+        ``coef``'s dtype)."""
+        xp, _ = namespace_of(X, coef)
+        n = int(X.shape[0])
+        parts = []
+        for s in range(0, n, block_rows):
+            F = self(X[s:min(s + block_rows, n), ...])      # type: ignore[operator]
+            parts.append((F if F.dtype == coef.dtype else xp.astype(F, coef.dtype)) @ coef)
+        return xp.concat(parts) + intercept
+
+    def to_numpy(self) -> DeviceFeatures:
+        """The same map with NumPy arrays (a fitted model's CPU copy)."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        return dataclasses.replace(self, **{k: to_numpy(v) for k, v in values.items()  # type: ignore[type-var]
+                                            if not isinstance(v, (int, float))})
 
 
 def check_rows(xp: Any, device: Any, X: Any, y: Any, gammas: Any, *, block_rows: int,

@@ -19,6 +19,8 @@ from typing import ClassVar, Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
+from ..device.nystroem import NystroemFeatures
+from ..device.rff import FourierFeatures
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.engine import RKHS, decompose
 from ..model_selection import CRITERIA
@@ -32,9 +34,8 @@ from .regularized_search import SEARCHES
 from .scoring import best_of, preset_results, selection_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
 from .grids import DEFAULT_GAMMA_GRID  # noqa: F401 (importable here, where it was defined)
-from .grids import default_sigma2_grid, gamma_candidates, sigma2_candidates
-from .lssvm_approx import (APPROXIMATIONS, approximate_decision, dask_targets, fit_approximate,
-                           subsample_rows)
+from .grids import gamma_candidates
+from .lssvm_approx import APPROXIMATIONS, approximate_decision, dask_targets, search_approximate
 from .lssvm_device import (DeviceModelMixin, check_device_options, decision_device, fit_device,
                            labels_device, uses_device)
 from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
@@ -48,6 +49,8 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
 
     # fitted attribute read back after it is set (declared for the type checker)
     cv_results_: dict[str, Any] | None
+    #: the device approximations' feature maps (a device fit's ``to_numpy()`` copy saves them)
+    _saved_records = (NystroemFeatures, FourierFeatures)
     #: scikit-learn's constraints (:mod:`lssvm_cvx.estimators.params`); rules between parameters
     #: and γ's weights vector are checked where they are used
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -103,47 +106,7 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
                 classes, Y = encode_labels(y)
             else:
                 X, Y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
-        gammas = sigma2s = None
-        Y2 = Y if Y.ndim == 2 else Y[:, None]
-        if self.selection in ("loo", "gcv"):
-            gammas = gamma_candidates(self)
-            rbf = isinstance(self.kernel, str) and self.kernel.lower() == "rbf"
-            if self.sigma2_grid is not None and not rbf:
-                sigma2_candidates(self, X)   # raises: the approximations search named RBFs only
-            if rbf:
-                # σ² as given unless a grid is asked for ("auto": around the median distance)
-                if isinstance(self.sigma2_grid, str) and self.sigma2_grid == "auto":
-                    sigma2s = default_sigma2_grid(subsample_rows(X, 1000, 0))
-                elif self.sigma2_grid is None:
-                    sigma2s = np.array([float(self.sigma2)])
-                else:
-                    sigma2s = sigma2_candidates(self, X)[0]
-            n_sub = self.sigma2_subsample
-            if sigma2s is not None and sigma2s.size > 1 and n_sub is not None and X.shape[0] > int(n_sub):
-                # width stage on a seeded subsample (the exact LOO of the approximate model there),
-                # then the γ path at the chosen width on every row
-                rows = np.sort(np.random.default_rng(0).choice(X.shape[0], int(n_sub), replace=False))
-                if is_dask(X):
-                    import dask
-
-                    Xs, Ys = (np.asarray(a, dtype=np.float64) for a in dask.compute(X[rows], Y2[rows]))
-                else:
-                    Xs, Ys = X[rows], Y2[rows]
-                fit_approximate(self, Xs, Ys, gammas=gammas, sigma2s=sigma2s, score=score,
-                                **approx)
-                stage = self.cv_results_
-                sigma2s = np.array([self.sigma2_])
-                fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score,
-                                **approx)
-                full = self.cv_results_
-                assert full is not None  # fit_approximate records the γ grid it searched
-                self.cv_results_ = {**full, "sigma2_stage": stage,
-                                    "sigma2_subsample_rows": rows.size}
-                return classes
-        fit_approximate(self, X, Y2, gammas=gammas, sigma2s=sigma2s, score=score,
-                        **approx)
-        if self.cv_results_ is not None and "rank_test_score" in self.cv_results_:
-            self.best_index_, self.best_params_, self.best_score_ = best_of(self.cv_results_)
+        search_approximate(self, X, Y if Y.ndim == 2 else Y[:, None], score=score, **approx)
         return classes
 
     def _solve(self, X: np.ndarray, Y: np.ndarray, sample_weight: Any, *, classification: bool,

@@ -1,5 +1,6 @@
 """The LS-SVM estimators with ``approximation="nystroem" | "rff"``: streamed, exact for the
-approximate kernel, on one machine or a Dask cluster.
+approximate kernel, on one machine, a Dask cluster or a device (one code: the device path
+gives its feature maps, :func:`~lssvm_cvx.estimators.lssvm_device.device_features`).
 
 With an explicit feature map ``φ`` (:mod:`lssvm_cvx.kernels.features`, ``m`` features) the
 LS-SVM of the AReg paper's eq. (1)-(2) on the Gram ``Φ Φ'`` is the primal ridge with an
@@ -10,8 +11,9 @@ unpenalised bias::
 
 the dual solution being ``α = γ e`` and ``θ = Φ'α``.  This is problem (N1) of
 :mod:`lssvm_cvx.linalg.penalized` with one identity penalty named ``ridge`` whose weight
-satisfies ``ν ρ = 1/(γN)``, solved by
-:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`: one pass over row blocks (≈ 32 MB
+satisfies ``ν ρ = 1/(γN)``, solved through the engine's streamed design
+(:func:`~lssvm_cvx.linalg.engine.decompose` of a row source, ``design=True``, on
+:class:`~lssvm_cvx.linalg.streaming.StreamingPenalizedLS`): one pass over row blocks (≈ 32 MB
 of features each) accumulates the ``m × m`` normal equations, so no process ever holds the
 ``N × m`` design.  ``selection="loo"`` scores the whole γ grid of one σ² by the exact
 leave-one-out residuals of the approximate model, ``(y_i - ŷ_i)/(1 - h_i)`` with
@@ -37,14 +39,17 @@ import numpy as np
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import Kernel
 from ..kernels.features import NystroemMap, RandomFourierMap
+from ..linalg.arrays import namespace_or_numpy, take_rows, to_numpy
 from ..linalg.engine import RKHS, DesignDecomposition, decompose
 from ..linalg.penalized import CHUNK_ELEMS
 from ..linalg.streaming import is_dask, loo_subsample, row_source
 from .auto_stream import pick_centres
+from .grids import gamma_candidates, sigma2_candidates
+from .scoring import best_of
 from .search_results import search_results
 
-__all__ = ["APPROXIMATIONS", "fit_approximate", "approximate_decision", "subsample_rows",
-           "dask_targets"]
+__all__ = ["APPROXIMATIONS", "search_approximate", "fit_approximate", "approximate_decision",
+           "subsample_rows", "dask_targets"]
 
 #: the values of the LS-SVM estimators' ``approximation`` parameter besides ``None``
 APPROXIMATIONS = ("nystroem", "rff")
@@ -53,17 +58,53 @@ _SCORE = {"mse": "mse", "misclassification": "error", "gcv": "gcv"}
 
 
 def subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
-    """At most ``n`` seeded rows of ``X`` in memory (only those rows gathered from a dask array)."""
-    N = X.shape[0]
-    if N <= n:
-        rows = np.arange(N)
-    else:
-        rows = np.sort(np.random.default_rng(seed).choice(N, n, replace=False))
-    if is_dask(X):
+    """At most ``n`` seeded rows of ``X`` in memory (only those rows gathered from a dask array
+    or copied from a device)."""
+    return np.asarray(to_numpy(_take(X, loo_subsample(X.shape[0], n, seed))), dtype=np.float64)
+
+
+def _take(A: Any, rows: np.ndarray) -> Any:
+    """Rows ``rows`` of ``A``: in memory for a dask array, on its device for a device array."""
+    if is_dask(A):
         import dask
 
-        return np.asarray(dask.compute(X[rows])[0], dtype=np.float64)
-    return np.asarray(X[rows], dtype=np.float64)
+        return np.asarray(dask.compute(A[rows])[0], dtype=np.float64)
+    return take_rows(namespace_or_numpy(A)[0], A, rows)
+
+
+def search_approximate(est: Any, X: Any, Y: Any, *, score: str, **approx: Any) -> None:
+    """The approximations' fit: at the given (γ, σ²) (``selection=None``), or the search of
+    ``selection="loo"`` / ``"gcv"`` over the γ grid of
+    :func:`~lssvm_cvx.estimators.grids.gamma_candidates` and the RBF widths of
+    :func:`~lssvm_cvx.estimators.grids.sigma2_candidates` (``"auto"`` around the median
+    distance of 1000 seeded rows); with several widths and more rows than ``sigma2_subsample``,
+    the width is chosen on that many seeded rows first, then the γ path at that width runs on
+    every row.  NumPy, dask and device arrays alike (``Y``: (N, T) as the model uses it); the
+    keyword arguments go to :func:`fit_approximate`."""
+    gammas = sigma2s = None
+    if est.selection in ("loo", "gcv"):
+        gammas = gamma_candidates(est)
+        rbf = isinstance(est.kernel, str) and est.kernel.lower() == "rbf"
+        if est.sigma2_grid is not None and not rbf:
+            sigma2_candidates(est, X)   # raises: the approximations search named RBFs only
+        if rbf:
+            sample = (subsample_rows(X, 1000, 0) if isinstance(est.sigma2_grid, str)
+                      else np.empty((0, int(X.shape[1]))))
+            sigma2s = sigma2_candidates(est, sample)[0]
+        n_sub = est.sigma2_subsample
+        if sigma2s is not None and sigma2s.size > 1 and n_sub is not None and X.shape[0] > int(n_sub):
+            # width stage on a seeded subsample (the exact LOO of the approximate model there),
+            # then the γ path at the chosen width on every row
+            rows = loo_subsample(int(X.shape[0]), int(n_sub), 0)
+            fit_approximate(est, _take(X, rows), _take(Y, rows), gammas=gammas, sigma2s=sigma2s,
+                            score=score, **approx)
+            stage = est.cv_results_
+            fit_approximate(est, X, Y, gammas=gammas, sigma2s=np.array([est.sigma2_]),
+                            score=score, **approx)
+            est.cv_results_ = {**est.cv_results_, "sigma2_stage": stage,
+                               "sigma2_subsample_rows": rows.size}
+            return
+    fit_approximate(est, X, Y, gammas=gammas, sigma2s=sigma2s, score=score, **approx)
 
 
 def dask_targets(y: Any, classification: bool) -> tuple[Any, np.ndarray | None]:
@@ -88,6 +129,8 @@ def dask_targets(y: Any, classification: bool) -> tuple[Any, np.ndarray | None]:
 
 
 def _feature_map(kind: str, kernel: Kernel, X: Any, m: int, random_state: Any) -> Any:
+    """The CPU's feature map of ``kind`` for ``kernel``: ``m`` Nyström centres drawn from the
+    rows of ``X`` with ``random_state``, or ``m`` random Fourier features."""
     if kind == "nystroem":
         d = X.shape[1]
         centres = pick_centres(X, np.zeros(d), np.ones(d), m, random_state)
@@ -102,14 +145,20 @@ def _decomposition(fmap: Any, source: Any, loo_rows: np.ndarray) -> DesignDecomp
     # a provisional feature mean keeps the shifted sums accurate: the mean over the Nyström
     # centres (training rows); random Fourier features have mean ≈ 0
     centres = getattr(fmap, "centres", None)
-    shift = fmap(centres).mean(axis=0) if centres is not None else np.zeros(fmap.n_features)
+    if centres is not None:
+        F = fmap(centres)
+        shift = namespace_or_numpy(F)[0].mean(F, axis=0)
+    else:
+        xp, device, _ = namespace_or_numpy(fmap.W)
+        shift = xp.zeros((fmap.n_features,), dtype=xp.float64, device=device)
     return decompose(source, 1.0, {"ridge": (RKHS, 0.0)}, design=True, features=fmap,
                      shift=shift, loo_rows=loo_rows)
 
 
 def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
                     sigma2s: np.ndarray | None, score: str, gamma: float,
-                    make_kernel: Callable[[float | None], Kernel]) -> None:
+                    make_kernel: Callable[[float | None], Kernel],
+                    features: Callable[[str, Kernel, Any, int, Any], Any] = _feature_map) -> None:
     """Fit ``est`` (an LS-SVM estimator with ``approximation`` set) on ``X``, ``Y``.
 
     Parameters
@@ -131,14 +180,16 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         The estimator's validated γ (used when ``gammas`` is None).
     make_kernel : callable
         ``make_kernel(sigma2)``: the estimator's kernel at width ``sigma2`` (None: as set).
+    features : callable, default: the CPU's maps
+        ``features(kind, kernel, X, m, random_state)``: the feature map of ``kind`` for the
+        kernel at one width (:class:`~lssvm_cvx.kernels.features.NystroemMap` on ``m`` centres
+        drawn from the rows of ``X``, or :class:`~lssvm_cvx.kernels.features.RandomFourierMap`).
+        The device path gives the same features on the inputs' device
+        (:func:`~lssvm_cvx.estimators.lssvm_device.device_features`); the rest of the fit is
+        this one.
     """
     kind = est.approximation
-    m = int(est.n_components)
-    if m < 1:
-        raise HyperparameterError(f"n_components must be >= 1, got {est.n_components!r}")
-    n_loo = int(est.n_loo)
-    if n_loo < 2:
-        raise HyperparameterError(f"n_loo must be >= 2, got {est.n_loo!r}")
+    m, n_loo = int(est.n_components), int(est.n_loo)   # checked by the estimator's constraints
     seed = est.random_state if isinstance(est.random_state, (int, np.integer)) else 0
     N = X.shape[0]
     m = min(m, N)
@@ -150,7 +201,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     loo_rows = np.arange(N) if criterion == "gcv" else loo_subsample(N, n_loo, int(seed))
     best: tuple[float, Any, DesignDecomposition, Any] | None
     if gammas is None:
-        fmap = _feature_map(kind, make_kernel(None), X, m, est.random_state)
+        fmap = features(kind, make_kernel(None), X, m, est.random_state)
         best = (gamma, est.sigma2, _decomposition(fmap, source, loo_rows), fmap)
         results = None
     else:
@@ -159,7 +210,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
         best = None
         best_score = np.inf
         for i, s2 in enumerate(sig):
-            fmap = _feature_map(kind, make_kernel(s2), X, m, est.random_state)
+            fmap = features(kind, make_kernel(s2), X, m, est.random_state)
             dec = _decomposition(fmap, source, loo_rows)
             # the LS-SVM's ridge is 1/γ
             scores[i] = dec.score_path("ridge", 1.0 / gammas, criterion=criterion)
@@ -189,6 +240,8 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     est.sigma2_ = None if sigma2 is None else float(sigma2)
     est.kernel_ = make_kernel(sigma2)
     est.cv_results_ = results
+    if results is not None:
+        est.best_index_, est.best_params_, est.best_score_ = best_of(results)
     est.loo_rows_ = loo_rows
     est.loo_residuals_ = loo[:, 0] if loo.shape[1] == 1 else loo
     est.support_ = None

@@ -17,14 +17,17 @@ LS-SVM is the preset Squared + ``RKHSNorm(1/γ)`` on the composed estimator's de
 exact LOO over the γ path of each σ² from one ``eigh`` (or one Cholesky per γ on CUDA), the
 CPU path's folds of ``cv`` and ``random_state`` for k-fold, and the CPU path's scoring (the
 default, ``selection_score``, or a ``scoring`` of one's own, scored on held-out residuals
-copied to the CPU).  The approximations stay here: exact LOO over γ of the approximate model
-with ``approximation="nystroem"`` (:func:`~lssvm_cvx.device.nystroem_loo_path`) or ``"rff"``
-(:func:`~lssvm_cvx.device.rff_loo_path`, the CPU path's random features moved to the device),
-scored by the mean squared LOO residual, or by generalised cross-validation
-(``selection="gcv"``, every row, from the same eigendecomposition).  Anything else (another
+copied to the CPU).  The approximations (``approximation="nystroem"`` or ``"rff"``) are the
+CPU fit too (:func:`~lssvm_cvx.estimators.lssvm_approx.search_approximate`: the engine's
+streamed design, exact LOO over γ of the approximate model on the CPU path's ``n_loo`` rows or
+generalised cross-validation with ``selection="gcv"``, the width chosen on
+``sigma2_subsample`` rows first when there are more) with the feature maps on the inputs'
+device (:func:`device_features`: the CPU path's centres and random draws), scored by the mean
+squared LOO residual; the fitted model is the CPU path's (``coef_``, ``feature_map_``,
+``loo_rows_``, ``loo_residuals_``), on the device.  Anything else (another
 kernel, ``sample_weight``, multiclass, k-fold or a scorer with an approximation) is a one-line
 :class:`~lssvm_cvx.exceptions.HyperparameterError` that names the CPU path.  ``search`` is
-ignored: the device scores the whole grid exactly.
+ignored: the exact device search scores the whole grid exactly.
 """
 
 from __future__ import annotations
@@ -38,11 +41,12 @@ from ..device import (
     float_dtype,
     foreign_array,
     namespace_of,
-    nystroem_loo_path,
     on_accelerator,
     rbf_gram,
 )
-from ..device.rff import FourierFeatures, rff_loo_path
+from ..device.nystroem import NystroemFeatures
+from ..device.rff import FourierFeatures
+from ..device.streamed import DeviceFeatures
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
@@ -50,11 +54,10 @@ from ..linalg.arrays import to_numpy as to_cpu
 from ..linalg.folds import cv_splits
 from .auto_stream import pick_centres
 from .base import check_fitted, check_gamma
-from .grids import gamma_candidates, sigma2_candidates
-from .scoring import best_of
-from .search_results import search_results
+from .lssvm_approx import search_approximate
 
-__all__ = ["DeviceModelMixin", "uses_device", "check_device_options", "fit_device", "device_targets",
+__all__ = ["DeviceModelMixin", "uses_device", "check_device_options", "device_features",
+           "fit_device", "device_targets",
            "device_folds", "to_cpu", "decision_device", "labels_device"]
 
 
@@ -121,60 +124,34 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool, *,
     return xp, device, Y
 
 
+def device_features(kind: str, kernel: Any, X: Any, m: int, random_state: Any) -> Any:
+    """The CPU path's feature map (:func:`~lssvm_cvx.estimators.lssvm_approx.fit_approximate`'s
+    ``features``) on ``X``'s device: the Nyström map on the rows the CPU path (and
+    scikit-learn's ``Nystroem``) picks as centres, or the CPU path's random Fourier draws."""
+    if kind == "nystroem":
+        return NystroemFeatures.fit(pick_centres(X, 0.0, 1.0, m, random_state), kernel.sigma2)
+    return FourierFeatures.like(RandomFourierMap(kernel.sigma2, int(X.shape[1]), m, random_state), X)
+
+
 def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any = None, *,
                classification: bool = False) -> Any:
     """Fit ``est`` with ``approximation="nystroem" | "rff"`` on device arrays ``X``, ``y``
-    (module docstring; the exact LS-SVM is the composed estimator's device path); returns
-    ``est``."""
+    (module docstring; the exact LS-SVM is the composed estimator's device path): the CPU
+    path's fit and search (:func:`~lssvm_cvx.estimators.lssvm_approx.search_approximate`) with
+    the feature maps on the inputs' device (:func:`device_features`); returns ``est``."""
     check_device_options(est, sample_weight, groups, classification)
     xp, device, Y = device_targets(est, X, y, classification)
-    if est.selection is None:          # γ and σ² as given: no search, as on the CPU path
-        gammas, sigma2s = [float(check_gamma(est.gamma))], [float(est.sigma2)]
-    else:
-        gammas = [float(g) for g in gamma_candidates(est)]
-        # the CPU path's widths and checks; "auto" reads at most 1000 rows (default_sigma2_grid's
-        # seeded subsample, the same rows), copied from the device
-        rows = np.random.default_rng(0).choice(X.shape[0], min(1000, X.shape[0]), replace=False)
-        sample = (to_cpu(xp.take(X, xp.asarray(np.sort(rows), device=device), axis=0))
-                  if isinstance(est.sigma2_grid, str) else np.empty((0, int(X.shape[1]))))
-        sigma2s = [float(s) for s in sigma2_candidates(est, sample)[0]]
-    m = min(int(est.n_components), int(X.shape[0]))
-    criterion = "gcv" if est.selection == "gcv" else "mse"
-    paths: list[Any]
-    if est.approximation == "nystroem":
-        # the rows the CPU path (and scikit-learn's Nystroem) picks, on the device
-        centres = pick_centres(X, 0.0, 1.0, m, est.random_state)
-        paths = [nystroem_loo_path(X, Y, centres, sigma2=s2, gammas=gammas, criterion=criterion)
-                 for s2 in sigma2s]
-    else:
-        # the CPU path's draws (RandomFourierMap with the same random_state) for every width
-        maps = [FourierFeatures.like(RandomFourierMap(s2, int(X.shape[1]), m, est.random_state), X)
-                for s2 in sigma2s]
-        paths = [rff_loo_path(X, Y, fm, gammas=gammas, criterion=criterion) for fm in maps]
-    if est.selection is None:
-        est.cv_results_ = None
-        i = j = 0
-    else:
-        scores = np.array([to_cpu(p.scores) for p in paths], dtype=float)
-        params = [{"sigma2": s2, "gamma": g} for s2 in sigma2s for g in gammas]
-        est.cv_results_ = search_results(params, scores.ravel(), device=str(device), criterion=(
-            "generalised cross-validation" if criterion == "gcv"
-            else "mean squared exact LOO residual"))
-        est.best_index_, est.best_params_, est.best_score_ = best_of(est.cv_results_)
-        i, j = divmod(int(est.best_index_), len(gammas))
-    est.gamma_, est.sigma2_ = gammas[j], sigma2s[i]
-    est.kernel_ = RBF(est.sigma2_)
-    est.approximation_ = None
-    path = paths[i]
-    if est.approximation == "nystroem":
-        est.X_fit_, est.dual_coef_ = centres, path.coef
-    else:                                 # the CPU path's attributes: φ(x)ᵀ coef_ + intercept_
-        est.approximation_, est.feature_map_ = "rff", maps[i]
-        est.n_components_ = maps[i].n_features
-        est.coef_ = path.coef
-        est.X_fit_ = est.dual_coef_ = None
-    est.intercept_ = path.intercept
-    est.support_ = None
+    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
+        raise InputError("X and y must be finite (NaN or inf found)")
+    search_approximate(est, X, xp.astype(Y, xp.float64)[:, None],
+                       score="gcv" if est.selection == "gcv" else "mse",
+                       gamma=float(check_gamma(est.gamma)), features=device_features,
+                       make_kernel=lambda s2: RBF(est.sigma2 if s2 is None else s2))
+    dt = float_dtype(xp, X)
+    est.coef_ = xp.astype(est.coef_, dt)                  # the inputs' float dtype, on the device
+    est.intercept_ = xp.asarray(est.intercept_, dtype=dt, device=device)
+    if est.cv_results_ is not None:
+        est.cv_results_["device"] = str(device)
     est.device_ = str(device)
     est.n_features_in_ = int(X.shape[1])
     return est
@@ -218,8 +195,8 @@ class DeviceModelMixin:
             if aac.is_array_api_obj(value) and not isinstance(value, np.ndarray):
                 a = to_cpu(value)
                 return float(a) if a.ndim == 0 else a
-            if isinstance(value, FourierFeatures):
-                return FourierFeatures(to_cpu(value.W), to_cpu(value.offset), value.scale)
+            if isinstance(value, DeviceFeatures):
+                return value.to_numpy()
             if isinstance(value, dict):             # e.g. the Auto LS-SVM's basis parameters
                 return {k: host(v) for k, v in value.items()}
             return copy.deepcopy(value)
@@ -232,13 +209,13 @@ class DeviceModelMixin:
 
 
 def decision_device(est: Any, X: Any) -> Any:
-    """``f(x) = k(x, X_fit) α + b`` (``φ(x)ᵀθ + b`` for random Fourier features) for the rows
-    of ``X`` on the fitted model's device."""
-    rff = getattr(est, "approximation_", None) == "rff"
-    namespace_of(X, est.coef_ if rff else est.dual_coef_)
+    """``f(x) = k(x, X_fit) α + b`` (``φ(x)ᵀθ + b`` for the approximations) for the rows of
+    ``X`` on the fitted model's device."""
+    approximate = getattr(est, "approximation_", None) is not None
+    namespace_of(X, est.coef_ if approximate else est.dual_coef_)
     if X.ndim != 2 or int(X.shape[1]) != est.n_features_in_:
         raise InputError(f"X must be (n, {est.n_features_in_}), got shape {tuple(X.shape)}")
-    if rff:
+    if approximate:
         return est.feature_map_.decision(X, est.coef_, est.intercept_)
     return rbf_gram(X, est.X_fit_, sigma2=est.sigma2_) @ est.dual_coef_ + est.intercept_
 
