@@ -280,3 +280,30 @@ def test_the_width_stage_reports_the_chosen_parameters():
     assert est.cv_results_["sigma2_subsample_rows"] == 50
     assert est.best_params_ == {"sigma2": est.sigma2_, "gamma": est.gamma_}
     assert est.best_score_ == est.cv_results_["mean_test_score"][est.best_index_]
+
+
+def test_the_dask_width_stage_gathers_its_rows_in_one_compute(client, monkeypatch):
+    """The width stage copies its ``sigma2_subsample`` rows of X and y to the client in one
+    ``dask.compute`` (a pipeline behind both runs once), as the LS-SVM estimators always did;
+    the stage and the fit equal the in-memory estimator's."""
+    import dask
+
+    X, y = _data(400)
+    kw = dict(approximation="nystroem", n_components=30, random_state=3, selection="loo",
+              gamma_grid=[1.0, 100.0], sigma2_grid=[0.5, 4.0], sigma2_subsample=100)
+    ref = LSSVMRegressor(**kw).fit(X, y)
+    real, stage = dask.compute, []
+
+    def counted(*args, **k):
+        out = real(*args, **k)
+        stage.append(sum(getattr(o, "shape", (0,))[:1] == (100,) for o in out))
+        return out
+
+    monkeypatch.setattr(dask, "compute", counted)
+    est = LSSVMRegressor(**kw).fit(da.from_array(X, chunks=(97, 3)), da.from_array(y, chunks=97))
+    monkeypatch.undo()
+    assert [c for c in stage if c] == [2]            # X and y rows, one call
+    assert est.cv_results_["sigma2_subsample_rows"] == 100
+    assert est.best_params_ == ref.best_params_
+    np.testing.assert_allclose(est.cv_results_["sigma2_stage"]["mean_test_score"],
+                               ref.cv_results_["sigma2_stage"]["mean_test_score"], rtol=1e-9)

@@ -60,16 +60,19 @@ _SCORE = {"mse": "mse", "misclassification": "error", "gcv": "gcv"}
 def subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
     """At most ``n`` seeded rows of ``X`` in memory (only those rows gathered from a dask array
     or copied from a device)."""
-    return np.asarray(to_numpy(_take(X, loo_subsample(X.shape[0], n, seed))), dtype=np.float64)
+    (Xs,) = _take(loo_subsample(X.shape[0], n, seed), X)
+    return np.asarray(to_numpy(Xs), dtype=np.float64)
 
 
-def _take(A: Any, rows: np.ndarray) -> Any:
-    """Rows ``rows`` of ``A``: in memory for a dask array, on its device for a device array."""
-    if is_dask(A):
+def _take(rows: np.ndarray, *arrays: Any) -> tuple[Any, ...]:
+    """Rows ``rows`` of the arrays: in memory for dask arrays (one ``dask.compute``, so a
+    pipeline they share runs once), on their device for device arrays."""
+    if is_dask(arrays[0]):
         import dask
 
-        return np.asarray(dask.compute(A[rows])[0], dtype=np.float64)
-    return take_rows(namespace_or_numpy(A)[0], A, rows)
+        return tuple(np.asarray(a, dtype=np.float64)
+                     for a in dask.compute(*(a[rows] for a in arrays)))
+    return tuple(take_rows(namespace_or_numpy(a)[0], a, rows) for a in arrays)
 
 
 def search_approximate(est: Any, X: Any, Y: Any, *, score: str, **approx: Any) -> None:
@@ -96,8 +99,8 @@ def search_approximate(est: Any, X: Any, Y: Any, *, score: str, **approx: Any) -
             # width stage on a seeded subsample (the exact LOO of the approximate model there),
             # then the γ path at the chosen width on every row
             rows = loo_subsample(int(X.shape[0]), int(n_sub), 0)
-            fit_approximate(est, _take(X, rows), _take(Y, rows), gammas=gammas, sigma2s=sigma2s,
-                            score=score, **approx)
+            fit_approximate(est, *_take(rows, X, Y), gammas=gammas, sigma2s=sigma2s, score=score,
+                            **approx)
             stage = est.cv_results_
             fit_approximate(est, X, Y, gammas=gammas, sigma2s=np.array([est.sigma2_]),
                             score=score, **approx)
