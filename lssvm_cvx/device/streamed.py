@@ -157,9 +157,14 @@ def ridge_loo_path(X: Any, y: Any, features: Callable[[Any], Any], gammas: list[
     """
     xp, device = namespace_of(X, y)
     f64 = xp.float64
+
+    def features64(XB: Any) -> Any:   # the Nyström map's are float64 already: no copy of them
+        F = features(XB)
+        return F if F.dtype == f64 else xp.astype(F, f64)
+
     dec = decompose(ArraySource(X, xp.astype(y, f64)[:, None], block_rows=block_rows), 1.0,
-                    {"ridge": (RKHS, 0.0)}, design=True,
-                    features=lambda XB: xp.astype(features(XB), f64), shift=xp.astype(shift, f64))
+                    {"ridge": (RKHS, 0.0)}, design=True, features=features64,
+                    shift=xp.astype(shift, f64))
     scores = dec.score_path("ridge", 1.0 / np.asarray(gammas, dtype=np.float64),
                             criterion=criterion)
     j = int(np.argmin(scores))
