@@ -302,6 +302,33 @@ def test_nystroem_keeps_the_eigenpairs_numpy_keeps_and_float32_features_stay_clo
     np.testing.assert_allclose(p32.scores.numpy(), p64.scores.numpy(), rtol=1e-3)
 
 
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
+def test_one_psd_cutoff_rule_on_every_namespace(ns, data, to_namespace, to_numpy):
+    """``psd_eigh`` takes its namespace from its input: the same kept eigenvalues (descending,
+    the cut-off and ``rank`` as NumPy's) and eigenvectors up to sign; the device Nyström map
+    calls it (until 2026-11-29 it wrote the rule again, in ascending order), so its features
+    are :class:`~lssvm_cvx.kernels.features.NystroemMap`'s, column for column."""
+    from lssvm_cvx.device import NystroemFeatures
+    from lssvm_cvx.kernels.features import NystroemMap
+    from lssvm_cvx.kernels.psd import psd_eigh
+
+    conv = to_namespace(ns)
+    X, _ = data
+    Z = np.vstack([X[:12], X[:12]])                 # duplicated centres: rank 12 of 24
+    K = RBF(0.7)(Z)
+    for rank in (None, 5):
+        s, V = psd_eigh(K, rank=rank)
+        s_d, V_d = psd_eigh(conv(K), rank=rank)
+        assert s.size == (12 if rank is None else 5)
+        np.testing.assert_allclose(to_numpy(s_d), s, rtol=1e-10)
+        np.testing.assert_allclose(np.abs(to_numpy(V_d).T @ V), np.eye(s.size), atol=1e-8)
+    Phi = NystroemMap(RBF(0.7), Z)(X)
+    Phi_d = to_numpy(NystroemFeatures.fit(conv(Z), 0.7)(conv(X)))
+    assert Phi_d.shape == Phi.shape
+    np.testing.assert_allclose(Phi_d * np.sign(np.sum(Phi_d * Phi, axis=0)), Phi,
+                               atol=1e-8 * np.abs(Phi).max())
+
+
 @pytest.mark.parametrize("sigma2, rtol32", [(0.7, 1e-3), (5.0, 1e-3), (50.0, 1e-2)])
 def test_nystroem_scores_stay_accurate_at_large_gamma_and_wide_widths(sigma2, rtol32, data):
     """The whole γ grid up to 10⁴ against the dense float64 hat matrix: float64 rows to 1e-6,

@@ -244,12 +244,13 @@ def test_one_machine_description():
 #: one-vs-one pairs and kernel choice, the η ALS and the device LS-SVM moved onto it; then
 #: the engine's systems took a top right-hand side, an explicit inverse and a path of systems,
 #: and AReg CV and fusion, the Tikhonov ensemble's nodes, the componentwise smoother and the
-#: γ sweep moved onto it).  Left: the ℓ2-SVM's active-set system
+#: γ sweep moved onto it; then the ℓ2-SVM's Propositions 1-2).  Left: the ℓ2-SVM's active-set
+#: path
 REPRESENTATION_USERS = {
-    # the ℓ2-SVM's Propositions 1-2 return the bordered system of the active set, and the
-    # active-set path updates its Cholesky factor by rank-one steps (a system over a factor
-    # the engine does not make)
-    "formulations/l2svm.py": ["BorderedSystem", "lssvm_system"],
+    # the ℓ2-SVM's active-set path updates its Cholesky factor by rank-one steps (a system
+    # over a factor the engine does not make); its Propositions 1-2 at a given active set
+    # (`formulations/l2svm.py::active_set_solution`) ask the engine since 2026-11-29 (seventh
+    # session)
     "formulations/l2svm_active_set.py": ["BorderedSystem"],
 }
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import InputError, NotPSDError
-from ..kernels.psd import PSD_FACTOR_RTOL
+from ..kernels.psd import psd_eigh
 from ..linalg.arrays import float_dtype, namespace_of
 from .lssvm import rbf_gram
 from .streamed import DeviceFeatures, StreamedPath, check_rows, ridge_loo_path
@@ -42,9 +42,9 @@ __all__ = ["NystroemFeatures", "NystroemPath", "nystroem_loo_path"]
 class NystroemFeatures(DeviceFeatures):
     """The Nyström feature map of the RBF kernel on a device: ``φ(x) = k(x, Z) P`` in float64,
     ``P = V s^{-1/2}`` over the eigenpairs of ``K_ZZ`` that
-    :func:`~lssvm_cvx.kernels.psd.psd_eigh` keeps (``s > PSD_FACTOR_RTOL · s_max``; ascending
-    here) — :class:`~lssvm_cvx.kernels.features.NystroemMap`'s features, computed on the
-    centres' device.
+    :func:`~lssvm_cvx.kernels.psd.psd_eigh` keeps (``s > PSD_FACTOR_RTOL · s_max``, in
+    descending order) — :class:`~lssvm_cvx.kernels.features.NystroemMap`'s features, computed
+    on the centres' device.
 
     Attributes
     ----------
@@ -70,12 +70,10 @@ class NystroemFeatures(DeviceFeatures):
             When ``K_ZZ`` has no positive eigenvalue.
         """
         xp, _ = namespace_of(centres)
-        m = int(centres.shape[0])
-        s, V = xp.linalg.eigh(rbf_gram(xp.astype(centres, xp.float64), sigma2=sigma2))
-        keep = int(xp.sum(xp.astype(s > PSD_FACTOR_RTOL * max(float(s[-1]), 0.0), xp.int64)))
-        if keep == 0:
+        s, V = psd_eigh(rbf_gram(xp.astype(centres, xp.float64), sigma2=sigma2))
+        if int(s.shape[0]) == 0:
             raise NotPSDError("the Gram of the Nyström centres has no positive eigenvalue")
-        return cls(centres, V[:, m - keep:] / xp.sqrt(s[m - keep:])[None, :], float(sigma2))
+        return cls(centres, V / xp.sqrt(s)[None, :], float(sigma2))
 
     @property
     def n_features(self) -> int:

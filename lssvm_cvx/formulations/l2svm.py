@@ -32,7 +32,9 @@ Closed form (Propositions 1-2).  With ``E = {i : y_i h_λ(x_i) < 1}`` known,
 which is the LS-SVM classifier system on ``d_E`` with ``γ = 2/λ`` (Problem 3, Proposition 2);
 :func:`active_set_solution` solves it with one Cholesky factor of ``H_EE(λ)`` and the Schur
 complement (``ν = H_EE(λ)^{-1} y_E``, ``ρ = H_EE(λ)^{-1} 1``, ``α_0 = y^Tρ / y^Tν``,
-``α_E = ρ - α_0 ν``: eq. 8-11) through :func:`lssvm_cvx.linalg.lssvm_system`.  When ``E`` is not
+``α_E = ρ - α_0 ν``: eq. 8-11), the closed-form engine's bordered representation
+(:func:`lssvm_cvx.linalg.engine.decompose` with the one RKHS term of weight ``λ/2`` and the
+border ``y_E``).  When ``E`` is not
 given, :meth:`L2SVMDual.closed_form` finds it with the active-set (primal Newton) iteration of
 :func:`lssvm_cvx.l2svm_path.solve_fixed`.
 """
@@ -50,7 +52,7 @@ from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..kernels.psd import psd_factor
-from ..linalg import BorderedSystem, lssvm_system
+from ..linalg.engine import RKHS, decompose
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .tasks import task_targets
@@ -113,22 +115,25 @@ def b_infinity(y: np.ndarray) -> float:
 
 
 def active_set_solution(H: np.ndarray, y: np.ndarray, lam: float, E: np.ndarray
-                        ) -> tuple[np.ndarray, float, BorderedSystem]:
+                        ) -> tuple[np.ndarray, float, Any]:
     """Propositions 1-2: ``(α, α_0, system)`` from the bordered system (7) on the active set ``E``.
 
     ``system`` is the factorised :class:`~lssvm_cvx.linalg.BorderedSystem` of ``A_E(λ)``
-    (the LS-SVM classifier system on ``d_E`` with ``γ = 2/λ``); ``system.u`` is ``ν`` of
-    eq. (10) and ``system.alpha_inv_diag()`` the diagonal of ``A_E(λ)^{-1}`` (eq. 22-23).
-    ``α`` is returned as a full ``m``-vector (zero outside ``E``).
+    (the LS-SVM classifier system on ``d_E`` with ``γ = 2/λ``: the engine's RKHS system of
+    ``H_EE`` with unit loss weights, the term weight ``λ/2`` and the border ``y_E``);
+    ``system.u`` is ``ν`` of eq. (10) and ``system.alpha_inv_diag()`` the diagonal of
+    ``A_E(λ)^{-1}`` (eq. 22-23).  ``α`` is returned as a full ``m``-vector (zero outside ``E``).
     """
     E = np.asarray(E, dtype=np.intp)
     if E.size == 0:
         raise InputError("the active set E is empty; Problem 2 needs at least one support vector")
-    sys = lssvm_system(H[np.ix_(E, E)], 2.0 / lam, y[E], name="H_EE(λ)", copy=False)
+    # the engine's RKHSSystem, whose `system` is the bordered system
+    sys: Any = decompose(H[np.ix_(E, E)], 1.0, {"rkhs": (RKHS, 0.5 * lam)}, border=y[E],
+                         name="H_EE(λ)").system(representation="bordered", overwrite_gram=True)
     aE, a0 = sys.solve(np.ones(E.size))
     alpha = np.zeros(y.size)
     alpha[E] = aE
-    return alpha, float(a0), sys
+    return alpha, float(a0), sys.system
 
 
 class _L2SVMBase(Formulation):

@@ -2,11 +2,17 @@
 symmetric eigendecomposition, keeping the eigenvalues above one documented relative threshold.
 
 Every builder that writes ``α'Kα`` as ``||L'α||²`` (the kernel's :meth:`~lssvm_cvx.kernels.Kernel.factor`,
-the LS-SVM and ℓ2-SVM feature maps, the RKHS term) uses :func:`psd_factor`.
+the LS-SVM and ℓ2-SVM feature maps, the RKHS term) uses :func:`psd_factor`; the Nyström maps
+(:class:`~lssvm_cvx.kernels.features.NystroemMap` and its device twin
+:class:`~lssvm_cvx.device.NystroemFeatures`) use :func:`psd_eigh`, which takes its array
+namespace and device from its input.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import array_api_compat as aac
 import numpy as np
 
 __all__ = ["PSD_FACTOR_RTOL", "psd_eigh", "psd_factor"]
@@ -21,17 +27,44 @@ __all__ = ["PSD_FACTOR_RTOL", "psd_eigh", "psd_factor"]
 PSD_FACTOR_RTOL = 1e-12
 
 
-def psd_eigh(K: np.ndarray, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
-             ) -> tuple[np.ndarray, np.ndarray]:
+def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
+             ) -> tuple[Any, Any]:
     """``(s, V)``: the eigenpairs of the symmetric part of ``K`` with ``s > rtol · max(λ_max, 0)``,
-    in descending order, at most ``rank`` of them."""
-    K = np.asarray(K, dtype=np.float64)
-    s, V = np.linalg.eigh((K + K.T) / 2)
-    top = max(float(s[-1]), 0.0) if s.size else 0.0
-    idx = np.flatnonzero(s > rtol * top)[::-1]
+    in descending order, at most ``rank`` of them.
+
+    Parameters
+    ----------
+    K : array of shape (n, n)
+        A symmetric matrix: NumPy (or array-like; computed in float64), or an array of another
+        array-API namespace and device (PyTorch, CuPy, ``array-api-strict``), whose own
+        ``eigh`` runs in ``K``'s dtype and whose eigenpairs stay there.
+    rtol : float, default=PSD_FACTOR_RTOL
+        Eigenvalues ``<= rtol · max(λ_max, 0)`` are dropped.
+    rank : int or None, default=None
+        Keep at most this many eigenpairs (the largest).
+
+    Returns
+    -------
+    tuple of arrays
+        ``s`` of shape (r,), descending, and ``V`` of shape (n, r).
+    """
+    if not aac.is_array_api_obj(K) or aac.is_numpy_array(K):
+        K = np.asarray(K, dtype=np.float64)
+        s, V = np.linalg.eigh((K + K.T) / 2)
+        top = max(float(s[-1]), 0.0) if s.size else 0.0
+        idx = np.flatnonzero(s > rtol * top)[::-1]
+        if rank is not None:
+            idx = idx[: int(rank)]
+        return s[idx], V[:, idx]
+    # another namespace: eigh's ascending order makes the kept eigenvalues a suffix
+    xp = aac.array_namespace(K)
+    s, V = xp.linalg.eigh((K + K.T) / 2)
+    n = int(s.shape[0])
+    top = max(float(s[-1]), 0.0) if n else 0.0
+    keep = int(xp.sum(xp.astype(s > rtol * top, xp.int64)))
     if rank is not None:
-        idx = idx[: int(rank)]
-    return s[idx], V[:, idx]
+        keep = min(keep, int(rank))
+    return xp.flip(s[n - keep:]), xp.flip(V[:, n - keep:], axis=1)
 
 
 def psd_factor(K: np.ndarray, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
