@@ -35,9 +35,10 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
     Parameters
     ----------
     K : array of shape (n, n)
-        A symmetric matrix: NumPy (or array-like; computed in float64), or an array of another
-        array-API namespace and device (PyTorch, CuPy, ``array-api-strict``), whose own
-        ``eigh`` runs in ``K``'s dtype and whose eigenpairs stay there.
+        A symmetric matrix: NumPy (or array-like), or an array of another array-API namespace
+        and device (PyTorch, CuPy, ``array-api-strict``), whose own ``eigh`` runs there and
+        whose eigenpairs stay there.  Computed in float64 on every namespace (the threshold
+        is far below float32's rounding).
     rtol : float, default=PSD_FACTOR_RTOL
         Eigenvalues ``<= rtol · max(λ_max, 0)`` are dropped.
     rank : int or None, default=None
@@ -58,6 +59,7 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
         return s[idx], V[:, idx]
     # another namespace: eigh's ascending order makes the kept eigenvalues a suffix
     xp = aac.array_namespace(K)
+    K = xp.astype(K, xp.float64)
     s, V = xp.linalg.eigh((K + K.T) / 2)
     n = int(s.shape[0])
     top = max(float(s[-1]), 0.0) if n else 0.0
