@@ -35,10 +35,10 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
     Parameters
     ----------
     K : array of shape (n, n)
-        A symmetric matrix: NumPy (or array-like), or an array of another array-API namespace
-        and device (PyTorch, CuPy, ``array-api-strict``), whose own ``eigh`` runs there and
-        whose eigenpairs stay there.  Computed in float64 on every namespace (the threshold
-        is far below float32's rounding).
+        A symmetric matrix: NumPy (or array-like, a Dask array: gathered, as NumPy's), or an
+        array of another array-API namespace and device (PyTorch, CuPy, ``array-api-strict``),
+        whose own ``eigh`` runs there and whose eigenpairs stay there.  Computed in float64
+        on every namespace (the threshold is far below float32's rounding).
     rtol : float, default=PSD_FACTOR_RTOL
         Eigenvalues ``<= rtol · max(λ_max, 0)`` are dropped.
     rank : int or None, default=None
@@ -49,7 +49,7 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
     tuple of arrays
         ``s`` of shape (r,), descending, and ``V`` of shape (n, r).
     """
-    if not aac.is_array_api_obj(K) or aac.is_numpy_array(K):
+    if not aac.is_array_api_obj(K) or aac.is_numpy_array(K) or aac.is_dask_array(K):
         K = np.asarray(K, dtype=np.float64)
         s, V = np.linalg.eigh((K + K.T) / 2)
         top = max(float(s[-1]), 0.0) if s.size else 0.0
