@@ -92,8 +92,6 @@ def device_fit_inputs(est: Any, X: Any, y: Any, sample_weight: Any, *,
         raise InputError(f"sample_weight is not supported on a device{_CPU}")
     xp, _, Y = device_targets(est, X, y, classification, multiclass=True)
     X, Y = xp.astype(X, xp.float64), xp.astype(Y, xp.float64)
-    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
-        raise InputError("X and y must be finite (NaN or inf found)")
     est.n_features_in_ = int(X.shape[1])
     est.sample_weighted_ = False
     if not classification:

@@ -97,8 +97,8 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool, *,
     coding of :func:`~lssvm_cvx.checks.encode_labels` (two classes: one column,
     ``classes_[1]`` is +1; more, with ``multiclass``: one column per class).  Without
     ``multiclass`` the classifier is binary and ``est.pairs_`` is set to None.  Shapes and a
-    multiclass ``y`` the model cannot fit are one-line errors
-    (:class:`~lssvm_cvx.exceptions.InputError`)."""
+    multiclass ``y`` the model cannot fit and NaN or inf in ``X`` or the targets are one-line
+    errors (:class:`~lssvm_cvx.exceptions.InputError`)."""
     xp, device = namespace_of(X, y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 2:
         raise InputError(f"on a device X must be (n, d) and y (n,) with n >= 2, got shapes "
@@ -121,6 +121,8 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool, *,
     else:
         float_dtype(xp, y)
         Y = xp.astype(y, dtype)
+    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
+        raise InputError("X and y must be finite (NaN or inf found)")
     return xp, device, Y
 
 
@@ -141,8 +143,6 @@ def fit_device(est: Any, X: Any, y: Any, sample_weight: Any = None, groups: Any 
     the feature maps on the inputs' device (:func:`device_features`); returns ``est``."""
     check_device_options(est, sample_weight, groups, classification)
     xp, device, Y = device_targets(est, X, y, classification)
-    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
-        raise InputError("X and y must be finite (NaN or inf found)")
     search_approximate(est, X, xp.astype(Y, xp.float64)[:, None],
                        score="gcv" if est.selection == "gcv" else "mse",
                        gamma=float(check_gamma(est.gamma)), features=device_features,
