@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import check_memory, float_dtype, namespace_of
+from ..linalg.arrays import check_finite, check_memory, float_dtype, namespace_of, pairwise_blocks, sq_dists
 from ..linalg.engine import RKHS, decompose
 from ..linalg.quadratic import QuadraticSystem
 from .arrays import positive
@@ -45,48 +45,8 @@ def _matrix(xp: Any, K: Any, y: Any) -> int:
     if y.ndim != 1 or y.shape[0] != K.shape[0]:
         raise InputError(f"y must be a vector of length {K.shape[0]} (the rows of K), got shape "
                          f"{tuple(y.shape)}")
-    if not (bool(xp.all(xp.isfinite(K))) and bool(xp.all(xp.isfinite(y)))):
-        raise InputError("K and y must be finite (NaN or inf found)")
+    check_finite(xp, "K and y", K, y)
     return int(K.shape[0])
-
-
-def pairwise_blocks(X: Any, Z: Any, fn: Any, *, block_rows: int = 4096) -> Any:
-    """``fn(D)`` of the squared distances ``D_ij = ||x_i - z_j||²`` (clipped at 0) for the rows
-    of ``X`` and ``Z``, formed ``block_rows`` rows at a time on the inputs' device (the
-    temporary memory is one ``block_rows × m`` block besides the result; the memory of the
-    result is checked first).
-
-    Parameters
-    ----------
-    X, Z : array of shape (n, d) and (m, d)
-        Inputs of one namespace, float32 or float64.
-    fn : callable
-        Elementwise map of a block of squared distances (in their namespace).
-    block_rows : int, default=4096
-
-    Returns
-    -------
-    array of shape (n, m)
-    """
-    xp, device = namespace_of(X, Z)
-    dtype = float_dtype(xp, X, Z)
-    check_memory(int(X.shape[0]), dtype, 1.0, xp, device,
-                 cols=int(Z.shape[0]))
-    zz = xp.sum(Z * Z, axis=1)
-    out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
-    n = int(X.shape[0])
-    for start in range(0, n, block_rows):
-        stop = min(start + block_rows, n)               # the standard has no out-of-range stops
-        B = X[start:stop, ...]
-        d2 = xp.sum(B * B, axis=1)[:, None] + zz[None, :] - 2.0 * (B @ xp.matrix_transpose(Z))
-        out[start:stop, ...] = fn(xp.clip(d2, 0.0, None))
-    return out
-
-
-def sq_dists(X: Any, Z: Any = None, *, block_rows: int = 4096) -> Any:
-    """``||x_i - z_j||²`` (clipped at 0) for the rows of ``X`` and ``Z`` (``X`` when None), in
-    blocks on the inputs' device (:func:`pairwise_blocks`)."""
-    return pairwise_blocks(X, X if Z is None else Z, lambda d2: d2, block_rows=block_rows)
 
 
 def rbf_gram(X: Any, Z: Any = None, *, sigma2: float, block_rows: int = 4096) -> Any:

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError
-from ..linalg.arrays import check_memory, namespace_of, to_numpy
+from ..linalg.arrays import check_finite, check_memory, namespace_of, to_numpy
 from ..linalg.engine import RKHS, decompose
 from ..linalg.streaming import ArraySource
 from .arrays import positive
@@ -94,8 +94,7 @@ def check_rows(xp: Any, device: Any, X: Any, y: Any, gammas: Any, *, block_rows:
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise InputError(f"y must be a vector of length {X.shape[0]} (the rows of X), got shape "
                          f"{tuple(y.shape)}")
-    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(y)))):
-        raise InputError("X and y must be finite (NaN or inf found)")
+    check_finite(xp, "X and y", X, y)
     check_memory(min(block_rows, int(X.shape[0])), 8, 3.0, xp, device, cols=cols)
     return gs
 

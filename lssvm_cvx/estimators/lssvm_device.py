@@ -50,6 +50,7 @@ from ..device.streamed import DeviceFeatures
 from ..exceptions import HyperparameterError, InputError, LabelError
 from ..kernels import RBF
 from ..kernels.features import RandomFourierMap
+from ..linalg.arrays import check_finite
 from ..linalg.arrays import to_numpy as to_cpu
 from ..linalg.folds import cv_splits
 from .auto_stream import pick_centres
@@ -121,8 +122,7 @@ def device_targets(est: Any, X: Any, y: Any, classification: bool, *,
     else:
         float_dtype(xp, y)
         Y = xp.astype(y, dtype)
-    if not (bool(xp.all(xp.isfinite(X))) and bool(xp.all(xp.isfinite(Y)))):
-        raise InputError("X and y must be finite (NaN or inf found)")
+    check_finite(xp, "X and y", X, Y)
     return xp, device, Y
 
 

@@ -26,12 +26,13 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..exceptions import HyperparameterError, InputError, InputTypeError, NotPSDError
+from ..kernels.base import sq_dists as numpy_sq_dists
 from .cholesky import Cholesky
 
 __all__ = ["namespace_of", "namespace_or_numpy", "float_dtype", "solve_triangular", "free_bytes",
            "check_memory", "to_numpy", "geneig", "ArrayCholesky", "factor_spd",
            "inverse_diagonal", "take_rows", "ArrayLU", "diag_matrix", "check_zero_top",
-           "borderless_bias"]
+           "borderless_bias", "check_finite", "pairwise_blocks", "sq_dists"]
 
 
 def namespace_of(*arrays: Any) -> tuple[Any, Any]:
@@ -129,6 +130,57 @@ def check_memory(n: int, itemsize: Any, matrices: float, xp: Any, device: Any, *
     raise InputError(f"N = {n} needs {need / 2**30:.1f} GiB ({matrices:g} {shape} arrays of "
                      f"{itemsize} bytes) but {device} has {free / 2**30:.1f} GiB free: at most "
                      f"N ≈ {fits} fits (use approximation='nystroem' for more)")
+
+
+def check_finite(xp: Any, names: str, *arrays: Any) -> None:
+    """Refuse arrays of ``xp`` that hold NaN or inf, in one :class:`InputError` naming them
+    (``names``, e.g. ``"X and y"``); one host synchronisation per array, stopping at the
+    first that fails."""
+    if not all(bool(xp.all(xp.isfinite(a))) for a in arrays):
+        raise InputError(f"{names} must be finite (NaN or inf found)")
+
+
+def pairwise_blocks(X: Any, Z: Any, fn: Any, *, block_rows: int = 4096) -> Any:
+    """``fn(D)`` of the squared distances ``D_ij = ||x_i - z_j||²`` (clipped at 0) for the rows
+    of ``X`` and ``Z``, formed ``block_rows`` rows at a time on the inputs' device (the
+    temporary memory is one ``block_rows × m`` block besides the result; the memory of the
+    result is checked first).
+
+    Parameters
+    ----------
+    X, Z : array of shape (n, d) and (m, d)
+        Inputs of one namespace, float32 or float64.
+    fn : callable
+        Elementwise map of a block of squared distances (in their namespace).
+    block_rows : int, default=4096
+
+    Returns
+    -------
+    array of shape (n, m)
+    """
+    xp, device = namespace_of(X, Z)
+    dtype = float_dtype(xp, X, Z)
+    check_memory(int(X.shape[0]), dtype, 1.0, xp, device,
+                 cols=int(Z.shape[0]))
+    zz = xp.sum(Z * Z, axis=1)
+    out = xp.empty((X.shape[0], Z.shape[0]), dtype=dtype, device=device)
+    n = int(X.shape[0])
+    for start in range(0, n, block_rows):
+        stop = min(start + block_rows, n)               # the standard has no out-of-range stops
+        B = X[start:stop, ...]
+        d2 = xp.sum(B * B, axis=1)[:, None] + zz[None, :] - 2.0 * (B @ xp.matrix_transpose(Z))
+        out[start:stop, ...] = fn(xp.clip(d2, 0.0, None))
+    return out
+
+
+def sq_dists(X: Any, Z: Any = None, *, block_rows: int = 4096) -> Any:
+    """``||x_i - z_j||²`` (clipped at 0) for the rows of ``X`` and ``Z`` (``X`` when None) in
+    the inputs' namespace: for NumPy arrays the package's one routine
+    (:func:`lssvm_cvx.kernels.base.sq_dists`, an exact zero diagonal), elsewhere in blocks on
+    the inputs' device (:func:`pairwise_blocks`)."""
+    if isinstance(X, np.ndarray) and (Z is None or isinstance(Z, np.ndarray)):
+        return numpy_sq_dists(X, Z)
+    return pairwise_blocks(X, X if Z is None else Z, lambda d2: d2, block_rows=block_rows)
 
 
 def to_numpy(a: Any) -> np.ndarray:

@@ -48,7 +48,8 @@ several gives that coordinate twice the weight in ``||x - z||²``; no isotropic 
 that, and the measured effect on a fitted model is reported in ``tests/test_auto_invariance.py``.
 For ``c = 2`` it equals eq. (44) divided by 2.
 
-All distances come from :func:`lssvm_cvx.kernels.sq_dists`.
+All distances come from :func:`lssvm_cvx.linalg.arrays.sq_dists` in the inputs' namespace
+(for NumPy arrays :func:`lssvm_cvx.kernels.sq_dists`).
 """
 
 from __future__ import annotations
@@ -58,10 +59,8 @@ from typing import Any
 import numpy as np
 
 from ..checks import check_positive
-from ..device.lssvm import sq_dists as array_sq_dists
 from ..exceptions import HyperparameterError, InputError
-from ..kernels.base import sq_dists
-from ..linalg.arrays import namespace_or_numpy
+from ..linalg.arrays import namespace_or_numpy, sq_dists
 
 __all__ = [
     "FORMS",
@@ -169,18 +168,11 @@ def model_kernel(X: Any, Z: Any | None = None, *, gamma: float = 1.0, form: str 
     _check_form(form)
     g = _gamma(gamma)
     p = _p(X, n_features)
-    D = _sq_dists(X, Zc)
+    D = sq_dists(X, Zc)
     if not isinstance(D, np.ndarray):      # another namespace: no in-place update
         return namespace_or_numpy(D)[0].exp(D * -_width(g, form, p))
     D *= -_width(g, form, p)
     return np.exp(D, out=D)
-
-
-def _sq_dists(X: Any, Z: Any) -> Any:
-    """Squared distances in the inputs' namespace: NumPy's one routine
-    (:func:`~lssvm_cvx.kernels.base.sq_dists`), elsewhere the blocks of
-    :func:`lssvm_cvx.device.sq_dists` on the inputs' device."""
-    return sq_dists(X, Z) if isinstance(X, np.ndarray) else array_sq_dists(X, Z)
 
 
 def _check_form(form: str) -> None:
@@ -241,7 +233,7 @@ def gradient_norm_gram(X: Any, Z: Any | None = None, *, gamma: float = 1.0,
         raise InputError(f"X has {X.shape[1]} features but Z has {Zc.shape[1]}")
     _check_form(form)
     g = _gamma(gamma)
-    R2 = _sq_dists(X, Zc)
+    R2 = sq_dists(X, Zc)
     exp = namespace_or_numpy(R2)[0].exp
     if form in ("exact", "eq42"):
         d = X.shape[1] if dim is None else int(dim)
@@ -273,7 +265,7 @@ def normalized_grams(Z: Any, *, gamma: float, n_features: int, dim: int) -> tupl
     points from one matrix of squared distances (the same numbers as the two functions), in
     ``Z``'s namespace: what a basis needs of its centres."""
     Z = _as_2d(Z, "Z")
-    S = _sq_dists(Z, None) * (_gamma(gamma) / _p(Z, n_features))
+    S = sq_dists(Z, None) * (_gamma(gamma) / _p(Z, n_features))
     G = _normalized(S, dim)
     return namespace_or_numpy(S)[0].exp(-S), G
 
