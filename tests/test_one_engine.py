@@ -238,6 +238,55 @@ def test_one_machine_description():
     assert sites == ["harness/files.py"]
 
 
+def _defined(name: str) -> list[str]:
+    return sorted(str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
+                  if any(isinstance(n, ast.FunctionDef) and n.name == name
+                         for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
+
+
+def test_one_pairwise_distance_routine(to_namespace, to_numpy):
+    """Issue 30, item 4: squared distances come from one routine per namespace.  NumPy's is
+    :func:`lssvm_cvx.kernels.sq_dists`; :func:`lssvm_cvx.linalg.arrays.sq_dists` takes the
+    inputs' namespace and calls it for NumPy arrays, else the blocked
+    :func:`~lssvm_cvx.linalg.arrays.pairwise_blocks` (2026-11-29, eighth session: the blocked
+    form lived in ``device/lssvm.py``, and the gradient-norm term chose between the two itself,
+    so the terms imported ``device``).  ``lssvm_cvx.device`` re-exports the same functions."""
+    import numpy as np
+
+    from lssvm_cvx.device import lssvm as device_lssvm
+    from lssvm_cvx.kernels import sq_dists as numpy_sq_dists
+    from lssvm_cvx.linalg import arrays
+
+    assert _defined("sq_dists") == ["kernels/base.py", "linalg/arrays.py"]
+    assert _defined("pairwise_blocks") == ["linalg/arrays.py"]
+    assert device_lssvm.sq_dists is arrays.sq_dists
+    assert device_lssvm.pairwise_blocks is arrays.pairwise_blocks
+    rng = np.random.default_rng(0)
+    X, Z = rng.standard_normal((40, 3)), rng.standard_normal((25, 3))
+    for args in ((X,), (X, Z)):
+        assert np.array_equal(arrays.sq_dists(*args), numpy_sq_dists(*args))
+    conv = to_namespace("array_api_strict")
+    D = to_numpy(arrays.sq_dists(conv(X), conv(Z), block_rows=7))
+    np.testing.assert_allclose(D, numpy_sq_dists(X, Z), rtol=1e-12, atol=1e-12)
+    assert np.all(to_numpy(arrays.sq_dists(conv(X))) >= 0.0)
+
+
+def test_the_terms_do_not_reach_the_device_layer():
+    """The terms (measured by the committed sweep) import nothing from ``lssvm_cvx.device``: a
+    change to the device functions does not stale the sweep (2026-11-29, eighth session: the
+    gradient-norm term imported ``device.lssvm`` for its distances)."""
+    def device_import(n: ast.AST) -> bool:
+        if not (isinstance(n, ast.ImportFrom) and n.module):
+            return False
+        parts = n.module.split(".")
+        return parts[0] == "device" or parts[:2] == ["lssvm_cvx", "device"]
+
+    reach = sorted(str(p.relative_to(PKG)) for p in (PKG / "terms").rglob("*.py")
+                   if any(device_import(n)
+                          for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
+    assert reach == []
+
+
 #: modules outside ``linalg`` that import a representation of the closed-form engine directly
 #: instead of asking :func:`lssvm_cvx.linalg.engine.decompose` (ratchet, 2026-11-29: the
 #: componentwise smoother and η model, the LS-SVM selection's systems, the estimators'
