@@ -250,7 +250,7 @@ def test_one_pairwise_distance_routine(to_namespace, to_numpy):
     inputs' namespace and calls it for NumPy arrays, else the blocked
     :func:`~lssvm_cvx.linalg.arrays.pairwise_blocks` (2026-11-29, eighth session: the blocked
     form lived in ``device/lssvm.py``, and the gradient-norm term chose between the two itself,
-    so the terms imported ``device``).  ``lssvm_cvx.device`` re-exports the same functions."""
+    so the terms imported ``device``).  ``lssvm_cvx.device.lssvm`` re-exports the same functions."""
     import numpy as np
 
     from lssvm_cvx.device import lssvm as device_lssvm
