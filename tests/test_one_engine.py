@@ -271,22 +271,6 @@ def test_one_pairwise_distance_routine(to_namespace, to_numpy):
     assert np.all(to_numpy(arrays.sq_dists(conv(X))) >= 0.0)
 
 
-def test_the_terms_do_not_reach_the_device_layer():
-    """The terms (measured by the committed sweep) import nothing from ``lssvm_cvx.device``: a
-    change to the device functions does not stale the sweep (2026-11-29, eighth session: the
-    gradient-norm term imported ``device.lssvm`` for its distances)."""
-    def device_import(n: ast.AST) -> bool:
-        if not (isinstance(n, ast.ImportFrom) and n.module):
-            return False
-        parts = n.module.split(".")
-        return parts[0] == "device" or parts[:2] == ["lssvm_cvx", "device"]
-
-    reach = sorted(str(p.relative_to(PKG)) for p in (PKG / "terms").rglob("*.py")
-                   if any(device_import(n)
-                          for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
-    assert reach == []
-
-
 #: modules outside ``linalg`` that import a representation of the closed-form engine directly
 #: instead of asking :func:`lssvm_cvx.linalg.engine.decompose` (ratchet, 2026-11-29: the
 #: componentwise smoother and η model, the LS-SVM selection's systems, the estimators'
