@@ -308,7 +308,7 @@ class PenalizedLS:
     def normalised(self, **weights: Any) -> dict[str, Any]:
         """(N1)'s weights ``v_k = w_k/(W ρ_k)`` of the weights ``w_k`` of the unnormalised
         problem ``½ Σ s_i r_i² + ½ Σ w_k θ'P_kθ`` (floats or arrays of them; the LS-SVM's ridge
-        has ``w = 1/γ``; :class:`~lssvm_cvx.linalg.engine.DesignDecomposition` has its own
+        has ``w = 1/γ``; :class:`~lssvm_cvx.linalg.primal.DesignDecomposition` has its own
         ``W``, which a scalar loss weight scales)."""
         return {k: w / (self.W * self.rho[k]) for k, w in weights.items()}
 
