@@ -184,22 +184,84 @@ def test_the_gcv_path_is_gcv_at_every_value(m):
         dec.gcv_path("rough", [-1.0], Y)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "known defect, found 2026-11-29 (eighth session; notes/engine.md, Next): with C singular "
-    "(m > N) a weight's LOO score path takes mu's form over a singular pencil and returns inf, "
-    "where GCV falls back to one factorisation per value; the fix is gated (linalg/engine.py)"))
 @pytest.mark.parametrize("ridge", [None, "matrix"])
-def test_the_loo_score_path_is_the_loo_at_every_value_when_c_is_singular(ridge):
+@pytest.mark.parametrize("criterion", ["mse", "mae"])
+def test_the_loo_score_path_is_the_loo_at_every_value_when_c_is_singular(ridge, criterion,
+                                                                          monkeypatch):
     """m = 40 > N = 31: ``C`` is singular, the ridge (the identity, or the same matrix given
-    explicitly) is definite but not declared so; the LOO path must still be the LOO of the
-    system at every value, as :meth:`gcv_path` is (one factorisation per value where the
-    pencil is singular)."""
+    explicitly) is definite but not declared so: its path's pencil (μ's form) is singular and
+    the LOO path is one factorisation per value, the LOO of that value's system.  (Until the
+    ninth session, 2026-11-29, it was ``inf`` at every value: this test was a strict xfail.)
+    Declared ``definite``, the same scores come from one eigendecomposition in ν's form, with
+    no factorisation per value."""
+    from lssvm_cvx.linalg.penalized import PenalizedLS
+
     Phi, Y, R, sv = _data(m=40)
     P = None if ridge is None else np.eye(40)
-    dec = decompose(Phi, sv, {"ridge": (P, 0.1), "rough": (R, 0.0)}, design=True)
     values = [0.01, 0.1, 2.0]
-    want = [float(np.mean(dec.system({"ridge": v}).loo(Y) ** 2)) for v in values]
-    np.testing.assert_allclose(dec.score_path("ridge", values, Y), want, rtol=1e-8)
+    fits = []
+    real_fit = PenalizedLS.fit
+    monkeypatch.setattr(PenalizedLS, "fit", lambda self, *a, **k: fits.append(1) or real_fit(
+        self, *a, **k))
+    for definite, per_value in (((), len(values)), (("ridge",), 0)):
+        dec = decompose(Phi, sv, {"ridge": (P, 0.1), "rough": (R, 0.0)}, design=True,
+                        definite=definite)
+        fits.clear()
+        got = dec.score_path("ridge", values, Y, criterion=criterion)
+        assert len(fits) == per_value
+        r = [dec.system({"ridge": v}).loo(Y) for v in values]
+        want = [float(np.mean(x ** 2) if criterion == "mse" else np.mean(np.abs(x))) for x in r]
+        np.testing.assert_allclose(got, want, rtol=1e-8)
+
+
+@pytest.mark.parametrize("source_kind", ["numpy", "dask"])
+def test_a_streamed_path_over_a_singular_c_falls_back_too(source_kind):
+    """A streamed design of 12 rows and 20 features (``C`` singular): the path of an undeclared
+    definite matrix term is one factorisation per value on the source, and equals the
+    in-memory design's LOO at every value (so does the declared term's one
+    eigendecomposition)."""
+    from lssvm_cvx.linalg.streaming import row_source
+
+    rng = np.random.default_rng(1)
+    X, Z = rng.uniform(-2, 2, (12, 2)), rng.uniform(-2, 2, (20, 2))
+    y = np.sin(X[:, 0])
+
+    def phi(xb):
+        return np.exp(-((xb[:, None, :] - Z[None]) ** 2).sum(-1))
+
+    if source_kind == "dask":
+        da = pytest.importorskip("dask.array")
+        source = row_source(da.from_array(X, chunks=(5, 2)),
+                            da.from_array(y[:, None], chunks=(5, 1)), 20)
+    else:
+        source = row_source(X, y[:, None], 20)
+    terms = {"d": (np.diag(np.linspace(1.0, 2.0, 20)), 0.1)}
+    ws = [0.01, 0.1, 1.0]
+    want = [np.mean(decompose(phi(X), 1.0, terms, design=True).loo(y, {"d": w}) ** 2)
+            for w in ws]
+    for definite in ((), ("d",)):
+        dec = decompose(source, 1.0, terms, design=True, features=phi,
+                        shift=phi(Z).mean(axis=0), definite=definite)
+        np.testing.assert_allclose(dec.score_path("d", ws), want, rtol=1e-10)
+
+
+def test_a_declared_definite_term_is_checked():
+    """``definite`` names terms (else refused by name), and a declared term's weights must be
+    positive (ν's form divides by them)."""
+    Phi, Y, R, _ = _data(m=40)
+    with pytest.raises(HyperparameterError, match="not terms"):
+        decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True, definite=["rough"])
+    dec = decompose(Phi, 1.0, {"ridge": (None, 0.1), "rough": (R, 0.0)}, design=True,
+                    definite=["ridge"])
+    with pytest.raises(HyperparameterError, match="definite term 'ridge' must be > 0"):
+        dec.score_path("ridge", [0.0, 1.0], Y)
+    with pytest.raises(HyperparameterError, match="ridge > 0"):
+        dec.solve(Y, {"ridge": 0.0})
+    # an undeclared identity keeps weight 0 (C of an m < N design is definite)
+    Phi6, y6, _, _ = _data()
+    theta, _ = decompose(Phi6, 1.0, {"ridge": (None, 0.0)}, design=True).solve(y6)
+    X = np.hstack([np.ones((Phi6.shape[0], 1)), Phi6])
+    np.testing.assert_allclose(theta, np.linalg.lstsq(X, y6, rcond=None)[0][1:], rtol=1e-9)
 
 
 def test_the_guide_example_runs_and_equals_the_definition():

@@ -45,7 +45,7 @@ ENGINES = {
     # delegating only: `Decomposition` and the primal `DesignDecomposition` inherit them) and
     # the primal representation's system (`PrimalSystem`, whose held-out residuals
     # `PenalizedLS` computes)
-    # 2026-11-30 (ninth session): both moved, unchanged, to `linalg/primal.py` beside
+    # 2026-11-29 (ninth session): both moved, unchanged, to `linalg/primal.py` beside
     # `DesignDecomposition` (`_Questions` public as `Representation`, the base of the two
     # representations), so that `linalg/engine.py` has room below 600 lines
     "linalg/engine.py": ["SpectralSystem"],

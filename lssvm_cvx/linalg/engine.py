@@ -356,7 +356,7 @@ def decompose(K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *
     >>> theta, b = decompose(Phi, 1.0, {"ridge": (RKHS, 0.1)}, design=True).solve(y)
     """
     if design:
-        if set(kwargs) - {"features", "shift", "loo_rows"}:
+        if set(kwargs) - {"features", "shift", "loo_rows", "definite"}:
             raise HyperparameterError(f"the design representation takes no {sorted(kwargs)}")
         return DesignDecomposition(K, s, terms, **kwargs)
     return Decomposition(K, s, terms, **kwargs)

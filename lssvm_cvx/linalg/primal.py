@@ -19,7 +19,7 @@ and score their γ paths through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import array_api_compat as aac
@@ -137,11 +137,22 @@ class DesignDecomposition(Representation):
     loo_rows : array of int or None, default=None
         With ``features``: the sorted rows on which the LOO residuals and scores are evaluated
         (None: every row).
+    definite : iterable of str, default=()
+        Names of terms whose matrix is positive definite (an in-memory design's identity terms
+        too, when named).  A declared term needs a weight ``> 0`` and takes its
+        :meth:`score_path` from one eigendecomposition in ν's form, well posed when ``C`` is
+        singular (m > N); an undeclared one takes μ's form, which is singular there, and then
+        one factorisation per value.
     """
 
     def __init__(self, Phi: Any, s: Any, terms: Mapping[str, tuple[Any, float]], *,
-                 features: Any = None, shift: Any = None, loo_rows: Any = None):
+                 features: Any = None, shift: Any = None, loo_rows: Any = None,
+                 definite: Iterable[str] = ()):
         self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
+        definite = frozenset(definite)
+        if not definite <= set(self._terms):
+            raise HyperparameterError(f"definite names {sorted(definite - set(self._terms))} "
+                                      f"are not terms {sorted(self._terms)}")
         matrices = {k: P() if callable(P) else P for k, (P, _) in terms.items()}
         self.streamed = features is not None
         vec = getattr(s, "ndim", 0) == 1
@@ -150,14 +161,14 @@ class DesignDecomposition(Representation):
                 raise NotSupportedError("a streamed design takes one scalar loss weight and a "
                                         "provisional feature mean `shift`")
             self.problem: PenalizedLS = StreamingPenalizedLS(
-                Phi, features, None, None, loo_rows, shift, penalties=matrices)
+                Phi, features, None, None, loo_rows, shift, penalties=matrices, definite=definite)
         else:
             xp, device, numpy = namespace_or_numpy(Phi, s)
             eye = xp.eye(int(Phi.shape[1]), dtype=xp.float64 if numpy else Phi.dtype,
                          device=device)
             s = np.asarray(s, dtype=np.float64) if numpy else s
             self.problem = PenalizedLS(Phi, None, sample_weight=s if vec else None, penalties={
-                k: eye if P is None else P for k, P in matrices.items()})
+                k: eye if P is None else P for k, P in matrices.items()}, definite=definite)
         self.n, self.m = self.problem.N, self.problem.m
         #: ``Σ s_i``: the factor between (Q') and (N1)
         self.W = self.problem.W if vec else float(s) * self.n
@@ -198,20 +209,31 @@ class DesignDecomposition(Representation):
         """The LOO ``criterion`` (:data:`~lssvm_cvx.linalg.scores.SCORES`; on a streamed
         design's LOO rows) or ``"gcv"`` along ``values`` of the weight ``name`` (the others
         fixed) from one generalised eigendecomposition
-        (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`; ``inf`` where the pencil's
-        definite side is singular, where GCV is recomputed by one factorisation per value)."""
+        (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.path`: ν's form for a term declared
+        ``definite``, else μ's form).  Where that pencil's definite side is numerically
+        singular (μ's form when ``C`` and the other terms are singular: m > N), the scores are
+        those of one factorisation per value, the targets bound once.
+
+        Until the ninth session (2026-11-29) the LOO criteria returned ``inf`` there (GCV
+        already fell back); ``tests/test_engine_primal.py`` pins the fallback against each
+        value's own system."""
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
-        if not np.all(ws >= 0):
-            raise HyperparameterError(f"the terms' weights must be >= 0, got {name}={values!r}")
+        definite = name in self.problem.definite
+        if not np.all(ws > 0 if definite else ws >= 0):
+            raise HyperparameterError(f"the weights of the {'definite ' if definite else ''}"
+                                      f"term {name!r} must be {'>' if definite else '>='} 0, "
+                                      f"got {values!r}")
         v = self._normalised(self.weights({name: 0.0}))
         rest = {k: x for k, x in v.items() if k != name}
         pr = self.bound(Y)
         scores = pr.path(name, ws / (self.W * self.problem.rho[name]), rest,
                          criterion=criterion).scores
-        if criterion != "gcv" or np.all(np.isfinite(scores)):
+        if np.all(np.isfinite(scores)):
             return scores
-        # one factorisation per value, the targets bound once
-        return np.array([pr.gcv(**self._normalised(self.weights({name: float(w)}))) for w in ws])
+        per_value = (self._normalised(self.weights({name: float(w)})) for w in ws)
+        if criterion == "gcv":
+            return np.array([pr.gcv(**u) for u in per_value])
+        return np.array([pr.fit_score(pr.fit(**u), criterion) for u in per_value])
 
 
 class PrimalSystem(QuadraticSystem):
