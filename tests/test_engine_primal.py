@@ -249,12 +249,14 @@ def test_a_declared_definite_term_is_checked():
     """``definite`` names terms (else refused by name), and a declared term's weights must be
     positive (ν's form divides by them)."""
     Phi, Y, R, _ = _data(m=40)
-    with pytest.raises(HyperparameterError, match="not terms"):
+    with pytest.raises(HyperparameterError, match=r"definite names \['rough'\] are not"):
         decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True, definite=["rough"])
     dec = decompose(Phi, 1.0, {"ridge": (None, 0.1), "rough": (R, 0.0)}, design=True,
                     definite=["ridge"])
-    with pytest.raises(HyperparameterError, match="definite term 'ridge' must be > 0"):
+    with pytest.raises(HyperparameterError, match=r"need ridge > 0, got ridge=array\(\[0\., 1\.\]"):
         dec.score_path("ridge", [0.0, 1.0], Y)
+    with pytest.raises(HyperparameterError, match="need ridge > 0"):   # the mechanism's own check
+        dec.problem.path("ridge", [-1.0, 1.0])
     with pytest.raises(HyperparameterError, match="ridge > 0"):
         dec.solve(Y, {"ridge": 0.0})
     # an undeclared identity keeps weight 0 (C of an m < N design is definite)

@@ -389,6 +389,7 @@ class PenalizedLS:
         if name not in self.P:
             raise HyperparameterError(f"unknown penalty {name!r}; penalties are {self.names}")
         grid, g = self._grid(values)
+        self.check_weights({name: grid})
         rest = {k: v for k, v in self.weights(**(fixed or {})).items() if k != name}
         others = self.matrix(**rest)
         definite = name in self.definite
@@ -412,11 +413,18 @@ class PenalizedLS:
         return self.path("nu", nus, {"mu": mu}, criterion)
 
     # one setting -----------------------------------------------------------------------
-    def _factor(self, weights: Mapping[str, float]) -> Cholesky | ArrayCholesky:
-        if any(not (v > 0 if k in self.definite else v >= 0) for k, v in weights.items()):
+    def check_weights(self, weights: Mapping[str, Any]) -> None:
+        """Refuse, by name, weights (a value or an array of values per penalty) outside the
+        penalties' domain: ``> 0`` for a positive-definite penalty (:attr:`definite`: its
+        path divides by ``λ + ρ w``, its factor needs it), ``>= 0`` for the others."""
+        if any(not np.all(np.asarray(v) > 0 if k in self.definite else np.asarray(v) >= 0)
+               for k, v in weights.items()):
             need = " and ".join(f"{k} {'>' if k in self.definite else '>='} 0" for k in weights)
             got = ", ".join(f"{k}={v!r}" for k, v in weights.items())
             raise HyperparameterError(f"need {need}, got {got}")
+
+    def _factor(self, weights: Mapping[str, float]) -> Cholesky | ArrayCholesky:
+        self.check_weights(weights)
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
             check_memory(self.m, self.dtype, 4.0, xp, self.device)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import InputError, NotPSDError
+from ..exceptions import HyperparameterError, InputError, NotPSDError
 
 __all__ = ["MU_UNIT", "NU_UNIT", "normalizer", "normalizers", "penalty_set"]
 
@@ -49,7 +49,8 @@ def penalty_set(G: Any, R: Any, penalties: Mapping[str, Any] | None, definite: I
         raise InputError(f"penalties must map identifiers to matrices, got {sorted(map(str, named))}")
     pd = frozenset(definite)
     if not pd <= set(named):
-        raise InputError(f"definite names {sorted(pd - set(named))} are not penalties {sorted(named)}")
+        raise HyperparameterError(f"definite names {sorted(pd - set(named))} are not penalties "
+                                  f"{sorted(named)}")
     return (named, pd | {k for k, P in named.items() if P is None},
             {k: "I" if P is None else f"P_{k}" for k, P in named.items()})
 

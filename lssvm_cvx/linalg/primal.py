@@ -8,13 +8,13 @@ random Fourier features, any explicit feature map) instead of a Gram matrix,
     min_{θ, b}  ½ Σ_i s_i (y_i - φ_i'θ - b)² + ½ Σ_k w_k θ'P_kθ                         (Q')
 
 (:class:`DesignDecomposition`, its systems :class:`PrimalSystem`): one Cholesky factor of order
-m per weight, the same questions.  A term's matrix None (:data:`RKHS`) is ``||θ||²``, the RKHS
-norm when ``ΦΦ' = K``; (Q') is then (Q) with the RKHS term, and the two representations give
-the same fits and held-out residuals (``tests/test_engine_primal.py``).  A design too large to
-hold is streamed: ``decompose(source, s, terms, design=True, features=φ, shift=...)`` over a
-row source of :mod:`lssvm_cvx.linalg.streaming` (its targets bound in the one pass over the
-rows; the questions then take ``Y=None``): the approximate LS-SVMs and their device path fit
-and score their γ paths through it.
+m per weight, the same questions.  A term's matrix None (:data:`~lssvm_cvx.linalg.engine.RKHS`)
+is ``||θ||²``, the RKHS norm when ``ΦΦ' = K``; (Q') is then (Q) with the RKHS term, and the two
+representations give the same fits and held-out residuals (``tests/test_engine_primal.py``).  A
+design too large to hold is streamed: ``decompose(source, s, terms, design=True, features=φ,
+shift=...)`` over a row source of :mod:`lssvm_cvx.linalg.streaming` (its targets bound in the
+one pass over the rows; the questions then take ``Y=None``): the approximate LS-SVMs and their
+device path fit and score their γ paths through it.
 """
 
 from __future__ import annotations
@@ -149,10 +149,6 @@ class DesignDecomposition(Representation):
                  features: Any = None, shift: Any = None, loo_rows: Any = None,
                  definite: Iterable[str] = ()):
         self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
-        definite = frozenset(definite)
-        if not definite <= set(self._terms):
-            raise HyperparameterError(f"definite names {sorted(definite - set(self._terms))} "
-                                      f"are not terms {sorted(self._terms)}")
         matrices = {k: P() if callable(P) else P for k, (P, _) in terms.items()}
         self.streamed = features is not None
         vec = getattr(s, "ndim", 0) == 1
@@ -218,11 +214,7 @@ class DesignDecomposition(Representation):
         already fell back); ``tests/test_engine_primal.py`` pins the fallback against each
         value's own system."""
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
-        definite = name in self.problem.definite
-        if not np.all(ws > 0 if definite else ws >= 0):
-            raise HyperparameterError(f"the weights of the {'definite ' if definite else ''}"
-                                      f"term {name!r} must be {'>' if definite else '>='} 0, "
-                                      f"got {values!r}")
+        self.problem.check_weights({name: ws})
         v = self._normalised(self.weights({name: 0.0}))
         rest = {k: x for k, x in v.items() if k != name}
         pr = self.bound(Y)
