@@ -237,6 +237,7 @@ def test_the_screened_fit_solves_with_the_searchs_factorisation(monkeypatch):
     solves with it (no Gram, no factorisation after the search) and equals a plain fit at the
     chosen (γ, σ²) bit for bit."""
     import lssvm_cvx.estimators.regularized as regularized
+    import lssvm_cvx.estimators.regularized_search as rs
 
     rng = np.random.default_rng(6)
     X = rng.uniform(-3, 3, (400, 1))
@@ -250,7 +251,9 @@ def test_the_screened_fit_solves_with_the_searchs_factorisation(monkeypatch):
 
     monkeypatch.setattr(regularized.RegularizedLSSVMRegressor, "_formulation", spy)
     m = LSSVMRegressor(selection="loo", search="screen", sigma2_grid="auto").fit(X, y)
-    assert len(built) == 2          # the two screened candidates scored exactly, no refit
+    # the shortlist's screened candidates scored exactly (one: widths of the RKHS norm alone),
+    # no refit
+    assert len(built) == rs.SCREEN_SHORTLIST_WIDTHS == m.cv_results_["n_exact"] // 3 == 1
     plain = LSSVMRegressor(sigma2=m.sigma2_, gamma=m.gamma_).fit(X, y)
     np.testing.assert_array_equal(m.dual_coef_, plain.dual_coef_)
     assert m.intercept_ == plain.intercept_

@@ -88,6 +88,36 @@ def test_screened_search_is_exact_at_its_choice(terms, grid):
     assert np.isfinite(a["screen_scores"]).all()
 
 
+@pytest.mark.parametrize("terms,grid,classify,shortlist", [
+    (None, None, False, "SCREEN_SHORTLIST_WIDTHS"),
+    (None, None, True, "SCREEN_SHORTLIST_WIDTHS"),
+    ({"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
+     {"rkhs": np.logspace(-4, 2, 7), "ridge": [1e-3, 1e-1]}, False, "SCREEN_SHORTLIST"),
+    # widths only, but a term other than the RKHS norm: the composed screen, two
+    ({"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)}, None, False, "SCREEN_SHORTLIST"),
+])
+def test_the_shortlist_is_one_width_for_rkhs_norms_alone_else_two(terms, grid, classify,
+                                                                 shortlist):
+    """The exact step scores the windows of the best :data:`SCREEN_SHORTLIST_WIDTHS` (= 1)
+    screened widths when every term is an RKHS norm and only σ² is screened (the LS-SVM's
+    search), else of the best :data:`SCREEN_SHORTLIST` (= 2) screened (σ², other weights)
+    candidates; ``n_exact`` counts the candidates scored exactly, in the composed results as
+    in the LS-SVM's."""
+    import lssvm_cvx.estimators.regularized_search as rs
+
+    X, y = _data(150)
+    cls = RegularizedLSSVMClassifier if classify else RegularizedLSSVMRegressor
+    target = (y > np.median(y)).astype(int) if classify else y
+    est = cls(selection="loo", loo="loss", search="screen", terms=terms, weight_grid=grid,
+              sigma2_grid=[0.1, 0.5, 2.0, 8.0], random_state=0).fit(X, target)
+    res = est.cv_results_
+    done = np.isfinite(res["mean_test_score"])
+    scored = {tuple((k, v) for k, v in p.items() if k != "terms__rkhs")
+              for p, d in zip(res["params"], done) if d}
+    assert len(scored) == getattr(rs, shortlist) == (1 if "WIDTHS" in shortlist else 2)
+    assert res["n_exact"] == done.sum() >= 2       # a window around each screened optimum
+
+
 def test_screen_for_a_classifier_and_bad_search():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((120, 2))

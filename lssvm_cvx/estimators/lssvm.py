@@ -246,7 +246,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     search :
         How ``selection="loo"`` covers the RBF grid: ``"grid"`` (exact LOO everywhere: one
         eigendecomposition per σ²), ``"screen"`` (a rank-300 Nyström screen of the whole grid,
-        exact LOO on the short list, :mod:`lssvm_cvx.selection.screen`; the chosen point
+        exact LOO around the best screened width, :mod:`lssvm_cvx.selection.screen`; the chosen point
         and its score are exact) or ``"auto"`` (screen above
         :data:`~lssvm_cvx.estimators.regularized_search.SCREEN_MIN_ROWS` rows
         without ``sample_weight``).

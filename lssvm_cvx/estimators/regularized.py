@@ -285,7 +285,8 @@ _DOC_SEARCH = """
         quadratic and the estimand is ``"loss"`` (or the terms are the RKHS norm alone):
         ``"grid"`` (the exact path for every σ² and weight combination), ``"screen"`` (a
         subset-of-regressors screen of the whole grid with 300 landmarks, then the exact path
-        around the screened optima of the best two candidates,
+        around the screened optima of the best two candidates, or of the best width when
+        the terms are RKHS norms alone and only σ² is screened,
         :mod:`lssvm_cvx.selection.screen`; only candidates scored exactly have a
         ``mean_test_score``) or ``"auto"`` (screen above 1500 rows).
     random_state : int, default=None

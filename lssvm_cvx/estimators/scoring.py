@@ -377,5 +377,4 @@ def preset_results(results: dict[str, Any], gammas: np.ndarray, kind: str, sigma
                best_score=float(scores.flat[best]))
     if "screen_scores" in results:
         out["screen_scores"] = criterion(results["screen_scores"]).tolist()
-        out["n_exact"] = int(np.isfinite(scores).sum())
     return out["best_gamma"], out
