@@ -14,7 +14,7 @@ best (MSE ratio for regression, 1 = the grid's optimum; accuracy difference, gri
 screen's, for classification: 0 = as good), the test error over the grid's, and the mean
 number of exact evaluations.
 
-Run: ``OMP_NUM_THREADS=1 python notes/screen_shortlist_composed.py`` (about 30 minutes; it
+Run: ``OMP_NUM_THREADS=1 python notes/screen_shortlist_composed.py`` (about 50 minutes; it
 writes ``notes/screen_shortlist_composed.md`` with the commit), or
 ``python notes/screen_shortlist_composed.py N [case ...]`` for one size (printed only).
 """
