@@ -259,6 +259,12 @@ def test_a_declared_definite_term_is_checked():
         dec.problem.path("ridge", [-1.0, 1.0])
     with pytest.raises(HyperparameterError, match="ridge > 0"):
         dec.solve(Y, {"ridge": 0.0})
+    # the facade's system is checked when it is made, in the user's weights (not (N1)'s)
+    with pytest.raises(HyperparameterError, match=r"need ridge > 0 and rough >= 0, got "
+                                                  r"ridge=0\.0, rough=0\.0"):
+        dec.system({"ridge": 0.0})
+    with pytest.raises(HyperparameterError, match=r"rough >= 0, got ridge=0\.1, rough=-2\.0"):
+        dec.system({"rough": -2.0})
     # an undeclared identity keeps weight 0 (C of an m < N design is definite)
     Phi6, y6, _, _ = _data()
     theta, _ = decompose(Phi6, 1.0, {"ridge": (None, 0.0)}, design=True).solve(y6)

@@ -186,10 +186,11 @@ class DesignDecomposition(Representation):
         return self.problem.bind(Y)
 
     def system(self, weights: Mapping[str, float] | None = None) -> PrimalSystem:
-        """The factorised system at ``weights`` (default: the terms' own)."""
+        """The factorised system at ``weights`` (default: the terms' own), checked here
+        (:meth:`~lssvm_cvx.linalg.penalized.PenalizedLS.check_weights`, the message in the
+        user's weights): ``> 0`` for a term declared ``definite``, ``>= 0`` for the others."""
         w = self.weights(weights)
-        if any(not v >= 0 for v in w.values()):
-            raise HyperparameterError(f"the terms' weights must be >= 0, got {w}")
+        self.problem.check_weights(w)
         return PrimalSystem(self, self._normalised(w))
 
     def _normalised(self, w: Mapping[str, float]) -> dict[str, float]:
