@@ -217,8 +217,10 @@ def run(ctx: Context) -> BenchResult:
                             "RegularizedLSSVMRegressor(selection='loo', search='screen') with the default "
                             "RKHS term (17 weights × 9 σ²); eigh and the screened search interleaved (5 "
                             "pairs), medians; the exhaustive grid (one eigh per σ²) once."))
+    # <= 1 one eigh: issue 30's bound for the LOO (γ, σ²) search (<= 3 until 2026-11-30: the
+    # search sat near 1 while it scored two widths exactly, at 0.44 since it scores one)
     for label, L in (("LSSVMRegressor", loo[-1]), ("RegularizedLSSVMRegressor", composed[0])):
-        res.check(f"{label}: LOO selection time / one eigh (N = {L['N']})", L["screen / eigh"], 3.0)
+        res.check(f"{label}: LOO selection time / one eigh (N = {L['N']})", L["screen / eigh"], 1.0)
         res.check(f"{label}: screened test RMSE / exhaustive-grid test RMSE",
                   L["screened RMSE"] / L["grid RMSE"], 1.05)
     big = df[df.N == max(sizes)].set_index("method")
