@@ -321,8 +321,11 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
               keep: dict[str, Any]) -> tuple[float, dict, dict[str, Any]]:
     """Screen every (σ², other weights) candidate's path by the low-rank LOO of
     :mod:`lssvm_cvx.selection.screen`, then score the ``shortlist`` best
-    (:data:`SCREEN_SHORTLIST`, :data:`SCREEN_SHORTLIST_WIDTHS`) by the exact path; the
-    choice and its score are exact (``n_exact`` in ``cv_results_``: how many were scored).
+    (:data:`SCREEN_SHORTLIST`, :data:`SCREEN_SHORTLIST_WIDTHS`) by the exact path: the whole
+    path where one eigendecomposition serves it (the RKHS norms' bordered system is skipped
+    here: its per-weight factorisations are cheap), else a window around the screened
+    optimum, widened while the exact optimum sits on its edge. The choice and its score are
+    exact (``n_exact`` in ``cv_results_``: how many were scored).
     The screen's criterion is the scoring's (error rate for accuracy, else squared error);
     its landmarks are seeded by ``random_state`` (None: seed 0, a reproducible search).  The
     factorisation of the best candidate scored exactly is kept (one at a time) and handed to
@@ -352,28 +355,44 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     screened = np.array([screen(s2, combo) for s2, combo in cands])
     best_screen = np.nanmin(screened, axis=1)
     order = [int(c) for c in np.argsort(best_screen, kind="stable")[:shortlist]]
-    best_exact: dict[str, Any] = {"value": np.inf, "index": -1}
+    best_exact: dict[str, Any] = {"value": np.inf, "index": -1, "system": None}
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
+    def record(c: int, j: int, R: Any, form: Any, system: Any = None) -> float:
+        """Score the exact residuals ``R`` of candidate ``c`` at weight ``j`` (lower is
+        better); the best scored system is kept for the final fit."""
+        rows[c * ws.size + j] = scoring.split_scores(labels, Y - R, tests, classes=classes,
+                                                     targets=Y)
+        value = -float(np.mean(rows[c * ws.size + j]))
+        if np.isfinite(value) and value < best_exact["value"]:
+            best_exact.update(value=value, index=c * ws.size + j, system=system,
+                              kernel=form.kernel, X=form.X)
+        return value
+
     for c in order:
-        # exact LOO around the screened optimum, widened while the exact optimum sits on the
-        # window's edge (a 1-D search along the path term's weight)
         s2, combo = cands[c]
         form = formulation(X, y0, s2, None, _with_weights(terms, other_keys, combo))
+        dec, j0 = form.decomposition(), int(np.nanargmin(screened[c]))
+        # where the exact system is not the bordered one (a term other than the RKHS norm),
+        # one generalised eigendecomposition, when it serves, scores the whole path for less
+        # than the few augmented systems the widening would factorise
+        # (notes/composed_exact_step.md)
+        one = (None if dec.representation({path_key: float(ws[j0])}) == "bordered"
+               else dec.one_decomposition_path(path_key, ws, Y))
+        if one is not None:
+            for j, R in enumerate(one[2]):
+                record(c, j, R, form)
+            continue
 
         def exact(todo: list[int], c: int = c, form: Any = form) -> list[float]:
+            # exact LOO around the screened optimum, widened while the exact optimum sits on
+            # the window's edge (a 1-D search along the path term's weight)
             out = []
             for j in todo:
                 system = form.system({path_key: float(ws[j])})
-                R = system.loo(Y)
-                rows[c * ws.size + j] = scoring.split_scores(labels, Y - R, tests,
-                                                             classes=classes, targets=Y)
-                out.append(-float(np.mean(rows[c * ws.size + j])))   # lower is better
-                if np.isfinite(out[-1]) and out[-1] < best_exact["value"]:
-                    best_exact.update(value=out[-1], index=c * ws.size + j, system=system,
-                                      kernel=form.kernel, X=form.X)
+                out.append(record(c, j, system.loo(Y), form, system))
             return out
 
-        widen(exact, np.full(ws.size, np.nan), int(np.nanargmin(screened[c])))
+        widen(exact, np.full(ws.size, np.nan), j0)
     params = [candidate_params(other_keys, combo, path_key, wk, s2) for s2, combo in cands
               for wk in ws]
     screen_scores = (1.0 - screened if crit == "error" else -screened).ravel()
@@ -382,6 +401,8 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
                          landmarks=int(landmarks.size))
     results["n_exact"] = int(np.isfinite(results["mean_test_score"]).sum())
     index, best, _ = best_candidate(results, X, Y, scoring)
-    if best_exact["index"] == index:   # (a tie ranks the first candidate: then refit)
+    if best_exact["index"] == index and best_exact["system"] is not None:   # (a tie ranks
+        # the first candidate, and a path scored from one eigendecomposition keeps no system:
+        # then refit)
         keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
     return best["sigma2"], _chosen_terms(terms, best), results

@@ -206,17 +206,26 @@ class Decomposition(Representation):
         generalised eigendecomposition when a pencil is safely definite (NumPy), else one
         factorisation of the augmented system per value (module docstring).
         """
+        one = self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)
+        if one is not None:
+            return one
+        return super().path(name, values, Y, folds=folds, cover=cover)
+
+    def one_decomposition_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
+                               folds: Sequence[Any] | None = None, cover: bool = False
+                               ) -> tuple[list[Any], list[Any], list[Any]] | None:
+        """:meth:`path` where one eigendecomposition serves every value (the RKHS norm's, or
+        a generalised one whose pencil is safely definite), else None: a caller scoring a few
+        values can then factorise per value itself rather than per value of ``values``."""
         ws, cs, s = self._path_values(name, values)
         if cs is not None:
             fits = [sysm.fit(Y, folds, cover=cover) for sysm in self._spectral(cs, s)]
             return [f[0] for f in fits], [f[1] for f in fits], [f[2] for f in fits]
+        if not self.numpy:
+            return None
         w = self.weights()
-        if self.numpy:
-            gen = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
-                                   Y, ws, folds=folds, cover=cover)
-            if gen is not None:
-                return gen
-        return super().path(name, ws, Y, folds=folds, cover=cover)
+        return generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
+                                Y, ws, folds=folds, cover=cover)
 
     def _path_values(self, name: str, values: Sequence[float] | np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray | None, Any]:
