@@ -1,20 +1,23 @@
 """Issue 30: where the composed screened LOO search spends its time (the exact step).
 
 The screened search of :func:`lssvm_cvx.estimators.regularized_search.search` screens every
-(σ², other weights) candidate's path by a low-rank LOO, then scores the shortlisted
-candidates exactly, one weight at a time (``_screened``: ``form.system({key: w}).loo(y)``).
-For RKHS norms alone that system is the bordered one (one Cholesky of order N + 1).  With any
-other quadratic term it is the augmented system (A) of :mod:`lssvm_cvx.linalg.quadratic`: one
-LU of order 2N + 1, then for the LOO residuals the ``μμ`` block ``Z`` of its inverse (N
-solves), refined against the exact system when the LU needed its ridge on α (an unidentifiable
-α: ``jitter > 0``).  The tenth session saw this step in one stack sample and did not measure
-it.  This script measures it on problems generated from seeds, one BLAS thread: per case and
-N, the search's time against one ``eigh`` of an N × N Gram (median of three), the time in the
-screen, in the augmented systems' LUs and in their LOO questions (``Z``), how many systems
-needed the ridge and their most refinement steps, and whether one generalised
-eigendecomposition would serve the chosen candidate's whole weight path
-(:func:`lssvm_cvx.linalg.quadratic.generalized_path` not refusing its pencils) and how long
-that path takes.
+(σ², other weights) candidate's path by a low-rank LOO, then scores the shortlisted candidates
+exactly (``_screened``). Since the twelfth session (2026-11-30) a candidate whose exact system
+is not the bordered one scores its whole weight path from one generalised eigendecomposition
+where that serves (``Decomposition.one_decomposition_path``); else, and for RKHS norms alone,
+it scores a window of weights, one system at a time (``form.system({key: w}).loo(y)``). For
+RKHS norms alone that system is the bordered one (one Cholesky of order N + 1). With any other
+quadratic term it is the augmented system (A) of :mod:`lssvm_cvx.linalg.quadratic`: one LU of
+order 2N + 1, then for the LOO residuals the ``μμ`` block ``Z`` of its inverse (N solves),
+refined against the exact system when the LU needed its ridge on α (an unidentifiable α:
+``jitter > 0``). The tenth session saw this step in one stack sample and did not measure it.
+This script measures it on problems generated from seeds, one BLAS thread: per case and N, the
+search's time against one ``eigh`` of an N × N Gram (median of three), the time in the screen,
+in the augmented systems' LUs and in their LOO questions (``Z``), how many systems needed the
+ridge and their most refinement steps, how many whole paths the search scored from one
+generalised eigendecomposition and their time, and whether one would serve the chosen
+candidate's whole weight path (:func:`lssvm_cvx.linalg.quadratic.generalized_path` not
+refusing its pencils) and how long that path takes.
 
 Run: ``OMP_NUM_THREADS=1 python notes/composed_exact_step.py`` (about 10 minutes; it writes
 ``notes/composed_exact_step.md`` with the commit), or ``python notes/composed_exact_step.py N``
@@ -46,7 +49,8 @@ ACC: dict[str, Any] = {}
 
 def reset() -> None:
     """Zero the accumulators."""
-    ACC.update(screen=0.0, lu=0.0, loo=0.0, systems=0, ridged=0, steps=0, gen=None)
+    ACC.update(screen=0.0, lu=0.0, loo=0.0, systems=0, ridged=0, steps=0, gen=None, gens=0,
+               gen_t=0.0)
 
 
 def timed(owner: Any, name: str, key: str, after: Any = None) -> None:
@@ -82,9 +86,13 @@ _gen = engine.generalized_path
 
 
 def gen_path(*a: Any, **k: Any) -> Any:
-    """:func:`generalized_path`, recording whether it served (not None)."""
+    """:func:`generalized_path`, recording whether it served (not None), how often it did
+    and its seconds."""
+    t = time.perf_counter()
     r = _gen(*a, **k)
     ACC["gen"] = r is not None
+    ACC["gens"] += r is not None
+    ACC["gen_t"] += time.perf_counter() - t
     return r
 
 
@@ -113,9 +121,10 @@ def out(line: str) -> None:
 commit = current_commit() or "(not a git checkout)"
 SIZES = [int(sys.argv[1])] if len(sys.argv) > 1 else [1000, 2000]
 out("| terms | N | search [s] | / one eigh | screen [s] | augmented systems (ridged) | their "
-    "LUs [s] | their LOO (Z) [s] | most refinement steps | exact LOO evaluations | one "
-    "generalised eigh serves the chosen path | that path [s] |")
-out("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    "LUs [s] | their LOO (Z) [s] | most refinement steps | whole paths from one generalised "
+    "eigh | their time [s] | exact LOO evaluations | one generalised eigh serves the chosen "
+    "path | that path [s] |")
+out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for n in SIZES:
     rng = np.random.default_rng(0)
     X = rng.uniform(-3, 3, (n, 2))
@@ -147,6 +156,7 @@ for n in SIZES:
             out(f"| RKHS norm{'' if extra == 'none' else ' + ' + extra} | {n} | {t_fit:.2f} | "
                 f"{t_fit / t_eigh:.1f} | {fit['screen']:.2f} | {fit['systems']} "
                 f"({fit['ridged']}) | {fit['lu']:.2f} | {fit['loo']:.2f} | {fit['steps']} | "
+                f"{fit['gens']} | {fit['gen_t']:.2f} | "
                 f"{int(est.cv_results_['n_exact'])} | {served} | {t_path:.2f} |")
 if len(sys.argv) > 1:
     sys.exit()
@@ -158,5 +168,6 @@ Path(__file__).with_suffix(".md").write_text(
     "; see the script's docstring for what is measured (one fit per row, one eigh: the median "
     "of three; the LOO (Z) column includes the refinement against the exact system).  The "
     "last column is the grid search's path of the chosen candidate over the 17 weights, "
-    "which the screened search does not compute.\n\n" + "\n".join(LINES) + "\n",
+    "which the screened search computes itself only where one generalised eigh serves it."
+    "\n\n" + "\n".join(LINES) + "\n",
     encoding="utf-8")
