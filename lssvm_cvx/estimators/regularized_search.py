@@ -357,6 +357,7 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     order = [int(c) for c in np.argsort(best_screen, kind="stable")[:shortlist]]
     best_exact: dict[str, Any] = {"value": np.inf, "index": -1, "system": None}
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
+
     def record(c: int, j: int, R: Any, form: Any, system: Any = None) -> float:
         """Score the exact residuals ``R`` of candidate ``c`` at weight ``j`` (lower is
         better); the best scored system is kept for the final fit."""
