@@ -235,3 +235,24 @@ def test_the_exact_step_scores_a_whole_path_where_one_eigendecomposition_serves(
     np.testing.assert_allclose(a["mean_test_score"][done], b["mean_test_score"][done], rtol=1e-12)
     assert scr.best_params_ == full.best_params_
     np.testing.assert_allclose(scr.predict(X), full.predict(X), rtol=1e-10, atol=1e-12)
+
+
+def test_a_classifier_exact_step_scores_whole_paths_as_the_grid_does():
+    """The same for a three-class classifier (accuracy: the screen's error-rate criterion, one
+    column of ±1 targets per class): whole paths with a ridge term, the grid's scores, choice
+    and predictions."""
+    X, y = _data(150, seed=1)
+    labels = np.digitize(y, [0.1, 0.5])
+    kw = dict(selection="loo", loo="loss",
+              terms={"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
+              weight_grid={"rkhs": np.logspace(-4, 2, 7), "ridge": [1e-3, 1e-1]},
+              sigma2_grid=[0.1, 0.5, 2.0, 8.0], random_state=0)
+    scr = RegularizedLSSVMClassifier(search="screen", **kw).fit(X, labels)
+    full = RegularizedLSSVMClassifier(search="grid", **kw).fit(X, labels)
+    a, b = scr.cv_results_, full.cv_results_
+    per_candidate = np.isfinite(a["mean_test_score"]).reshape(-1, 7).sum(axis=1)
+    assert sorted(per_candidate[per_candidate > 0]) == [7, 7]
+    done = np.isfinite(a["mean_test_score"])
+    np.testing.assert_allclose(a["mean_test_score"][done], b["mean_test_score"][done], rtol=1e-12)
+    assert scr.best_params_ == full.best_params_
+    np.testing.assert_array_equal(scr.predict(X), full.predict(X))
