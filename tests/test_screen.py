@@ -213,46 +213,34 @@ def test_widen_walks_to_the_exact_optimum_of_a_unimodal_row(j0, window):
     assert np.isnan(row).sum() == 10 - n
 
 
-@pytest.mark.parametrize("name,term,whole", [("ridge", Ridge(), True),
-                                             ("g", GraphLaplacian(n_neighbors=5), False)])
-def test_the_exact_step_scores_a_whole_path_where_one_eigendecomposition_serves(name, term,
-                                                                              whole):
+@pytest.mark.parametrize("est,name,term,whole", [
+    (RegularizedLSSVMRegressor, "ridge", Ridge(), True),
+    (RegularizedLSSVMRegressor, "g", GraphLaplacian(n_neighbors=5), False),
+    (RegularizedLSSVMClassifier, "ridge", Ridge(), True)])
+def test_the_exact_step_scores_a_whole_path_where_one_eigendecomposition_serves(est, name,
+                                                                              term, whole):
     """A term other than the RKHS norm makes the exact system the augmented one; where one
     generalised eigendecomposition serves the path (the ridge: a definite pencil) the exact
     step scores each shortlisted candidate's whole path from it, as the grid does; where it
     is refused (the graph term here) it scores a widened window, one system per weight.
-    The choice, its scores and the final fit are the grid's either way."""
-    X, y = _data(150)
+    The choice, its scores and the final fit are the grid's either way, for a regressor and
+    a three-class classifier (accuracy: the screen's error-rate criterion, one column of ±1
+    targets per class)."""
+    classifier = est is RegularizedLSSVMClassifier
+    X, y = _data(150, seed=1 if classifier else 0)
+    target = np.digitize(y, [0.1, 0.5]) if classifier else y
     kw = dict(selection="loo", loo="loss", terms={"rkhs": (RKHSNorm(), 0.1), name: (term, 0.01)},
               weight_grid={"rkhs": np.logspace(-4, 2, 7), name: [1e-3, 1e-1]},
               sigma2_grid=[0.1, 0.5, 2.0, 8.0], random_state=0)
-    scr = RegularizedLSSVMRegressor(search="screen", **kw).fit(X, y)
-    full = RegularizedLSSVMRegressor(search="grid", **kw).fit(X, y)
+    scr = est(search="screen", **kw).fit(X, target)
+    full = est(search="grid", **kw).fit(X, target)
     a, b = scr.cv_results_, full.cv_results_
     per_candidate = np.isfinite(a["mean_test_score"]).reshape(-1, 7).sum(axis=1)
     assert sorted(per_candidate[per_candidate > 0]) == ([7, 7] if whole else [3, 3])
     done = np.isfinite(a["mean_test_score"])
     np.testing.assert_allclose(a["mean_test_score"][done], b["mean_test_score"][done], rtol=1e-12)
     assert scr.best_params_ == full.best_params_
-    np.testing.assert_allclose(scr.predict(X), full.predict(X), rtol=1e-10, atol=1e-12)
-
-
-def test_a_classifier_exact_step_scores_whole_paths_as_the_grid_does():
-    """The same for a three-class classifier (accuracy: the screen's error-rate criterion, one
-    column of ±1 targets per class): whole paths with a ridge term, the grid's scores, choice
-    and predictions."""
-    X, y = _data(150, seed=1)
-    labels = np.digitize(y, [0.1, 0.5])
-    kw = dict(selection="loo", loo="loss",
-              terms={"rkhs": (RKHSNorm(), 0.1), "ridge": (Ridge(), 0.01)},
-              weight_grid={"rkhs": np.logspace(-4, 2, 7), "ridge": [1e-3, 1e-1]},
-              sigma2_grid=[0.1, 0.5, 2.0, 8.0], random_state=0)
-    scr = RegularizedLSSVMClassifier(search="screen", **kw).fit(X, labels)
-    full = RegularizedLSSVMClassifier(search="grid", **kw).fit(X, labels)
-    a, b = scr.cv_results_, full.cv_results_
-    per_candidate = np.isfinite(a["mean_test_score"]).reshape(-1, 7).sum(axis=1)
-    assert sorted(per_candidate[per_candidate > 0]) == [7, 7]
-    done = np.isfinite(a["mean_test_score"])
-    np.testing.assert_allclose(a["mean_test_score"][done], b["mean_test_score"][done], rtol=1e-12)
-    assert scr.best_params_ == full.best_params_
-    np.testing.assert_array_equal(scr.predict(X), full.predict(X))
+    if classifier:
+        np.testing.assert_array_equal(scr.predict(X), full.predict(X))
+    else:
+        np.testing.assert_allclose(scr.predict(X), full.predict(X), rtol=1e-10, atol=1e-12)
