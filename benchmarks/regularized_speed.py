@@ -7,7 +7,8 @@ Claims, measured in one process with interleaved repetitions (medians):
   ``lssvm_speed``);
 * the composed closed form (``RegularizedLSSVM.solve()``) is ≥ 20× faster than the fastest
   cvxpy solver (compilation + solve) on the same problem at N = 1000, for the RKHS-only problem
-  and for RKHS + a kNN-graph Laplacian term (the general augmented system).
+  and for RKHS + a kNN-graph Laplacian term (solved on K's range since 2026-11-30, the
+  augmented system before; reported, not claimed).
 """
 
 from __future__ import annotations

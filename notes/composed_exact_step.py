@@ -4,7 +4,9 @@ The screened search of :func:`lssvm_cvx.estimators.regularized_search.search` sc
 (σ², other weights) candidate's path by a low-rank LOO, then scores the shortlisted candidates
 exactly (``_screened``). Since the twelfth session (2026-11-30) a candidate whose exact system
 is not the bordered one scores its whole weight path from one generalised eigendecomposition
-where that serves (``Decomposition.one_decomposition_path``); else, and for RKHS norms alone,
+where that serves (``Decomposition.one_decomposition_path``); since the thirteenth session
+first from one eigendecomposition of K where every term is on the fitted values (the range of
+K, ``Decomposition.range_path``: the graph term); else, and for RKHS norms alone,
 it scores a window of weights, one system at a time (``form.system({key: w}).loo(y)``). For
 RKHS norms alone that system is the bordered one (one Cholesky of order N + 1). With any other
 quadratic term it is the augmented system (A) of :mod:`lssvm_cvx.linalg.quadratic`: one LU of
@@ -14,10 +16,11 @@ refined against the exact system when the LU needed its ridge on α (an unidenti
 This script measures it on problems generated from seeds, one BLAS thread: per case and N, the
 search's time against one ``eigh`` of an N × N Gram (median of three), the time in the screen,
 in the augmented systems' LUs and in their LOO questions (``Z``), how many systems needed the
-ridge and their most refinement steps, how many whole paths the search scored from one
-generalised eigendecomposition and their time, and whether one would serve the chosen
-candidate's whole weight path (:func:`lssvm_cvx.linalg.quadratic.generalized_path` not
-refusing its pencils) and how long that path takes.
+ridge and their most refinement steps, how many whole paths the search scored from the
+range of K and from one generalised eigendecomposition and their time, and which serves the
+chosen candidate's whole weight path (the range, or
+:func:`lssvm_cvx.linalg.quadratic.generalized_path` not refusing its pencils) and how long
+that path takes.
 
 Run: ``OMP_NUM_THREADS=1 python notes/composed_exact_step.py`` (about 10 minutes; it writes
 ``notes/composed_exact_step.md`` with the commit), or ``python notes/composed_exact_step.py N``
@@ -50,7 +53,7 @@ ACC: dict[str, Any] = {}
 def reset() -> None:
     """Zero the accumulators."""
     ACC.update(screen=0.0, lu=0.0, loo=0.0, systems=0, ridged=0, steps=0, gen=None, gens=0,
-               gen_t=0.0)
+               gen_t=0.0, rng=None, rngs=0)
 
 
 def timed(owner: Any, name: str, key: str, after: Any = None) -> None:
@@ -97,6 +100,21 @@ def gen_path(*a: Any, **k: Any) -> Any:
 
 
 engine.generalized_path = gen_path
+_range = engine.Decomposition.range_path
+
+
+def range_path(*a: Any, **k: Any) -> Any:
+    """:meth:`Decomposition.range_path`, recording whether it served, how often it did and
+    its seconds (with the generalised paths')."""
+    t = time.perf_counter()
+    r = _range(*a, **k)
+    ACC["rng"] = r is not None
+    ACC["rngs"] += r is not None
+    ACC["gen_t"] += time.perf_counter() - t
+    return r
+
+
+engine.Decomposition.range_path = range_path  # type: ignore[method-assign]
 
 
 def terms(extra: str) -> dict[str, Any]:
@@ -121,8 +139,8 @@ def out(line: str) -> None:
 commit = current_commit() or "(not a git checkout)"
 SIZES = [int(sys.argv[1])] if len(sys.argv) > 1 else [1000, 2000]
 out("| terms | N | search [s] | / one eigh | screen [s] | augmented systems (ridged) | their "
-    "LUs [s] | their LOO (Z) [s] | most refinement steps | whole paths from one generalised "
-    "eigh | their time [s] | exact LOO evaluations | one generalised eigh serves the chosen "
+    "LUs [s] | their LOO (Z) [s] | most refinement steps | whole paths from one eigh (range "
+    "of K / generalised) | their time [s] | exact LOO evaluations | one eigh serves the chosen "
     "path | that path [s] |")
 out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for n in SIZES:
@@ -151,12 +169,12 @@ for n in SIZES:
             t0 = time.perf_counter()
             form.path(key, rs.DEFAULT_WEIGHT_GRID)
             t_path = time.perf_counter() - t0
-            served = ("RKHS norms: one eigh" if extra == "none"
-                      else "yes" if ACC["gen"] else "no (refused)")
+            served = ("RKHS norms: one eigh" if extra == "none" else "range of K" if ACC["rng"]
+                      else "generalised" if ACC["gen"] else "no (refused)")
             out(f"| RKHS norm{'' if extra == 'none' else ' + ' + extra} | {n} | {t_fit:.2f} | "
                 f"{t_fit / t_eigh:.1f} | {fit['screen']:.2f} | {fit['systems']} "
                 f"({fit['ridged']}) | {fit['lu']:.2f} | {fit['loo']:.2f} | {fit['steps']} | "
-                f"{fit['gens']} | {fit['gen_t']:.2f} | "
+                f"{fit['rngs']} / {fit['gens']} | {fit['gen_t']:.2f} | "
                 f"{int(est.cv_results_['n_exact'])} | {served} | {t_path:.2f} |")
 if len(sys.argv) > 1:
     sys.exit()
@@ -168,6 +186,6 @@ Path(__file__).with_suffix(".md").write_text(
     "; see the script's docstring for what is measured (one fit per row, one eigh: the median "
     "of three; the LOO (Z) column includes the refinement against the exact system).  The "
     "last column is the grid search's path of the chosen candidate over the 17 weights, "
-    "which the screened search computes itself only where one generalised eigh serves it."
+    "which the screened search computes itself only where one eigh serves it."
     "\n\n" + "\n".join(LINES) + "\n",
     encoding="utf-8")

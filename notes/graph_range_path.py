@@ -16,8 +16,10 @@ script measures, per N (2-D sinc of ``composed_exact_step.py``, σ² = 1, the gr
 1e-2, the RKHS weight's 17-value grid, one BLAS thread):
 
 * the range representation's LOO residuals against the engine's exact ones (the augmented
-  system per weight, ``form.system(w).loo(y)``), worst over the weights below 1e-3 and over
-  the others, and at the engine's best weight, relative to ``||y||``;
+  system per weight, ``form.decomposition().system(w, representation="augmented").loo(y)``;
+  the engine itself takes the range of K here since the thirteenth session), worst over the
+  weights below 1e-3 and over the others, and at the engine's best weight, relative to
+  ``||y||``;
 * for N = 300, both against brute-force refits at the engine's best weight (20 points, each
   refit the engine's solve with that point's loss weight set to 0);
 * the time of the range path (the eigh of K, the design, its path) against the engine's
@@ -104,7 +106,7 @@ def exact_refits(n: int = 120, dps: int = 100) -> None:
     out("| RKHS weight | engine (augmented system) vs exact refit | range path vs exact refit |")
     out("|---|---|---|")
     for j, w in enumerate(ws_x):
-        R_eng = form.system({"rkhs": w}).loo(y)
+        R_eng = form.decomposition().system({"rkhs": w}, representation="augmented").loo(y)
         dev_eng, dev_rng = 0.0, 0.0
         for i in range(0, n, n // 5):
             # (S_i + w K⁻¹ + wg L) f + b S_i 1 = S_i y,  1'S_i (y - f - b 1) = 0
@@ -158,7 +160,7 @@ for n in SIZES:
         t_sys = []
         for j, w in enumerate(ws):
             t0 = time.perf_counter()
-            R_eng[j] = form.system({"rkhs": float(w)}).loo(y)
+            R_eng[j] = dec.system({"rkhs": float(w)}, representation="augmented").loo(y)
             if j in timed:
                 t_sys.append(time.perf_counter() - t0)
     diff = np.abs(R_range - R_eng).max(axis=1) / ny

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from lssvm_cvx.exceptions import HyperparameterError
-from lssvm_cvx.linalg.engine import RKHS, decompose
+from lssvm_cvx.linalg.engine import RKHS, FittedTerm, decompose
 
 
 def _problem(n: int = 25, seed: int = 0):
@@ -50,7 +50,14 @@ TERMS = {
     "rkhs only": lambda K, R: {"rkhs": (RKHS, 0.3)},
     "rkhs + roughness": lambda K, R: {"rkhs": (RKHS, 0.3), "rough": (R, 0.05)},
     "roughness + ridge": lambda K, R: {"rough": (R, 0.05), "ridge": (np.eye(len(K)), 1e-2)},
+    # roughness of the fitted values f = Kα: P = K R K, solved in the range of K
+    "rkhs + fitted roughness": lambda K, R: {"rkhs": (RKHS, 0.3), "rough": (FittedTerm(R), 0.05)},
 }
+REPRESENTATION = {"rkhs only": "bordered", "rkhs + fitted roughness": "range"}
+
+
+def _matrix(K, M):
+    return K if M is RKHS else K @ M.fitted() @ K if isinstance(M, FittedTerm) else M
 
 
 @pytest.mark.parametrize("case", sorted(TERMS))
@@ -58,8 +65,8 @@ def test_solve_loo_kfold_equal_dense_solves_and_refits(case):
     K, y, s, R = _problem()
     terms = TERMS[case](K, R)
     dec = decompose(K, s, terms)
-    assert dec.representation() == ("bordered" if case == "rkhs only" else "augmented")
-    P = sum(w * (K if M is RKHS else M) for M, w in terms.values())
+    assert dec.representation() == REPRESENTATION.get(case, "augmented")
+    P = sum(w * _matrix(K, M) for M, w in terms.values())
     a, b = dec.solve(y)
     a0, b0 = _dense(K, s, P, y)
     np.testing.assert_allclose(K @ a + b, K @ a0 + b0, atol=1e-8)
@@ -142,8 +149,11 @@ def test_the_guide_section_runs_and_its_path_equals_solves():
 
 
 # ---------------------------------------------------------------- any array namespace (step 5)
+# the range of K (a fitted-values term) is NumPy's only: elsewhere such a term is the
+# augmented system's K M K, on this Gram (1-D, condition ~1e17) accurate to about 1e-5 only,
+# which is why NumPy takes the range (test_the_range_of_k_agrees_with_refits_in_40_digits...)
 @pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu", "torch-cuda"])
-@pytest.mark.parametrize("case", sorted(TERMS))
+@pytest.mark.parametrize("case", sorted(set(TERMS) - {"rkhs + fitted roughness"}))
 def test_the_engine_on_another_namespace_equals_numpy(ns, case, to_namespace, to_numpy):
     """The same decomposition on PyTorch or ``array-api-strict`` arrays (issue 30, step 5: the
     bordered system, its spectral path and the augmented system factorise in the inputs'
@@ -213,3 +223,119 @@ def test_a_known_representation_is_not_asked_again_and_a_wrong_one_is_refused(mo
         dec.system({"rough": 0.05}, representation="bordered")
     with pytest.raises(HyperparameterError, match="representation 'lu'"):
         dec.system(representation="lu")
+
+
+# ---------------------------------------------------------------- the range of K (2026-11-30)
+def _sinc_graph(n: int = 60, half: float = 2.0, seed: int = 0):
+    from lssvm_cvx.terms import knn_laplacian
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-half, half, (n, 2))
+    y = np.sinc(X[:, 0]) * X[:, 1] + 0.1 * rng.standard_normal(n)
+    return X, y, np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)), knn_laplacian(X, 8)
+
+
+def test_the_range_of_k_agrees_with_refits_in_40_digits_where_the_augmented_system_did_not():
+    """RKHS norm (weight 1e-5) + a kNN graph's smoothness of the fitted values (1e-2) on 60
+    points, K's condition about 4e6: the fit and the exact LOO residuals against the same
+    problem solved in 40-digit arithmetic (mpmath), in ``f = Kα`` (``α'Kα = f'K⁻¹f``) with K
+    computed in that precision.  The engine now solves it in the range of K; on 66431c7's
+    engine (the augmented system, and a generalised-eigen path) this test fails: its fitted
+    values are 4e-3 ``||y||`` from the range's, its LOO residuals up to 5e-3 (checked by hand
+    with the range refused), the range's within 1e-12 of the 40-digit ones."""
+    mp = pytest.importorskip("mpmath")
+    X, y, K, L = _sinc_graph()
+    n, w, wg = len(y), 1e-5, 1e-2
+    dec = decompose(K, np.ones(n), {"rkhs": (RKHS, w), "graph": (FittedTerm(L), wg)})
+    assert dec.representation() == "range"
+    a, b = dec.solve(y)
+    loo = dec.loo(y)
+    _, _, path = dec.path("rkhs", [1e-3, w], y)
+    np.testing.assert_array_equal(path[1], loo)         # the path is the systems' own
+    mp.mp.dps = 40
+    Xm = mp.matrix(X.tolist())
+    Km = mp.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            Km[i, j] = mp.exp(-((Xm[i, 0] - Xm[j, 0]) ** 2 + (Xm[i, 1] - Xm[j, 1]) ** 2))
+    F = w * mp.inverse(Km) + wg * mp.matrix(L.tolist())
+
+    def exact(left: int | None):
+        """``(f, b)`` with the point ``left`` out of the loss (None: every point in)."""
+        s = [0 if k == left else 1 for k in range(n)]
+        A, rhs = mp.matrix(n + 1, n + 1), mp.matrix(n + 1, 1)
+        for k in range(n):
+            for c in range(n):
+                A[k, c] = F[k, c]
+            A[k, k] += s[k]
+            A[k, n] = A[n, k] = s[k]
+            rhs[k] = s[k] * mp.mpf(float(y[k]))
+        A[n, n] = sum(s)
+        rhs[n] = sum(s[k] * mp.mpf(float(y[k])) for k in range(n))
+        sol = mp.lu_solve(A, rhs)
+        return np.array([float(sol[k]) for k in range(n)]), float(sol[n])
+
+    ny = np.linalg.norm(y)
+    f0, b0 = exact(None)
+    assert np.abs(K @ a + b - (f0 + b0)).max() < 1e-9 * ny
+    for i in range(0, n, 12):
+        f, bi = exact(i)
+        assert abs(y[i] - f[i] - bi - loo[i]) < 1e-9 * ny
+
+
+def test_a_term_written_on_the_fitted_values_gets_its_matrix_and_the_range_of_k():
+    """A user's term that defines only ``fitted_quadratic`` (``½ f'Mf``, ``f = Kα``) is
+    quadratic with ``P = K M K``; its model is solved in the range of K, and its fit, LOO
+    residuals and path equal those of the same model written with ``P`` itself
+    (:class:`~lssvm_cvx.terms.Quadratic`, the augmented system) where both are accurate."""
+    from lssvm_cvx.formulations import RegularizedLSSVM
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.terms import Quadratic, RKHSNorm, Term
+
+    X, y, K, L = _sinc_graph(n=50, seed=3)
+
+    class FittedSmoothness(Term):
+        def fitted_quadratic(self, ctx):
+            return L
+
+    ours = RegularizedLSSVM(X, y, kernel=RBF(0.3),
+                            terms={"rkhs": (RKHSNorm(), 0.1), "smooth": (FittedSmoothness(), 0.05)})
+    theirs = RegularizedLSSVM(X, y, kernel=RBF(0.3),
+                              terms={"rkhs": (RKHSNorm(), 0.1),
+                                     "smooth": (Quadratic(ours.context.K @ L @ ours.context.K), 0.05)})
+    assert FittedSmoothness().is_quadratic
+    assert ours.decomposition().representation() == "range"
+    assert theirs.decomposition().representation() == "augmented"
+    np.testing.assert_allclose(ours.terms_["smooth"][0].matrix(ours.context),
+                               ours.context.K @ L @ ours.context.K, rtol=1e-12, atol=1e-15)
+    a, b = ours.decomposition().solve(y)
+    a0, b0 = theirs.decomposition().solve(y)
+    Kx = ours.context.K
+    np.testing.assert_allclose(Kx @ a + b, Kx @ a0 + b0, atol=1e-9 * np.linalg.norm(y))
+    np.testing.assert_allclose(ours.loo_residuals(), theirs.loo_residuals(),
+                               atol=1e-9 * np.linalg.norm(y))
+    ws = [0.01, 1.0]
+    np.testing.assert_allclose(ours.path("smooth", ws).residuals,
+                               theirs.path("smooth", ws).residuals, atol=1e-9 * np.linalg.norm(y))
+    # the cvxpy builder and its twin see the same term
+    sol = ours.solve(solver="CLARABEL")
+    np.testing.assert_allclose(Kx @ sol.values["alpha"] + sol.values["b"], Kx @ a + b,
+                               atol=1e-5 * np.linalg.norm(y))
+
+
+def test_a_fitted_values_term_zero_on_the_range_of_k_changes_nothing():
+    """A term ``f'Mf`` that vanishes on every ``f`` in K's range (here K = 11'
+    (rank one) and M a complete graph's Laplacian, ``M1 = 0``: zero to rounding on K's range)
+    is dropped from the range's design rather than refused for its non-positive trace: the
+    fit and the LOO residuals are those of the RKHS norm alone, at any weight of the term."""
+    K, y, s, _ = _problem(n=12)
+    one = np.ones(12)
+    Kc = np.outer(one, one)
+    M = 12 * np.eye(12) - Kc
+    dec = decompose(Kc, s, {"rkhs": (RKHS, 0.3), "g": (FittedTerm(M), 5.0)})
+    ref = decompose(Kc, s, {"rkhs": (RKHS, 0.3)})
+    assert dec.representation() == "range"
+    assert dec.range_design()[0].names == ["rkhs"]
+    a, b = dec.solve(y)
+    a0, b0 = ref.solve(y)
+    np.testing.assert_allclose(Kc @ a + b, Kc @ a0 + b0, atol=1e-10)
+    np.testing.assert_allclose(dec.loo(y), ref.loo(y), atol=1e-10)

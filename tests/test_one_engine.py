@@ -48,6 +48,8 @@ ENGINES = {
     # 2026-11-29 (ninth session): both moved, unchanged, to `linalg/primal.py` beside
     # `DesignDecomposition` (`_Questions` public as `Representation`, the base of the two
     # representations), so that `linalg/engine.py` has room below 600 lines
+    # 2026-11-30 (thirteenth session): `RangeSystem`, (Q) on K's range, is a `PrimalSystem`
+    # whose solutions are mapped back to α; it inherits the primal held-out code, adds none
     "linalg/engine.py": ["SpectralSystem"],
     "linalg/primal.py": ["PrimalSystem", "Representation"],
     "linalg/penalized.py": ["PenalizedLS"],

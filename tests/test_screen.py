@@ -22,7 +22,7 @@ from lssvm_cvx.selection.screen import (
     screen_path,
     widen,
 )
-from lssvm_cvx.terms import GraphLaplacian, Ridge, RKHSNorm
+from lssvm_cvx.terms import GraphLaplacian, Quadratic, Ridge, RKHSNorm
 
 
 def _data(n=80, seed=0):
@@ -213,19 +213,28 @@ def test_widen_walks_to_the_exact_optimum_of_a_unimodal_row(j0, window):
     assert np.isnan(row).sum() == 10 - n
 
 
+def _graph_matrix(ctx):
+    """The graph term's ``K L K`` as a plain matrix (not declared on the fitted values)."""
+    return ctx.K @ GraphLaplacian(n_neighbors=5).laplacian(ctx) @ ctx.K
+
+
 @pytest.mark.parametrize("est,name,term,whole", [
     (RegularizedLSSVMRegressor, "ridge", Ridge(), True),
-    (RegularizedLSSVMRegressor, "g", GraphLaplacian(n_neighbors=5), False),
-    (RegularizedLSSVMClassifier, "ridge", Ridge(), True)])
+    (RegularizedLSSVMRegressor, "g", GraphLaplacian(n_neighbors=5), True),
+    (RegularizedLSSVMRegressor, "q", Quadratic(_graph_matrix), False),
+    (RegularizedLSSVMClassifier, "ridge", Ridge(), True),
+    (RegularizedLSSVMClassifier, "g", GraphLaplacian(n_neighbors=5), True)])
 def test_the_exact_step_scores_a_whole_path_where_one_eigendecomposition_serves(est, name,
                                                                               term, whole):
-    """A term other than the RKHS norm makes the exact system the augmented one; where one
-    generalised eigendecomposition serves the path (the ridge: a definite pencil) the exact
-    step scores each shortlisted candidate's whole path from it, as the grid does; where it
-    is refused (the graph term here) it scores a widened window, one system per weight.
-    The choice, its scores and the final fit are the grid's either way, for a regressor and
-    a three-class classifier (accuracy: the screen's error-rate criterion, one column of ±1
-    targets per class)."""
+    """A term other than the RKHS norm makes the exact system another than the bordered one;
+    where one eigendecomposition serves the path — a definite generalised pencil (the ridge),
+    or K's for the range of K (the graph term, on the fitted values, since the thirteenth
+    session) — the exact step scores each shortlisted candidate's whole path from it, as the
+    grid does; where none does (the same graph matrix given as a plain ``Quadratic``: the
+    pencils are refused) it scores a widened window, one system per weight.  The choice, its
+    scores and the final fit are the grid's either way, for a regressor and a three-class
+    classifier (accuracy: the screen's error-rate criterion, one column of ±1 targets per
+    class)."""
     classifier = est is RegularizedLSSVMClassifier
     X, y = _data(150, seed=1 if classifier else 0)
     target = np.digitize(y, [0.1, 0.5]) if classifier else y

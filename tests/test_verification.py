@@ -311,14 +311,21 @@ def test_ridge_on_a_singular_system_is_refined_away_and_reported():
     the stabilising ridge, which alone left the objective up to 3e-7 (relative) above a tight
     CLARABEL solve; iterative refinement against the exact system brings it within 1e-8, and
     the closed form's certificate says what was done.  (Without refinement, on this seed the
-    objective is 3.2e-7 above the tight CLARABEL solve's; refined, 6e-8 below it.)"""
-    from lssvm_cvx.terms import GraphLaplacian
+    objective is 3.2e-7 above the tight CLARABEL solve's; refined, 6e-8 below it.)  Since the
+    thirteenth session the graph term, declared on the fitted values, is solved in the range
+    of K (no ridge); the augmented system is checked here with the same matrix ``K L K`` given
+    as a plain quadratic term, and the range's objective is held to the same bound."""
+    from lssvm_cvx.terms import GraphLaplacian, Quadratic
 
     rng = np.random.default_rng(3)
     X = np.sort(rng.uniform(-3, 3, (300, 1)), axis=0)
     y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(300)
+    graph = GraphLaplacian(n_neighbors=5)
     f = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms={
-        "rkhs": (RKHSNorm(), 1e-3), "graph": (GraphLaplacian(n_neighbors=5), 1e-3)})
+        "rkhs": (RKHSNorm(), 1e-3), "graph": (Quadratic(graph.quadratic), 1e-3)})
+    on_f = RegularizedLSSVM(X, y, kernel=RBF(1.0), terms={
+        "rkhs": (RKHSNorm(), 1e-3), "graph": (graph, 1e-3)})
+    assert on_f.decomposition().representation() == "range"
     cf = f.solve()
     diag = cf.extras["system"]
     assert diag["jitter"] > 0 and diag["refinement_steps"] >= 1 and diag["system_residual"] < 1e-12
@@ -328,6 +335,9 @@ def test_ridge_on_a_singular_system_is_refined_away_and_reported():
     assert f_cf <= f_cl + 1e-8 * abs(f_cl), (f_cf, f_cl)
     cert = f.certificate(cf)
     assert cert.extras["jitter"] == diag["jitter"] and "ridge" in cert.describe()
+    rng_cf = on_f.solve()
+    assert rng_cf.extras["system"]["jitter"] == 0.0
+    assert on_f.objective(rng_cf.values) <= f_cl + 1e-8 * abs(f_cl)
 
 
 def test_pareto_krr_sum_closed_form_solves_the_builders_problem():

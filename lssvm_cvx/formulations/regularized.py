@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 import cvxpy as cp
@@ -30,7 +31,7 @@ from numpy.typing import ArrayLike
 from ..checks import as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
-from ..linalg.engine import RKHS, Decomposition, decompose
+from ..linalg.engine import RKHS, Decomposition, FittedTerm, decompose
 from ..linalg.folds import disjoint_folds
 from ..linalg.quadratic import QuadraticSystem
 from ..losses import Loss, loss_pieces, make_loss, probe_weights
@@ -313,8 +314,8 @@ class RegularizedLSSVM(Formulation):
     def decomposition(self) -> Decomposition:
         """The problem for the package's closed-form engine
         (:func:`lssvm_cvx.linalg.engine.decompose`): the Gram, the loss weights and the terms
-        by key (the RKHS norm marked as such, any other term's matrix formed when a weight
-        first needs it), with the current weights.
+        by key (the RKHS norm marked, a term on the fitted values a
+        :class:`~lssvm_cvx.linalg.engine.FittedTerm`, matrices formed when first needed).
 
         Returns
         -------
@@ -325,7 +326,9 @@ class RegularizedLSSVM(Formulation):
         ctx = self.context
 
         def term(key: str, t: Term) -> Any:
-            return RKHS if isinstance(t, RKHSNorm) else (lambda: t.matrix(ctx, name=key))
+            P = partial(t.matrix, ctx, name=key)
+            return (RKHS if isinstance(t, RKHSNorm) else FittedTerm(
+                partial(t.fitted_matrix, ctx, name=key), P) if t.is_fitted_quadratic else P)
 
         return decompose(ctx.K, self.loss_.weights(ctx.n),
                          {k: (term(k, t), float(w)) for k, (t, w) in self.terms_.items()})

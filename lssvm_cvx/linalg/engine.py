@@ -18,8 +18,9 @@ terms' structure:
 * any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
   :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
   of ``K``; a path of one weight from one generalised eigendecomposition when a pencil is safely
-  definite (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation per
-  weight.
+  definite (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else, where every weighted
+  term sees ``α`` only through ``f = Kα`` (:class:`FittedTerm`), from the range of ``K``
+  (:meth:`Decomposition.range_path`), else one factorisation per weight.
 
 The arrays may be NumPy or of any array-API namespace and device (PyTorch on the CPU or CUDA,
 CuPy, ``array-api-strict``): the representations then factorise there (the namespace's Cholesky
@@ -56,20 +57,46 @@ import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import HyperparameterError
+from ..kernels.psd import psd_eigh
 from .arrays import namespace_or_numpy
 from .primal import DesignDecomposition, PrimalSystem, Representation
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
 
-__all__ = ["RKHS", "Decomposition", "SpectralSystem", "DesignDecomposition", "PrimalSystem",
-           "Representation", "decompose"]
+__all__ = ["RKHS", "Decomposition", "FittedTerm", "RangeSystem", "SpectralSystem",
+           "DesignDecomposition", "PrimalSystem", "Representation", "decompose"]
 
 #: the matrix of a term that is the RKHS norm ``α'Kα`` (``P_k = K``)
 RKHS = None
 
-#: a term: its matrix (an array, a callable that returns it, or :data:`RKHS`) and its weight
+#: a term: its matrix (an array, a callable that returns it, :data:`RKHS` or a
+#: :class:`FittedTerm`) and its weight
 Term = tuple[Any, float]
+
+
+class FittedTerm:
+    """The matrix of a term of (Q) that sees ``α`` only through the fitted values ``f = Kα``
+    at the training points: ``½ α'Pα = ½ f'Mf``, ``P = K M K`` (a graph Laplacian's
+    smoothness).  Such terms and the RKHS norm are, in ``θ = Λ^½U'α`` (``K = UΛU'``), the
+    primal problem on the design ``Φ = UΛ^½``: :meth:`Decomposition.range_path`.
+
+    Parameters
+    ----------
+    M : array of shape (N, N) or callable
+        The symmetric PSD ``M`` (NumPy), or a callable returning it (formed when a path in the
+        range of ``K`` first needs it).
+    P : array of shape (N, N), callable or None, default=None
+        ``P = K M K`` when the caller has it (an array or a callable returning it); None: formed
+        from ``M`` when a weight first needs it.
+    """
+
+    def __init__(self, M: Any, P: Any = None):
+        self.M, self.P = M, P
+
+    def fitted(self) -> np.ndarray:
+        """``M`` as a float64 array."""
+        return np.asarray(self.M() if callable(self.M) else self.M, dtype=np.float64)
 
 
 class Decomposition(Representation):
@@ -107,6 +134,7 @@ class Decomposition(Representation):
         self.border = border
         self.name = name
         self.bias = bool(bias)
+        self._range: tuple[DesignDecomposition, np.ndarray] | None = None
         if (border is not None or not self.bias) and not self.rkhs_only:
             raise HyperparameterError("a border other than 1, or no bias, needs every term to be "
                                       "the RKHS norm")
@@ -126,6 +154,10 @@ class Decomposition(Representation):
         if P is RKHS:
             return self.K
         if name not in self._matrices:
+            if isinstance(P, FittedTerm):
+                P = P.P if P.P is not None else (
+                    lambda F=P: self.K @ self.xp.asarray(F.fitted(), dtype=self.K.dtype,
+                                                         device=self.device) @ self.K)
             M = P() if callable(P) else P
             self._matrices[name] = (np.asarray(M, dtype=np.float64) if self.numpy else
                                     self.xp.asarray(M, dtype=self.K.dtype, device=self.device))
@@ -150,11 +182,23 @@ class Decomposition(Representation):
 
     def representation(self, weights: Mapping[str, float] | None = None) -> str:
         """``"bordered"`` (every term with a nonzero weight the RKHS norm, a positive total
-        weight and positive loss weights: order N + 1, one Cholesky) or ``"augmented"`` (order
-        2N + 1, one LU): what :meth:`system` factorises at ``weights``."""
+        weight and positive loss weights: order N + 1, one Cholesky), ``"range"`` (every
+        weighted term the RKHS norm or a :class:`FittedTerm`, the RKHS norms' weight
+        positive, positive loss weights, NumPy: the primal system on ``K``'s range,
+        :meth:`range_path`) or ``"augmented"`` (order 2N + 1, one LU): what :meth:`system`
+        factorises at ``weights``."""
         w = self.weights(weights)
-        bordered = self._bordered_weights(w) and bool(self.xp.all(self._weights_vector() > 0))
-        return "bordered" if bordered else "augmented"
+        positive = bool(self.xp.all(self._weights_vector() > 0))
+        if self._bordered_weights(w) and positive:
+            return "bordered"
+        return "range" if positive and self._range_weights(w) else "augmented"
+
+    def _range_weights(self, w: Mapping[str, float]) -> bool:
+        """Whether the weights allow the range representation (the loss weights aside)."""
+        kinds = [self._terms[k][0] for k, v in w.items() if v]
+        return (self.numpy and self.bias and self.border is None
+                and all(P is RKHS or isinstance(P, FittedTerm) for P in kinds)
+                and sum(v for k, v in w.items() if self._terms[k][0] is RKHS) > 0)
 
     def _bordered_weights(self, w: Mapping[str, float]) -> bool:
         """Whether the weights allow the bordered system (the loss weights aside)."""
@@ -172,9 +216,10 @@ class Decomposition(Representation):
         overwrite_gram : bool, default=False
             Let the bordered representation factorise ``K`` in place (saves a copy of N²
             numbers; ``K`` is then the factor, and this decomposition must not be used again).
-        representation : {"bordered", "augmented"} or None, default=None
+        representation : {"bordered", "range", "augmented"} or None, default=None
             :meth:`representation` at these weights when the caller has asked it already (on a
-            device the question costs one host synchronisation); None: asked here.
+            device the question costs one host synchronisation), or "augmented" where it
+            serves less well (the check of a test); None: asked here.
 
         Returns
         -------
@@ -182,14 +227,19 @@ class Decomposition(Representation):
             ``solve``, ``loo``, ``kfold`` and ``diagnostics`` of the factorised system.
         """
         w = self.weights(weights)
-        if representation not in (None, "bordered", "augmented") or (
-                representation == "bordered" and not self._bordered_weights(w)):
+        if representation not in (None, "bordered", "range", "augmented") or (
+                representation == "bordered" and not self._bordered_weights(w)) or (
+                representation == "range" and not self._range_weights(w)):
             raise HyperparameterError(f"representation {representation!r} at weights {w}: use "
-                                      "'augmented', or 'bordered' where every weighted term is "
-                                      "the RKHS norm with a positive total weight")
-        if (representation or self.representation(w)) == "bordered":
+                                      "'augmented', 'bordered' where every weighted term is "
+                                      "the RKHS norm with a positive total weight, or 'range' "
+                                      "where :meth:`representation` says it")
+        representation = representation or self.representation(w)
+        if representation == "bordered":
             return RKHSSystem(self.K, self.s, sum(w.values()), border=self.border,
                               bias=self.bias, overwrite=overwrite_gram, name=self.name)
+        if representation == "range":
+            return RangeSystem(self, w)
         if self.border is not None or not self.bias:
             raise HyperparameterError("a border other than 1, or no bias, needs positive loss "
                                       "weights and a positive total weight")
@@ -203,8 +253,10 @@ class Decomposition(Representation):
         (``cover``: the folds must cover every point).
 
         Every term the RKHS norm: one eigendecomposition (O(N²) per value); otherwise one
-        generalised eigendecomposition when a pencil is safely definite (NumPy), else one
-        factorisation of the augmented system per value (module docstring).
+        generalised eigendecomposition when a pencil is safely definite (NumPy), else, every
+        weighted term the RKHS norm or a :class:`FittedTerm`, the range of ``K``
+        (:meth:`range_path`), else one factorisation of the augmented system per value (module
+        docstring).
         """
         one = self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)
         if one is not None:
@@ -214,18 +266,77 @@ class Decomposition(Representation):
     def one_decomposition_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
                                folds: Sequence[Any] | None = None, cover: bool = False
                                ) -> tuple[list[Any], list[Any], list[Any]] | None:
-        """:meth:`path` where one eigendecomposition serves every value (the RKHS norm's, or
-        a generalised one whose pencil is safely definite), else None: a caller scoring a few
-        values can then factorise per value itself rather than per value of ``values``."""
+        """:meth:`path` where one eigendecomposition serves every value (the RKHS norm's, a
+        generalised one whose pencil is safely definite, or ``K``'s for :meth:`range_path`),
+        else None: a caller scoring a few values can then factorise per value itself rather
+        than per value of ``values``."""
         ws, cs, s = self._path_values(name, values)
         if cs is not None:
             fits = [sysm.fit(Y, folds, cover=cover) for sysm in self._spectral(cs, s)]
             return [f[0] for f in fits], [f[1] for f in fits], [f[2] for f in fits]
         if not self.numpy:
             return None
-        w = self.weights()
-        return generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
-                                Y, ws, folds=folds, cover=cover)
+        one = self.range_path(name, ws, Y, folds=folds, cover=cover)
+        if one is None:
+            w = self.weights()
+            one = generalized_path(self.K, s, self.weighted_sum(w, skip=name), self.matrix(name),
+                                   Y, ws, folds=folds, cover=cover)
+        return one
+
+    def range_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
+                   folds: Sequence[Any] | None = None, cover: bool = False
+                   ) -> tuple[list[Any], list[Any], list[Any]] | None:
+        """:meth:`path` in the range of ``K`` where every weighted term sees ``α`` only
+        through ``f = Kα`` (the RKHS norm, a :class:`FittedTerm`), the RKHS norms' total
+        weight is positive along ``values`` and so are the loss weights (NumPy, the bias
+        free); else None.
+
+        With ``K = UΛU'`` over the eigenvalues above
+        :data:`~lssvm_cvx.kernels.psd.PSD_FACTOR_RTOL` of the largest
+        (:func:`~lssvm_cvx.kernels.psd.psd_eigh`) and ``θ = Λ^½U'α``, the fit ``f = Φθ``
+        (``Φ = UΛ^½``), the RKHS norm ``α'Kα = θ'θ`` and a fitted-values term
+        ``α'KMKα = θ'(Φ'MΦ)θ``: (Q) is the primal problem (Q') on the design ``Φ``
+        (``decompose(Φ, s, terms, design=True)``, one Cholesky factor of order ``r`` per
+        value), whose held-out residuals (the point leaves the loss, the terms stay) are
+        (Q)'s; ``α = UΛ^{-½}θ`` (the ``α`` of least norm: the dropped directions change no
+        fit).  This never forms the normal equations of ``K`` (the generalised pencils do):
+        on an ill-conditioned Gram it is the accurate route at small weights, where the
+        augmented system's LOO residuals lose digits (``notes/graph_range_path.md``: N = 120,
+        RKHS weight 1e-5, 1.6e-3 ``||y||`` off 100-digit refits against 1.5e-9 here;
+        ``tests/test_engine.py`` checks both against refits).
+        """
+        ws = np.asarray(values, dtype=np.float64).reshape(-1)
+        if not (bool(np.all(self._weights_vector() > 0)) and ws.size and all(
+                self._range_weights(self.weights({name: float(v)})) for v in ws)):
+            return None
+        out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+        for v in ws:
+            for lst, x in zip(out, RangeSystem(self, self.weights({name: float(v)})).fit(
+                    Y, folds, cover=cover)):
+                lst.append(x)
+        return out
+
+    def range_design(self) -> tuple[DesignDecomposition, np.ndarray]:
+        """``(design, back)``: the primal problem on ``Φ = UΛ^½`` of :meth:`range_path` (its
+        terms the RKHS norms and the :class:`FittedTerm` s, ``Φ'MΦ``) and ``back = UΛ^{-½}``
+        (``α = back @ θ``), from one eigendecomposition of ``K`` (formed once)."""
+        if self._range is None:
+            lam, U = psd_eigh(self.K)
+            Phi = U * np.sqrt(lam)
+            terms = {}
+            for k, (P, w) in self._terms.items():
+                if P is RKHS:
+                    terms[k] = (None, w)
+                elif isinstance(P, FittedTerm):
+                    M = P.fitted()
+                    G = Phi.T @ (M @ Phi)
+                    # tr G <= ||M||₂ tr K: a term zero on K's range to rounding (a graph of
+                    # duplicated points) cannot change the fit; its weight is then ignored
+                    if np.trace(G) > 1e-14 * np.linalg.norm(M) * lam.sum():
+                        terms[k] = ((G + G.T) / 2, w)
+            self._range = (DesignDecomposition(Phi, self._weights_vector(), terms),
+                           U / np.sqrt(lam))
+        return self._range
 
     def _path_values(self, name: str, values: Sequence[float] | np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray | None, Any]:
@@ -272,6 +383,49 @@ class Decomposition(Representation):
         """The RKHS-only systems at the total weights ``cs``: one eigendecomposition."""
         spec = SpectralBordered.weighted(self.K, s, border=self.border, bias=self.bias)
         return [SpectralSystem(spec, float(c), s) for c in cs]
+
+
+class RangeSystem(PrimalSystem):
+    """(Q) at weights where every weighted term sees ``α`` only through ``f = Kα``: the
+    primal system on ``K``'s range (:meth:`Decomposition.range_path`, whose docstring derives
+    it; the design shared by every weight, :meth:`Decomposition.range_design`).  ``solve``
+    and ``fit`` give ``α = UΛ^{-½}θ``; the held-out residuals and GCV are the primal
+    system's (the same hat matrix); ``refit_predictions`` (``loo="refit"``: the point leaves
+    the basis and the terms too) is the augmented system's.
+
+    Parameters
+    ----------
+    dec : Decomposition
+        The problem.
+    weights : mapping of str to float
+        Every term's weight.
+    """
+
+    def __init__(self, dec: Decomposition, weights: Mapping[str, float]):
+        design, self.back = dec.range_design()
+        super().__init__(design, design.system(
+            {k: v for k, v in weights.items() if k in design.names}).v)
+        self.engine, self.w = dec, dict(weights)
+
+    def solve(self, Y, top=0.0):
+        theta, b = super().solve(Y, top)
+        return self.back @ theta, b
+
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
+            ) -> tuple[Any, Any, Any]:
+        theta, b, res = super().fit(Y, folds, cover=cover)
+        return self.back @ theta, b, res
+
+    def diagnostics(self, Y):
+        return {**super().diagnostics(Y), "rank": float(self.back.shape[1])}
+
+    def refit_predictions(self, Y: np.ndarray, sets: Sequence[tuple[np.ndarray, np.ndarray]],
+                          changes: Sequence[tuple[np.ndarray, np.ndarray]] | None = None
+                          ) -> list[np.ndarray]:
+        """:meth:`~lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions` of the
+        augmented system at these weights."""
+        sysm = self.engine.system(self.w, representation="augmented")
+        return sysm.refit_predictions(Y, sets, changes)  # type: ignore[attr-defined]
 
 
 class SpectralSystem(QuadraticSystem):

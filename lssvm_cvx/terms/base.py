@@ -23,6 +23,10 @@ kernel.  A quadratic term of 5 lines::
             L = laplacian_of_knn_graph(ctx.X)     # any PSD N x N matrix
             return ctx.K @ L @ ctx.K              # f'Lf with f = K alpha
 
+or, since it sees ``α`` only through ``f = Kα``, ``fitted_quadratic(ctx)`` returning ``L``
+(its ``quadratic`` is then ``K L K``, and the closed form's paths are taken in the range of
+``K``, accurate where the Gram is ill-conditioned).
+
 Terms are scikit-learn ``BaseEstimator`` s, so their constructor arguments are parameters
 (``get_params``/``set_params``/``clone``) like those of a kernel.
 """
@@ -210,7 +214,31 @@ class Term(BaseEstimator):
         Returns
         -------
         numpy.ndarray of shape (N, N)
-            The matrix ``P``.
+            The matrix ``P``; by default ``K M K`` of :meth:`fitted_quadratic` when the
+            subclass defines it.
+        """
+        if not self.is_fitted_quadratic:
+            raise NotImplementedError
+        return ctx.K @ self.fitted_quadratic(ctx) @ ctx.K
+
+    def fitted_quadratic(self, ctx: Context) -> np.ndarray:
+        """The PSD ``N × N`` matrix ``M`` of a quadratic term that sees ``α`` only through the
+        fitted values ``f = Kα`` at the training points: ``½ α'Pα = ½ f'Mf``, ``P = K M K``
+        (a graph Laplacian's smoothness).  Optional: a subclass that defines it gets
+        :meth:`quadratic` from it, and the closed form's one-weight paths of models whose
+        weighted terms are all such terms or the RKHS norm are taken in the range of ``K``
+        (:meth:`lssvm_cvx.linalg.engine.Decomposition.range_path`: accurate where the Gram is
+        ill-conditioned).
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, N)
+            The matrix ``M``.
         """
         raise NotImplementedError
 
@@ -309,8 +337,37 @@ class Term(BaseEstimator):
 
     @property
     def is_quadratic(self) -> bool:
-        """Whether the subclass defines :meth:`quadratic`."""
-        return type(self).quadratic is not Term.quadratic
+        """Whether the subclass defines :meth:`quadratic` (or :meth:`fitted_quadratic`)."""
+        return type(self).quadratic is not Term.quadratic or self.is_fitted_quadratic
+
+    @property
+    def is_fitted_quadratic(self) -> bool:
+        """Whether the subclass defines :meth:`fitted_quadratic`."""
+        return type(self).fitted_quadratic is not Term.fitted_quadratic
+
+    def fitted_matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
+        """The checked, symmetrised ``M`` of :meth:`fitted_quadratic` (memoised in ``ctx``).
+
+        Parameters
+        ----------
+        ctx : Context
+            The training Gram, inputs and kernel.
+        name : str or None, default=None
+            The term's name in error messages (default: the class name).
+
+        Returns
+        -------
+        numpy.ndarray of shape (N, N)
+            The matrix ``M``.
+        """
+        label = name or type(self).__name__
+
+        def compute() -> np.ndarray:
+            with user_code(f"term {label!r} ({type(self).__name__})", "fitted_quadratic"):
+                M = self.fitted_quadratic(ctx)
+            return check_quadratic(M, ctx.n, name=label)
+
+        return ctx.cached(("fitted_matrix", id(self)), compute)
 
     def matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
         """The checked, symmetrised ``P`` of a quadratic term (memoised in ``ctx``).

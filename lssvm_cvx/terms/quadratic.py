@@ -167,9 +167,8 @@ class GraphLaplacian(Term):
                           lambda: knn_laplacian(X, self.n_neighbors, sigma2=self.sigma2,
                                                 normalized=self.normalized))
 
-    def quadratic(self, ctx: Context) -> np.ndarray:
-        KL = ctx.K @ self.laplacian(ctx)
-        return KL @ ctx.K
+    def fitted_quadratic(self, ctx: Context) -> np.ndarray:
+        return self.laplacian(ctx)
 
     def refit_change(self, ctx: Context, keep: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray] | None:
