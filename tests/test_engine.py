@@ -339,3 +339,22 @@ def test_a_fitted_values_term_zero_on_the_range_of_k_changes_nothing():
     a0, b0 = ref.solve(y)
     np.testing.assert_allclose(Kc @ a + b, Kc @ a0 + b0, atol=1e-10)
     np.testing.assert_allclose(dec.loo(y), ref.loo(y), atol=1e-10)
+
+
+@pytest.mark.parametrize("ns", ["array_api_strict", "torch-cpu"])
+def test_a_fitted_values_term_on_another_namespace_is_the_augmented_system(ns, to_namespace,
+                                                                          to_numpy):
+    """The range of K is NumPy's; on another namespace a :class:`FittedTerm` is formed there as
+    ``K M K`` and factorised by the augmented system, whose LOO residuals equal NumPy's range
+    on a well-conditioned Gram (narrow RBF, condition about 1e9) to 1e-12."""
+    conv = to_namespace(ns)
+    rng = np.random.default_rng(0)
+    n = 30
+    x = rng.uniform(-2, 2, n)
+    K = np.exp(-(x[:, None] - x[None]) ** 2 / 0.05)
+    y = np.sin(2 * x)
+    M = np.diag(np.r_[1.0, 2.0 * np.ones(n - 2), 1.0]) - np.eye(n, k=1) - np.eye(n, k=-1)
+    terms = {"rkhs": (RKHS, 0.1), "g": (FittedTerm(M), 0.05)}
+    dec, ddec = decompose(K, np.ones(n), terms), decompose(conv(K), conv(np.ones(n)), terms)
+    assert (dec.representation(), ddec.representation()) == ("range", "augmented")
+    np.testing.assert_allclose(to_numpy(ddec.loo(conv(y))), dec.loo(y), rtol=0, atol=1e-12)

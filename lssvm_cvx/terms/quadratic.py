@@ -2,7 +2,9 @@
 the gradient norm of the Auto LS-SVM note and the roughness of the multiobjective paper.
 
 With ``f = Kα + b`` on the training points, a penalty on the fitted values ``f'Mf`` (``M`` with
-``M 1 = 0``, e.g. a graph Laplacian) is the quadratic term ``P = K M K``.
+``M 1 = 0``, e.g. a graph Laplacian) is the quadratic term ``P = K M K``; a term that says so
+(:meth:`~lssvm_cvx.terms.Term.fitted_quadratic`, as :class:`GraphLaplacian` does) is solved on
+the range of ``K`` (:class:`lssvm_cvx.linalg.engine.RangeSystem`).
 """
 
 from __future__ import annotations
@@ -131,7 +133,9 @@ def _neighbours(X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 class GraphLaplacian(Term):
     """Smoothness on a k-nearest-neighbour graph: ``½ f'Lf = ½ Σ_{i~j} W_ij (f_i - f_j)²/2``,
-    ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term).
+    ``f = Kα`` at the training points, so ``P = K L K`` (Belkin et al.'s manifold term;
+    :meth:`fitted_quadratic` is ``L``: with the RKHS norm, the closed form is solved on the
+    range of ``K``).
 
     Parameters
     ----------
