@@ -85,36 +85,20 @@ def refined(args: tuple, _: Any) -> None:
 timed(rs, "screen_path", "screen")
 timed(quadratic.AugmentedSystem, "__init__", "lu", counted)
 timed(quadratic.AugmentedSystem, "loo", "loo", refined)
-_gen = engine.generalized_path
 
 
-def gen_path(*a: Any, **k: Any) -> Any:
-    """:func:`generalized_path`, recording whether it served (not None), how often it did
-    and its seconds."""
-    t = time.perf_counter()
-    r = _gen(*a, **k)
-    ACC["gen"] = r is not None
-    ACC["gens"] += r is not None
-    ACC["gen_t"] += time.perf_counter() - t
-    return r
+def served(flag: str, count: str) -> Any:
+    """An ``after`` for :func:`timed`: whether a one-eigh path served (not None), and how
+    often."""
+    def after(_: tuple, r: Any) -> None:
+        ACC[flag] = r is not None
+        ACC[count] += r is not None
+    return after
 
 
-engine.generalized_path = gen_path
-_range = engine.Decomposition.range_path
-
-
-def range_path(*a: Any, **k: Any) -> Any:
-    """:meth:`Decomposition.range_path`, recording whether it served, how often it did and
-    its seconds (with the generalised paths')."""
-    t = time.perf_counter()
-    r = _range(*a, **k)
-    ACC["rng"] = r is not None
-    ACC["rngs"] += r is not None
-    ACC["gen_t"] += time.perf_counter() - t
-    return r
-
-
-engine.Decomposition.range_path = range_path  # type: ignore[method-assign]
+# the generalised-eigen and the range-of-K paths: their seconds together in gen_t
+timed(engine, "generalized_path", "gen_t", served("gen", "gens"))
+timed(engine.Decomposition, "range_path", "gen_t", served("rng", "rngs"))
 
 
 def terms(extra: str) -> dict[str, Any]:
