@@ -195,6 +195,7 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
     params, rows, status, reasons, times = [], [], [], [], []
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     for s2 in s2s:
+        dec = None      # one decomposition per σ²: the Gram, the terms' matrices formed once
         for combo in itertools.product(*(grid[k] for k in other_keys)):
             cand = _with_weights(terms, other_keys, combo)
             form = formulation(X, y0, float(s2), w, cand)
@@ -203,9 +204,11 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                         and (est.loo == "loss" or rkhs_only) and _partition(splits, n))
             if use_path:
                 loo = all(te.size == 1 for _, te in splits)
+                dec = form.decomposition() if dec is None else dec.reweighted(
+                    {k: wk for k, (_, wk) in cand.items()})
                 with np.errstate(divide="ignore", invalid="ignore"):  # weight-0 rows unused
-                    R = form.path(path_key, grid[path_key],
-                                  folds=None if loo else [te for _, te in splits], Y=Y).residuals
+                    R = dec.path(path_key, grid[path_key], Y,
+                                 folds=None if loo else [te for _, te in splits])[2]
                 outs = [(Y - R[k], ["closed_form"] * len(splits), [""])
                         for k in range(len(grid[path_key]))]
                 per = (time.perf_counter() - t0) / len(grid[path_key])
@@ -257,9 +260,11 @@ def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, te
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     params, values = [], []
     for s2 in s2s:
+        dec = None      # one decomposition per σ²: the Gram, the terms' matrices formed once
         for combo in itertools.product(*(grid[k] for k in other_keys)):
-            dec = formulation(X, y0, float(s2), w, _with_weights(terms, other_keys, combo)
-                              ).decomposition()
+            cand = _with_weights(terms, other_keys, combo)
+            dec = (formulation(X, y0, float(s2), w, cand).decomposition() if dec is None
+                   else dec.reweighted({k: wk for k, (_, wk) in cand.items()}))
             for wk, v in zip(grid[path_key], dec.gcv_path(path_key, grid[path_key], Y)):
                 params.append(candidate_params(other_keys, combo, path_key, wk,
                                                s2 if searched else None))

@@ -58,6 +58,7 @@ matrix, ``decompose(Φ, s, terms, design=True)`` (:mod:`lssvm_cvx.linalg.primal`
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, Literal, overload
@@ -143,7 +144,7 @@ class Decomposition(Representation):
         self.border = border
         self.name = name
         self.bias = bool(bias)
-        self._range: tuple[DesignDecomposition, np.ndarray] | None = None
+        self._range: list[tuple[DesignDecomposition, np.ndarray]] = []   # shared: reweighted
         if (border is not None or not self.bias) and not self.rkhs_only:
             raise HyperparameterError("a border other than 1, or no bias, needs every term to be "
                                       "the RKHS norm")
@@ -318,18 +319,13 @@ class Decomposition(Representation):
         if not (bool(np.all(self._weights_vector() > 0)) and ws.size and all(
                 self._range_weights(self.weights({name: float(v)})) for v in ws)):
             return None
-        out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
-        for v in ws:
-            for lst, x in zip(out, RangeSystem(self, self.weights({name: float(v)})).fit(
-                    Y, folds, cover=cover)):
-                lst.append(x)
-        return out
+        return Representation.path(self, name, ws, Y, folds=folds, cover=cover)  # RangeSystem s
 
     def range_design(self) -> tuple[DesignDecomposition, np.ndarray]:
         """``(design, back)``: the primal problem on ``Φ = UΛ^½`` of :meth:`range_path` (its
         terms the RKHS norms and the :class:`FittedTerm` s, ``Φ'MΦ``) and ``back = UΛ^{-½}``
         (``α = back @ θ``), from one eigendecomposition of ``K`` (formed once)."""
-        if self._range is None:
+        if not self._range:
             lam, U = psd_eigh(self.K)
             Phi = U * np.sqrt(lam)
             terms = {}
@@ -343,9 +339,30 @@ class Decomposition(Representation):
                     # duplicated points) cannot change the fit; its weight is then ignored
                     if np.trace(G) > 1e-14 * np.linalg.norm(M) * lam.sum():
                         terms[k] = ((G + G.T) / 2, w)
-            self._range = (DesignDecomposition(Phi, self._weights_vector(), terms),
-                           U / np.sqrt(lam))
-        return self._range
+            self._range.append((DesignDecomposition(Phi, self._weights_vector(), terms),
+                                U / np.sqrt(lam)))
+        return self._range[0]
+
+    def reweighted(self, weights: Mapping[str, float]) -> Decomposition:
+        """The same problem with some terms' own weights replaced (by name), sharing everything
+        formed so far or later — the Gram, the terms' matrices, the range of K's
+        eigendecomposition (:meth:`range_design`): a grid over several weights forms them once
+        (each ``system`` and ``path`` takes the weights it is given; only the defaults change).
+
+        Parameters
+        ----------
+        weights : mapping of str to float
+            New weights, by term name.
+
+        Returns
+        -------
+        Decomposition
+            The same problem at the new default weights.
+        """
+        w = self.weights(weights)
+        new = copy.copy(self)          # shallow: the caches are the same objects
+        new._terms = {k: (P, w[k]) for k, (P, _) in self._terms.items()}
+        return new
 
     def _path_values(self, name: str, values: Sequence[float] | np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray | None, Any]:
@@ -394,6 +411,10 @@ class Decomposition(Representation):
         return [SpectralSystem(spec, float(c), s) for c in cs]
 
 
+#: the augmented system's relative ridge in :meth:`RangeSystem.refit_predictions` (its docstring)
+_REFIT_RIDGE = 1e-10
+
+
 class RangeSystem(PrimalSystem):
     """(Q) at weights where every weighted term sees ``α`` only through ``f = Kα``: the
     primal system on ``K``'s range (:meth:`Decomposition.range_path`, whose docstring derives
@@ -432,9 +453,14 @@ class RangeSystem(PrimalSystem):
                           changes: Sequence[tuple[np.ndarray, np.ndarray]] | None = None
                           ) -> list[np.ndarray]:
         """:meth:`~lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions` of the
-        augmented system at these weights."""
-        sysm = self.engine.system(self.w, representation="augmented")
-        return sysm.refit_predictions(Y, sets, changes)  # type: ignore[attr-defined]
+        augmented system at these weights, with the ridge ``1e-10`` where it needs one: these
+        refits are checked against ``GridSearchCV``'s, which solve each training set in the
+        range of K, and the deletion formulas lose digits with the solves' smaller ridge
+        (graph term, 30 points: 5.4e-9 apart at 1e-10, 7.9e-7 at 1e-14;
+        ``notes/augmented_ridge.md``)."""
+        dec = self.engine
+        return AugmentedSystem(dec.K, dec._weights_vector(), dec.weighted_sum(self.w),
+                               ridge=_REFIT_RIDGE).refit_predictions(Y, sets, changes)
 
 
 class SpectralSystem(QuadraticSystem):

@@ -21,14 +21,23 @@ identifiable; the fitted values still are — e.g. an RBF Gram that is numerical
 under a term ``K M K`` on the fitted values).  We factorise it by LU with partial pivoting
 (``dgetrf``: faster here than the symmetric-indefinite ``dsytrf``); when ``dgecon`` estimates a
 reciprocal condition below :data:`lssvm_cvx.linalg.cholesky.COND_WARN` we add the ridge ``δ I`` to
-the α block (``δ =``
-:data:`JITTER` ``· max|A|``), which picks the small-norm α among the equivalent ones, and fall
-back to a pseudo-inverse with a :class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that
-is still singular.  The ridge alone would move the fitted values by ``O(δ)`` (1e-7 relative on
-an ill-conditioned RBF Gram); every solve with it is followed by iterative refinement against
-the exact system (residual of (A) without the ridge, corrected with the ridged factors: the
-iterated-Tikhonov step, which converges for a consistent singular system), at most
-:data:`REFINE_STEPS` steps of O(N²) each, until the residual stops falling.
+the α block (``δ =`` :data:`JITTER` ``· max|A|``), which picks the small-norm α among the
+equivalent ones, and fall back to a pseudo-inverse with a
+:class:`~lssvm_cvx.exceptions.ConditioningWarning` only if that is still singular.  Every solve
+with the ridge is followed by iterative refinement against the exact system (residual of (A)
+without the ridge, corrected with the ridged factors: the iterated-Tikhonov step, which
+converges for a consistent singular system), at most :data:`REFINE_STEPS` steps of O(N²) each,
+until the residual stops halving.  That step shrinks the error by ``δ/(λ + δ)`` per
+eigen-direction of the α block while the residual of (A) is at rounding level after one step,
+so the ridge must sit below the penalty's small but real eigenvalues: with ``δ = 1e-10·max|A|``
+(until 2026-11-30) a graph term given as the plain matrix ``K L K`` (RBF, RKHS weight 1e-5,
+smallest eigenvalue of ``P`` 2.5e-11) left the fitted values 4.1e-3 ``||y||`` from the range of K
+at N = 60 and 7.1e-4 at N = 400; with ``1e-14``, 7.2e-9 and 2.6e-7 (``notes/augmented_ridge.md``,
+which also shows that a stopping rule on the fitted values instead changes little;
+``tests/test_engine.py`` checks it).  The leave-``E``-out refits of
+:meth:`AugmentedSystem.refit_predictions` subtract columns of the ridged inverse and lose digits
+with a small ridge (the range of K's refits, checked against ``GridSearchCV``'s, take ``1e-10``:
+:class:`~lssvm_cvx.linalg.engine.RangeSystem`).
 :meth:`AugmentedSystem.diagnostics` reports the ridge, the steps and the final relative
 residual, which the closed form's certificate carries.
 
@@ -73,7 +82,7 @@ __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "generalized_path
            "JITTER", "REFINE_STEPS", "RESIDUAL_TOL"]
 
 #: relative ridge on α added when system (A) is numerically singular (α not identifiable)
-JITTER = 1e-10
+JITTER = 1e-14
 #: most iterative-refinement steps after a solve with the ridge
 REFINE_STEPS = 20
 #: largest relative residual ``||A x - r|| / ||r||`` of a solve off NumPy accepted (NumPy falls
@@ -235,10 +244,11 @@ class AugmentedSystem(QuadraticSystem):
     same, and where NumPy falls back to the pseudo-inverse a solve whose relative residual stays
     above :data:`RESIDUAL_TOL` is a one-line :class:`~lssvm_cvx.exceptions.NumericalError`
     (issue 30 step 5: this class replaced the device twin in ``lssvm_cvx.device.quadratic``).
-    :meth:`refit_predictions` is NumPy's only.
+    :meth:`refit_predictions` is NumPy's only.  ``ridge``: the relative ridge where one is
+    needed (module docstring; default :data:`JITTER`).
     """
 
-    def __init__(self, K: Any, s: Any, P: Any):
+    def __init__(self, K: Any, s: Any, P: Any, *, ridge: float = JITTER):
         xp, _, self._numpy = namespace_or_numpy(K, s, P)
         self.xp = xp
         n = int(K.shape[0])
@@ -254,7 +264,7 @@ class AugmentedSystem(QuadraticSystem):
             # α is not identifiable (module docstring): add δ||α||²/2 with δ tiny relative to
             # the system, which selects the smallest-norm α among the (almost) equivalent ones
             # and moves the fitted values by O(δ) (refinement then removes it: _refined)
-            self.jitter = JITTER * max(float(xp.max(xp.abs(A))), 1.0)
+            self.jitter = ridge * max(float(xp.max(xp.abs(A))), 1.0)
             if self._numpy:
                 A[np.arange(n), np.arange(n)] += self.jitter
             else:

@@ -360,14 +360,7 @@ class Term(BaseEstimator):
         numpy.ndarray of shape (N, N)
             The matrix ``M``.
         """
-        label = name or type(self).__name__
-
-        def compute() -> np.ndarray:
-            with user_code(f"term {label!r} ({type(self).__name__})", "fitted_quadratic"):
-                M = self.fitted_quadratic(ctx)
-            return check_quadratic(M, ctx.n, name=label)
-
-        return ctx.cached(("fitted_matrix", id(self)), compute)
+        return self._checked(ctx, name, "fitted_quadratic")
 
     def matrix(self, ctx: Context, *, name: str | None = None) -> np.ndarray:
         """The checked, symmetrised ``P`` of a quadratic term (memoised in ``ctx``).
@@ -384,14 +377,19 @@ class Term(BaseEstimator):
         numpy.ndarray of shape (N, N)
             The matrix ``P``.
         """
+        return self._checked(ctx, name, "quadratic")
+
+    def _checked(self, ctx: Context, name: str | None, method: str) -> np.ndarray:
+        """The checked, symmetrised matrix the user's ``method`` returns, memoised in ``ctx``
+        (:meth:`matrix` and :meth:`fitted_matrix`)."""
         label = name or type(self).__name__
 
         def compute() -> np.ndarray:
-            with user_code(f"term {label!r} ({type(self).__name__})", "quadratic"):
-                P = self.quadratic(ctx)
-            return check_quadratic(P, ctx.n, name=label)
+            with user_code(f"term {label!r} ({type(self).__name__})", method):
+                M = getattr(self, method)(ctx)
+            return check_quadratic(M, ctx.n, name=label)
 
-        return ctx.cached(("matrix", id(self)), compute)
+        return ctx.cached((method, id(self)), compute)
 
     def factor(self, ctx: Context) -> np.ndarray:
         """``L`` with ``L L' = P`` (:func:`psd_factor`, memoised in ``ctx``).
