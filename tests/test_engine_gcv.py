@@ -41,32 +41,38 @@ def _fitted(K, s, P, y, bias=True):
 
 
 def _dense_gcv(K, s, P, y, bias=True):
-    n = len(y)
-    H = np.column_stack([_fitted(K, s, P, e, bias) for e in np.eye(n)])
-    r = y - H @ y
-    return n * (r @ r) / np.trace(np.eye(n) - H) ** 2
+    """GCV over the points in the loss (``s > 0``; since the fifteenth session — before, a point
+    of weight 0 counted its residual and 1 in the trace): their targets to their fits."""
+    on = s > 0
+    H = np.column_stack([_fitted(K, s, P, e, bias) for e in np.eye(len(y))])[np.ix_(on, on)]
+    r = y[on] - H @ y[on]
+    return on.sum() * (r @ r) / np.trace(np.eye(on.sum()) - H) ** 2
 
 
-def _exact_gcv(K, P, y, dps=30):
+def _exact_gcv(K, P, y, dps=30, labelled=None):
     """GCV of ½||y - Kα - b1||² + ½α'Pα from its stationarity conditions solved in ``dps``
     digits (mpmath): ``Pα + Kμ = 0``, ``1'μ = 0``, ``Kα + b1 - μ = y`` give ``ŷ = y + μ``,
     so the hat matrix is ``I + Z`` with ``Z`` the μμ block of the inverse — accurate where
-    α is not identifiable in double precision and a least-squares reference is not."""
+    α is not identifiable in double precision and a least-squares reference is not.
+    ``labelled`` (bool mask): only those points in the loss (the others' rows ``-μ_i = 0``),
+    the GCV of their targets and fits."""
     import mpmath as mp
 
     n = len(y)
+    on = np.ones(n, bool) if labelled is None else np.asarray(labelled)
     with mp.workdps(dps):
         A = mp.zeros(2 * n + 1)
         for i in range(n):
             for j in range(n):
                 A[i, j] = (P[i, j] + P[j, i]) / 2
-                A[n + 1 + i, j] = A[j, n + 1 + i] = K[i, j]
-            A[n + 1 + i, n] = A[n, n + 1 + i] = 1
+                A[n + 1 + i, j] = A[j, n + 1 + i] = K[i, j] * on[i]
+            A[n + 1 + i, n] = A[n, n + 1 + i] = int(on[i])
             A[n + 1 + i, n + 1 + i] = -1
         Ainv = mp.inverse(A)
         Z = np.array([[float(Ainv[n + 1 + i, n + 1 + j]) for j in range(n)] for i in range(n)])
-    r = -Z @ y
-    return n * (r @ r) / np.trace(-Z) ** 2
+    Z = Z[np.ix_(on, on)]
+    r = -Z @ y[on]
+    return on.sum() * (r @ r) / np.trace(-Z) ** 2
 
 
 CASES = {
@@ -195,10 +201,16 @@ def test_the_composed_estimator_selects_by_gcv():
                                   selection="gcv").fit(X, y)
     with pytest.raises(HyperparameterError, match="closed form"):
         RegularizedLSSVMRegressor(loss="huber", selection="gcv").fit(X, y)
+    # unlabelled points (weight 0; refused until the fifteenth session): the GCV of the labelled ones
     w = np.ones(24)
-    w[3] = 0.0
-    with pytest.raises(HyperparameterError, match="positive sample_weight"):
-        RegularizedLSSVMRegressor(selection="gcv").fit(X, y, sample_weight=w)
+    w[::4] = 0.0
+    est = RegularizedLSSVMRegressor(terms=terms, selection="gcv", weight_grid=grid,
+                                    sigma2_grid=[0.5]).fit(X, y, sample_weight=w)
+    for p, score in zip(est.cv_results_["params"], est.cv_results_["mean_test_score"]):
+        f = RegularizedLSSVM(X, y, kernel=RBF(0.5), terms=terms)
+        P = p["terms__rkhs"] * RBF(0.5)(X) + p["terms__graph"] * graph.matrix(f.context)
+        np.testing.assert_allclose(-score, _exact_gcv(RBF(0.5)(X), P, y, labelled=w > 0),
+                                   rtol=1e-6)
 
 
 def test_the_lssvm_estimators_gcv_is_the_gamma_sweeps():

@@ -15,7 +15,7 @@ k-nearest-neighbour graph, :math:`f = K\alpha` the fitted values):
 
 In :class:`lssvm_cvx.RegularizedLSSVMClassifier` a ``sample_weight`` of 0 keeps the point in the
 kernel basis and in the graph (it only leaves the loss; its label is ignored), and the closed
-form takes it (the augmented optimality system). Two moons, 120 points, ten labels: the RKHS
+form takes it (the primal problem on the range of :math:`K`, whose loss is the labelled rows). Two moons, 120 points, ten labels: the RKHS
 norm alone draws a line between the labels; the graph carries them along the moons. The
 closed form is checked against a cvxpy solve by the harness.
 """

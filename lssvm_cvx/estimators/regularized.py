@@ -239,8 +239,9 @@ _DOC_SEARCH = """
     selection : {None, "loo", "kfold", "gcv"}, default=None
         Search ``weight_grid`` (× ``sigma2_grid`` when given) by held-out error: leave-one-out,
         or the splits of ``cv``; or by generalised cross-validation of the closed form (the
-        squared loss and quadratic terms: ``N ||y - ŷ||² / tr(I - H)²``, no held-out fits;
-        ``mean_test_score`` is minus it).  ``None``: fit with the weights and width as given.
+        squared loss and quadratic terms: ``N ||y - ŷ||² / tr(I - H)²`` over the points of
+        positive ``sample_weight``, no held-out fits; ``mean_test_score`` is minus it).
+        ``None``: fit with the weights and width as given.
     loo : {"refit", "loss"}, default="refit"
         The estimand of the held-out error.  ``"refit"``: a held-out point leaves the loss,
         the kernel basis and every term (a kNN graph is rebuilt without it) — what

@@ -204,8 +204,8 @@ def search(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, w: np.nda
                         and (est.loo == "loss" or rkhs_only) and _partition(splits, n))
             if use_path:
                 loo = all(te.size == 1 for _, te in splits)
-                dec = form.decomposition() if dec is None else dec.reweighted(
-                    {k: wk for k, (_, wk) in cand.items()})
+                dec = (form.decomposition() if dec is None
+                       else dec.reweighted(dict(zip(other_keys, combo))))
                 with np.errstate(divide="ignore", invalid="ignore"):  # weight-0 rows unused
                     R = dec.path(path_key, grid[path_key], Y,
                                  folds=None if loo else [te for _, te in splits])[2]
@@ -248,14 +248,12 @@ def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, te
     """``selection="gcv"``: every candidate scored by generalised cross-validation of its
     closed form as a linear smoother of the targets (Golub, Heath & Wahba 1979; a criterion,
     not held-out splits: ``mean_test_score`` is minus it), one weight's path per σ² and
-    combination of the others (:meth:`lssvm_cvx.linalg.engine.Decomposition.gcv_path`)."""
+    combination of the others (:meth:`lssvm_cvx.linalg.engine.Decomposition.gcv_path`); a
+    point of weight 0 (unlabelled) counts in neither the residuals nor the trace."""
     if not (make_loss(est.loss).squared and all(t.is_quadratic for t, _ in terms.values())
             and est.solver is None):
         raise HyperparameterError("selection='gcv' needs the closed form: the squared loss, "
                                   "quadratic terms and solver=None")
-    if w is not None and not np.all(w > 0):
-        raise HyperparameterError("selection='gcv' scores every point as an observation: give "
-                                  "every point a positive sample_weight")
     path_key, *other_keys = list(grid)
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     params, values = [], []
@@ -264,7 +262,7 @@ def _gcv_search(est: Any, X: np.ndarray, Y: np.ndarray, w: np.ndarray | None, te
         for combo in itertools.product(*(grid[k] for k in other_keys)):
             cand = _with_weights(terms, other_keys, combo)
             dec = (formulation(X, y0, float(s2), w, cand).decomposition() if dec is None
-                   else dec.reweighted({k: wk for k, (_, wk) in cand.items()}))
+                   else dec.reweighted(dict(zip(other_keys, combo))))
             for wk, v in zip(grid[path_key], dec.gcv_path(path_key, grid[path_key], Y)):
                 params.append(candidate_params(other_keys, combo, path_key, wk,
                                                s2 if searched else None))

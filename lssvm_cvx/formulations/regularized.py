@@ -303,7 +303,7 @@ class RegularizedLSSVM(Formulation):
         """
         dec = self.decomposition()       # refuses terms that are not quadratic
         # a point of weight 0 stays in the basis and in the terms (semi-supervised: Laplacian
-        # RLS); the augmented system takes it (its row of μ is 0), the bordered one (S^{-1})
+        # RLS); the range of K and the augmented system take it, the bordered one (S^{-1})
         # does not: the engine picks
         overwrite = (overwrite_gram and (self._K_given is None or self.gram_owned)
                      and dec.representation(weights) == "bordered")

@@ -17,13 +17,14 @@ terms' structure:
   eigendecomposition of ``S^½KS^½`` (:class:`SpectralSystem`);
 * every weighted term the RKHS norm or a term on the fitted values ``½ f'Mf``, ``f = Kα``
   (``P_k = K M K``, a :class:`FittedTerm`: a graph Laplacian's smoothness), the RKHS norms'
-  weight positive, every ``s_i > 0`` (NumPy): the primal problem on ``K``'s range
-  (since 2026-11-30): with ``K = UΛU'`` from one eigendecomposition, the design
-  ``Φ = UΛ^½`` and ``θ = Λ^½U'α``, one Cholesky of order ``rank K`` per weight
-  (:class:`RangeSystem`, :meth:`Decomposition.range_path`, which derives it).  It never forms
-  the normal equations of ``K`` nor needs a ridge on ``α``: on an ill-conditioned Gram at small
-  weights it is the accurate one (``tests/test_engine.py``: the augmented system's fit 4e-3
-  ``||y||`` off a 40-digit solve, this one's 1e-12);
+  weight positive, every ``s_i ≥ 0`` and two or more positive (NumPy; unlabelled points of
+  weight 0 too, since the fifteenth session): the primal problem on ``K``'s range (since
+  2026-11-30): with ``K = UΛU'`` from one eigendecomposition, the design ``Φ = UΛ^½`` and
+  ``θ = Λ^½U'α``, one Cholesky of order ``rank K`` per weight (:class:`RangeSystem`,
+  :meth:`Decomposition.range_path`, which derives it).  It never forms the normal equations
+  of ``K`` nor needs a ridge on ``α``: on an ill-conditioned Gram at small weights it is the
+  accurate one (``tests/test_engine.py``: the augmented system's fit 4e-3 ``||y||`` off a
+  40-digit solve, this one's 1e-12);
 * any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
   :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
   of ``K``; a path of one weight from one generalised eigendecomposition when a pencil is safely
@@ -69,6 +70,7 @@ import numpy as np
 from ..exceptions import HyperparameterError
 from ..kernels.psd import psd_eigh
 from .arrays import namespace_or_numpy
+from .folds import disjoint_folds
 from .primal import DesignDecomposition, PrimalSystem, Representation
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .scores import block_residuals, diagonal_residuals, dual_gcv
@@ -193,15 +195,20 @@ class Decomposition(Representation):
     def representation(self, weights: Mapping[str, float] | None = None) -> str:
         """``"bordered"`` (every term with a nonzero weight the RKHS norm, a positive total
         weight and positive loss weights: order N + 1, one Cholesky), ``"range"`` (every
-        weighted term the RKHS norm or a :class:`FittedTerm`, the RKHS norms' weight
-        positive, positive loss weights, NumPy: the primal system on ``K``'s range,
+        weighted term the RKHS norm or a :class:`FittedTerm`, the RKHS norms' weight positive,
+        loss weights ≥ 0, two or more positive, NumPy: the primal system on ``K``'s range,
         :meth:`range_path`) or ``"augmented"`` (order 2N + 1, one LU): what :meth:`system`
         factorises at ``weights``."""
         w = self.weights(weights)
-        positive = bool(self.xp.all(self._weights_vector() > 0))
-        if self._bordered_weights(w) and positive:
+        s = self._weights_vector()
+        if self._bordered_weights(w) and bool(self.xp.all(s > 0)):
             return "bordered"
-        return "range" if positive and self._range_weights(w) else "augmented"
+        return "range" if self._range_loss(s) and self._range_weights(w) else "augmented"
+
+    def _range_loss(self, s: Any) -> bool:
+        """Whether the loss weights allow the range: none negative, two or more positive (the
+        design's rows; one has no spread for :func:`~lssvm_cvx.linalg.penalties.normalizer`)."""
+        return self.numpy and bool(np.all(s >= 0)) and int(np.count_nonzero(s)) >= 2
 
     def _range_weights(self, w: Mapping[str, float]) -> bool:
         """Whether the weights allow the range representation (the loss weights aside)."""
@@ -298,8 +305,8 @@ class Decomposition(Representation):
                    ) -> tuple[list[Any], list[Any], list[Any]] | None:
         """:meth:`path` in the range of ``K`` where every weighted term sees ``α`` only
         through ``f = Kα`` (the RKHS norm, a :class:`FittedTerm`), the RKHS norms' total
-        weight is positive along ``values`` and so are the loss weights (NumPy, the bias
-        free); else None.
+        weight is positive along ``values``, no loss weight is negative and two or more are
+        positive (NumPy, the bias free; a point of weight 0 only in the terms); else None.
 
         With ``K = UΛU'`` over the eigenvalues above
         :data:`~lssvm_cvx.kernels.psd.PSD_FACTOR_RTOL` of the largest
@@ -316,18 +323,20 @@ class Decomposition(Representation):
         ``tests/test_engine.py`` checks both against refits).
         """
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
-        if not (bool(np.all(self._weights_vector() > 0)) and ws.size and all(
+        if not (self._range_loss(self._weights_vector()) and ws.size and all(
                 self._range_weights(self.weights({name: float(v)})) for v in ws)):
             return None
         return Representation.path(self, name, ws, Y, folds=folds, cover=cover)  # RangeSystem s
 
     def range_design(self) -> tuple[DesignDecomposition, np.ndarray]:
         """``(design, back)``: the primal problem on ``Φ = UΛ^½`` of :meth:`range_path` (its
-        terms the RKHS norms and the :class:`FittedTerm` s, ``Φ'MΦ``) and ``back = UΛ^{-½}``
-        (``α = back @ θ``), from one eigendecomposition of ``K`` (formed once)."""
+        terms the RKHS norms and the :class:`FittedTerm` s, ``Φ'MΦ`` over every point; its
+        loss the rows of positive weight) and ``back = UΛ^{-½}`` (``α = back @ θ``), from one
+        eigendecomposition of ``K`` (formed once)."""
         if not self._range:
             lam, U = psd_eigh(self.K)
             Phi = U * np.sqrt(lam)
+            s = self._weights_vector()
             terms = {}
             for k, (P, w) in self._terms.items():
                 if P is RKHS:
@@ -339,7 +348,7 @@ class Decomposition(Representation):
                     # duplicated points) cannot change the fit; its weight is then ignored
                     if np.trace(G) > 1e-14 * np.linalg.norm(M) * lam.sum():
                         terms[k] = ((G + G.T) / 2, w)
-            self._range.append((DesignDecomposition(Phi, self._weights_vector(), terms),
+            self._range.append((DesignDecomposition(Phi[s > 0], s[s > 0], terms),
                                 U / np.sqrt(lam)))
         return self._range[0]
 
@@ -423,6 +432,10 @@ class RangeSystem(PrimalSystem):
     system's (the same hat matrix); ``refit_predictions`` (``loo="refit"``: the point leaves
     the basis and the terms too) is the augmented system's.
 
+    A point of loss weight 0 (unlabelled) is a row of ``Φ`` in the terms, none in the design's
+    loss, and has no held-out residual (NaN, as in the augmented system); GCV is over the points
+    in the loss (the augmented system's too since the fifteenth session).
+
     Parameters
     ----------
     dec : Decomposition
@@ -435,16 +448,35 @@ class RangeSystem(PrimalSystem):
         design, self.back = dec.range_design()
         super().__init__(design, design.system(
             {k: v for k, v in weights.items() if k in design.names}).v)
-        self.engine, self.w = dec, dict(weights)
+        self.engine, self.w, self.n, s = dec, dict(weights), dec.n, dec._weights_vector()
+        self.rows = None if bool(np.all(s > 0)) else np.flatnonzero(s > 0)  # those in the loss
+
+    def _loss_rows(self, Y: Any) -> Any:
+        """``Y`` on the rows in the loss (the design's rows)."""
+        return Y if self.rows is None else np.asarray(Y)[self.rows]
 
     def solve(self, Y, top=0.0):
-        theta, b = super().solve(Y, top)
+        theta, b = super().solve(self._loss_rows(Y), top)
         return self.back @ theta, b
 
     def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
             ) -> tuple[Any, Any, Any]:
-        theta, b, res = super().fit(Y, folds, cover=cover)
+        if self.rows is None:
+            theta, b, res = super().fit(Y, folds, cover=cover)
+            return self.back @ theta, b, res
+        where = np.full(self.n, -1)     # the held-out sets in the design's rows
+        where[self.rows] = np.arange(self.rows.size)
+        sets = None if folds is None else [f[f >= 0] for f in (
+            where[V] for V in disjoint_folds(folds, self.n, cover=cover)) if np.any(f >= 0)]
+        theta, b, part = super().fit(self._loss_rows(Y), sets or None)
+        if sets == []:                  # no set holds a point of the loss
+            part = np.full_like(part, np.nan)
+        res = np.full((self.n,) + np.shape(part)[1:], np.nan)
+        res[self.rows] = part
         return self.back @ theta, b, res
+
+    def gcv(self, Y):
+        return super().gcv(self._loss_rows(Y))
 
     def diagnostics(self, Y):
         return {**super().diagnostics(Y), "rank": float(self.back.shape[1])}

@@ -266,7 +266,7 @@ class PrimalSystem(QuadraticSystem):
         return self.fit(Y)[2]
 
     def kfold(self, Y: Any, folds: Sequence[Any], *, cover: bool = False) -> Any:
-        return self.dec.bound(Y).kfold_residuals(folds, cover=cover, **self.v)
+        return self.fit(Y, folds, cover=cover)[2]
 
     def gcv(self, Y: Any) -> float:
         return self.dec.bound(Y).gcv(**self.v)

@@ -499,13 +499,17 @@ class AugmentedSystem(QuadraticSystem):
 
     def gcv(self, Y):
         """``y - ŷ = y - Kα - b`` and ``tr(I - H) = -tr Z`` (``H = I + S^{-½} Z S^{½}``, module
-        docstring; a point of loss weight 0 has ``Z_ii = -1`` and ``H_ii = 0``); the solution
-        and ``Z`` refined together (:meth:`_solution_Z`)."""
+        docstring), over the points in the loss: a point of weight 0 (``Z_ii = -1``, its
+        target not an observation) counts in neither (until the fifteenth session, 2026-11-30,
+        its residual and 1 did);
+        the solution and ``Z`` refined together (:meth:`_solution_Z`)."""
         xp = self.xp
         X, Z = self._solution_Z(Y)
         R = _cols(Y) - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
-        return float(gcv_score(float(xp.mean(xp.sum(R**2, axis=0))), self.n,
-                               -float(xp.sum(xp.linalg.diagonal(Z)))))
+        out = self.r == 0
+        R2, dZ = xp.where(out[:, None], 0.0, R**2), xp.where(out, 0.0, xp.linalg.diagonal(Z))
+        return float(gcv_score(float(xp.mean(xp.sum(R2, axis=0))),
+                               self.n - int(xp.sum(xp.astype(out, xp.int64))), -float(xp.sum(dZ))))
 
     def loo(self, Y):
         X, Z = self._solution_Z(Y)
