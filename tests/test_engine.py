@@ -173,7 +173,13 @@ def test_one_labelled_point_or_a_negative_weight_is_not_the_range():
     terms = {"rkhs": (RKHS, 0.3), "rough": (FittedTerm(R), 0.05)}
     one = np.zeros_like(s)
     one[4] = 1.0
-    assert decompose(K, one, terms).representation() == "augmented"
+    negative = s.copy()
+    negative[2] = -1.0
+    for bad in (one, negative):
+        dec = decompose(K, bad, terms)
+        assert dec.representation() == "augmented"
+        with pytest.raises(HyperparameterError, match="representation 'range'"):
+            dec.system(representation="range")
     one[7] = 2.0
     assert decompose(K, one, terms).representation() == "range"
 

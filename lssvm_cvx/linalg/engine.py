@@ -246,7 +246,8 @@ class Decomposition(Representation):
         w = self.weights(weights)
         if representation not in (None, "bordered", "range", "augmented") or (
                 representation == "bordered" and not self._bordered_weights(w)) or (
-                representation == "range" and not self._range_weights(w)):
+                representation == "range" and not (self._range_weights(w) and self._range_loss(
+                    self._weights_vector()))):
             raise HyperparameterError(f"representation {representation!r} at weights {w}: use "
                                       "'augmented', 'bordered' where every weighted term is "
                                       "the RKHS norm with a positive total weight, or 'range' "
