@@ -280,6 +280,37 @@ def test_laplacian_rls_zero_weights_stay_in_the_graph_and_match_cvxpy():
     np.testing.assert_allclose(est.decision_function(X), cf["f"], atol=1e-8)
 
 
+@pytest.mark.parametrize("loo", ["loss", "refit"])
+def test_a_laplacian_rls_search_scores_what_refits_of_the_labelled_points_score(loo):
+    """Laplacian RLS (a third of the points unlabelled) searched by leave-one-out: each
+    candidate's score is the mean squared error of refits that drop one labelled point —
+    from the loss only (``loo="loss"``: a weight of 0, the graph and basis keep it; the
+    closed-form path, in the range of K since the fifteenth session) or from the data
+    (``loo="refit"``: the estimator refitted without the row, GridSearchCV's estimand)."""
+    X, y = _data(30, seed=4)
+    w = np.ones(30)
+    w[::3] = 0.0
+    grid = [1e-3, 1e-1, 10.0]
+    terms = {"rkhs": (RKHSNorm(), 1e-2), "graph": (GraphLaplacian(n_neighbors=5), 0.1)}
+    est = RegularizedLSSVMRegressor(sigma2=0.5, terms=terms, selection="loo", loo=loo,
+                                    weight_grid={"graph": grid}).fit(X, y, sample_weight=w)
+    labelled = np.flatnonzero(w > 0)
+    for g, score in zip(grid, est.cv_results_["mean_test_score"]):
+        fixed = {"rkhs": terms["rkhs"], "graph": (GraphLaplacian(n_neighbors=5), g)}
+        errs = []
+        for i in labelled:
+            if loo == "loss":
+                wi = w.copy()
+                wi[i] = 0.0
+                m = RegularizedLSSVMRegressor(sigma2=0.5, terms=fixed).fit(X, y, sample_weight=wi)
+            else:
+                keep = np.setdiff1d(np.arange(30), [i])
+                m = RegularizedLSSVMRegressor(sigma2=0.5, terms=fixed).fit(
+                    X[keep], y[keep], sample_weight=w[keep])
+            errs.append((y[i] - m.predict(X[i:i + 1])[0]) ** 2)
+        assert score == pytest.approx(-np.mean(errs), rel=1e-7)
+
+
 def test_zero_weight_points_are_never_held_out():
     X, y = _data(30)
     w = np.ones(30)

@@ -73,6 +73,7 @@ from .arrays import namespace_or_numpy
 from .folds import disjoint_folds
 from .primal import DesignDecomposition, PrimalSystem, Representation
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
+from .range_refits import range_refit_predictions
 from .scores import block_residuals, diagonal_residuals, dual_gcv
 from .spectral import SpectralBordered, use_eigh
 
@@ -421,17 +422,13 @@ class Decomposition(Representation):
         return [SpectralSystem(spec, float(c), s) for c in cs]
 
 
-#: the augmented system's relative ridge in :meth:`RangeSystem.refit_predictions` (its docstring)
-_REFIT_RIDGE = 1e-10
-
-
 class RangeSystem(PrimalSystem):
     """(Q) at weights where every weighted term sees ``α`` only through ``f = Kα``: the
     primal system on ``K``'s range (:meth:`Decomposition.range_path`, whose docstring derives
     it; the design shared by every weight, :meth:`Decomposition.range_design`).  ``solve``
     and ``fit`` give ``α = UΛ^{-½}θ``; the held-out residuals and GCV are the primal
     system's (the same hat matrix); ``refit_predictions`` (``loo="refit"``: the point leaves
-    the basis and the terms too) is the augmented system's.
+    the basis and the terms too) are refits in the range (:mod:`~lssvm_cvx.linalg.range_refits`).
 
     A point of loss weight 0 (unlabelled) is a row of ``Φ`` in the terms, none in the design's
     loss, and has no held-out residual (NaN, as in the augmented system); GCV is over the points
@@ -485,15 +482,19 @@ class RangeSystem(PrimalSystem):
     def refit_predictions(self, Y: np.ndarray, sets: Sequence[tuple[np.ndarray, np.ndarray]],
                           changes: Sequence[tuple[np.ndarray, np.ndarray]] | None = None
                           ) -> list[np.ndarray]:
-        """:meth:`~lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions` of the
-        augmented system at these weights, with the ridge ``1e-10`` where it needs one: these
-        refits are checked against ``GridSearchCV``'s, which solve each training set in the
-        range of K, and the deletion formulas lose digits with the solves' smaller ridge
-        (graph term, 30 points: 5.4e-9 apart at 1e-10, 7.9e-7 at 1e-14;
-        ``notes/augmented_ridge.md``)."""
-        dec = self.engine
-        return AugmentedSystem(dec.K, dec._weights_vector(), dec.weighted_sum(self.w),
-                               ridge=_REFIT_RIDGE).refit_predictions(Y, sets, changes)
+        """Decision values at ``test`` of the model refitted without ``E`` (out of the loss,
+        the basis and the terms), for each ``(E, test)`` in ``sets``: in the range of ``K``
+        (:func:`~lssvm_cvx.linalg.range_refits.range_refit_predictions`; until the fifteenth
+        session the augmented system's deletion formulas, whose ridge moved these values by up
+        to 3e-2 ``max|y|``: ``notes/range_refits.md``)."""
+        design, back = self.engine.range_design()
+        lam = 1.0 / np.sum(back**2, axis=0)          # back = UΛ^{-½}: Φ = UΛ^½ = back Λ
+        eye = np.eye(back.shape[1])
+        H = np.zeros_like(eye)
+        for k in design.names:
+            H += self.w[k] * (eye if design.problem.P[k] is None else design.problem.P[k])
+        return range_refit_predictions(back * lam, back, np.asarray(self.engine._weights_vector()),
+                                       H, Y, sets, changes)
 
 
 class SpectralSystem(QuadraticSystem):

@@ -35,9 +35,9 @@ smallest eigenvalue of ``P`` 2.5e-11) left the fitted values 4.1e-3 ``||y||`` fr
 at N = 60 and 7.1e-4 at N = 400; with ``1e-14``, 7.2e-9 and 2.6e-7 (``notes/augmented_ridge.md``,
 which also shows that a stopping rule on the fitted values instead changes little;
 ``tests/test_engine.py`` checks it).  The leave-``E``-out refits of
-:meth:`AugmentedSystem.refit_predictions` subtract columns of the ridged inverse and lose digits
-with a small ridge (the range of K's refits, checked against ``GridSearchCV``'s, take ``1e-10``:
-:class:`~lssvm_cvx.linalg.engine.RangeSystem`).
+:meth:`AugmentedSystem.refit_predictions` subtract columns of the ridged inverse: with a ridge
+they lose digits or move with it (the range of K refits without one since the fifteenth
+session: :mod:`~lssvm_cvx.linalg.range_refits`).
 :meth:`AugmentedSystem.diagnostics` reports the ridge, the steps and the final relative
 residual, which the closed form's certificate carries.
 

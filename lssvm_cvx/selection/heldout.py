@@ -14,10 +14,13 @@ How each is computed (never more than it needs):
 
 * squared loss, quadratic terms, ``"loss"``: the closed-form residuals of one factorisation
   (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.loo` / ``kfold``);
-* squared loss, quadratic terms that do not depend on the data (``Term.depends_on_data`` is
-  False: ``P_{-E} = P[-E, -E]``), ``"refit"``: exact, from the same factorisation by deleting
-  the left-out points' rows and columns of the optimality system
-  (:meth:`~lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions`);
+* squared loss, quadratic terms whose change on the remaining points is known
+  (:meth:`~lssvm_cvx.terms.Term.refit_change`: none for a term that does not see the data, a
+  low-rank one for a kNN graph), ``"refit"``: from the same factorisation by deleting the
+  left-out points (:meth:`~lssvm_cvx.linalg.quadratic.AugmentedSystem.refit_predictions`; in
+  the range of K, :mod:`~lssvm_cvx.linalg.range_refits`, one point at a time: since the
+  fifteenth session its sets of several points are refitted per split, the update losing
+  accuracy with the set's size where K is numerically singular);
 * otherwise: one refit per split — the closed form on the remaining points, a cvxpy solve
   (``"loss"``: the cached DPP problem with the left-out weights set to 0; ``"refit"``: the
   composition on the remaining points, :meth:`RegularizedLSSVM.without`), or graduated
@@ -339,7 +342,9 @@ def heldout_predictions(form: RegularizedLSSVM, splits: Sequence[tuple[np.ndarra
                                                    "representer theorem)"
                                                    if estimand == "refit" else ""))
         return HeldOut(preds, ["closed_form"] * len(splits), [""] * len(splits), why)
-    changes = _term_changes(form, splits) if closed else None
+    update = closed and (all(te.size == 1 and tr.size == n - 1 for tr, te in splits)
+                         or form.decomposition().representation() != "range")
+    changes = _term_changes(form, splits) if update else None
     if changes is not None:
         preds = _refit_by_update(form, splits, Y, changes)
         low_rank = any(U.shape[1] for U, _, _ in changes)
