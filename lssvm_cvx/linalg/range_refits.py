@@ -24,10 +24,10 @@ change, after the O(r²N) of the shared solves.
 Why not the augmented system's deletion formulas (which this replaced in the fifteenth
 session): they need a ridge on ``α`` where ``K`` is numerically singular, and a prediction at
 a point out of the basis depends on it.  ``notes/range_refits.md`` measures both against fresh
-refits and 50-digit solves: leave-one-out on an RBF Gram of numerical rank 19 of 30, 1.3e-6
-``max|y|`` at worst here against 2.8e-2.  The refit's ``α`` is sought in ``K``'s range
-(``α_E = 0`` within it), which the refit's own range only approximates: the error grows with
-the set (sets of two points: 1.6e-4 on that problem), so the held-out predictions
+refits and 50-digit solves: leave-one-out over 81 problems (RBF Grams of numerical rank down
+to 19 of 30), 1.6e-6 ``max|y|`` at worst against 2.8e-2.  The refit's ``α`` is sought in
+``K``'s range (``α_E = 0`` within it), which the refit's own range only approximates: the error
+grows with the set (sets of two points: up to 2.6e-4), so the held-out predictions
 (:func:`~lssvm_cvx.selection.heldout.heldout_predictions`) use it for leave-one-out and refit
 sets of several points per split.
 """
