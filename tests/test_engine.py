@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.exceptions import HyperparameterError, InputError
 from lssvm_cvx.linalg.engine import RKHS, FittedTerm, decompose
 
 
@@ -168,18 +168,20 @@ def test_gcv_with_unlabelled_points_scores_the_labelled_ones(case):
 
 def test_one_labelled_point_or_a_negative_weight_is_not_the_range():
     """The range's design needs two rows in the loss (the primal normaliser divides by their
-    spread) and no negative weight; else the augmented system (or the loss's own check)."""
+    spread); else the augmented system.  A negative loss weight is refused by ``decompose``
+    itself (since the sixteenth session; before, the augmented system solved it)."""
     K, y, s, R = _problem()
     terms = {"rkhs": (RKHS, 0.3), "rough": (FittedTerm(R), 0.05)}
     one = np.zeros_like(s)
     one[4] = 1.0
     negative = s.copy()
     negative[2] = -1.0
-    for bad in (one, negative):
-        dec = decompose(K, bad, terms)
-        assert dec.representation() == "augmented"
-        with pytest.raises(HyperparameterError, match="representation 'range'"):
-            dec.system(representation="range")
+    dec = decompose(K, one, terms)
+    assert dec.representation() == "augmented"
+    with pytest.raises(HyperparameterError, match="representation 'range'"):
+        dec.system(representation="range")
+    with pytest.raises(InputError, match="loss weights must be finite and >= 0"):
+        decompose(K, negative, terms)
     one[7] = 2.0
     assert decompose(K, one, terms).representation() == "range"
 

@@ -11,19 +11,17 @@ callable, and is formed only when a weight needs it) and picks the representatio
 terms' structure:
 
 * every term with a nonzero weight the RKHS norm (``P_k = K``; :data:`RKHS` marks one) and
-  every ``s_i > 0``: the
-  bordered system of order ``N + 1`` with ``K + (Σ w_k) S⁻¹``, one Cholesky
+  every ``s_i > 0``: the bordered system of order ``N + 1`` with ``K + (Σ w_k) S⁻¹``, one Cholesky
   (:class:`~lssvm_cvx.linalg.quadratic.RKHSSystem`); a path of the total weight from one
   eigendecomposition of ``S^½KS^½`` (:class:`SpectralSystem`);
 * every weighted term the RKHS norm or a term on the fitted values ``½ f'Mf``, ``f = Kα``
   (``P_k = K M K``, a :class:`FittedTerm`: a graph Laplacian's smoothness), the RKHS norms'
   weight positive, every ``s_i ≥ 0`` and two or more positive (NumPy; unlabelled points of
-  weight 0 too, since the fifteenth session): the primal problem on ``K``'s range (since
-  2026-11-30): with ``K = UΛU'`` from one eigendecomposition, the design ``Φ = UΛ^½`` and
-  ``θ = Λ^½U'α``, one Cholesky of order ``rank K`` per weight (:class:`RangeSystem`,
-  :meth:`Decomposition.range_path`, which derives it).  It never forms the normal equations
-  of ``K`` nor needs a ridge on ``α``: on an ill-conditioned Gram at small weights it is the
-  accurate one (``tests/test_engine.py``: the augmented system's fit 4e-3 ``||y||`` off a
+  weight 0 too): the primal problem on ``K``'s range: with ``K = UΛU'`` from one
+  eigendecomposition, ``Φ = UΛ^½`` and ``θ = Λ^½U'α``, one Cholesky of order ``rank K`` per
+  weight (:class:`RangeSystem`, :meth:`Decomposition.range_path`, which derives it), without
+  the normal equations of ``K`` or a ridge on ``α``: on an ill-conditioned Gram at small
+  weights the accurate one (``tests/test_engine.py``: the augmented fit 4e-3 ``||y||`` off a
   40-digit solve, this one's 1e-12);
 * any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
   :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
@@ -31,18 +29,17 @@ terms' structure:
   definite (:func:`~lssvm_cvx.linalg.quadratic.generalized_path`), else one factorisation per
   weight.
 
-The arrays may be NumPy or of any array-API namespace and device (PyTorch on the CPU or CUDA,
-CuPy, ``array-api-strict``): the representations then factorise there (the namespace's Cholesky
-and ``eigh`` for the bordered system, its LU for the augmented one) and the results stay there;
-the range of ``K`` and the generalised-eigen path are NumPy's only (elsewhere a term on the
-fitted values is the augmented system's ``K M K``, and a path of a non-RKHS weight factorises
-once per weight).
+The inputs are checked (:mod:`~lssvm_cvx.linalg.problem_checks`).  They may be NumPy or of any
+array-API namespace and device (PyTorch on the CPU or CUDA, CuPy, ``array-api-strict``): the
+representations then factorise there (the namespace's Cholesky and ``eigh`` for the bordered
+system, its LU for the augmented one) and the results stay there; the range of ``K`` and the
+generalised-eigen path are NumPy's only (elsewhere a term on the fitted values is the augmented
+system's ``K M K``, and a path of a non-RKHS weight factorises once per weight).
 
 Every representation answers the same questions: :meth:`Decomposition.system` (the factorised
 system for some weights, with ``solve`` — the bordered representation with a top right-hand
-side, ``a'α = top`` —, ``loo``, ``kfold``, ``gcv`` and ``diagnostics``; the bordered one
-also ``inverse``), :meth:`Decomposition.solve`, :meth:`Decomposition.loo`,
-:meth:`Decomposition.kfold`, :meth:`Decomposition.gcv`, and along one weight
+side, ``a'α = top`` —, ``loo``, ``kfold``, ``gcv`` and ``diagnostics``; the bordered one also
+``inverse``), :meth:`Decomposition.solve`, ``loo``, ``kfold``, ``gcv``, and along one weight
 :meth:`Decomposition.path`, :meth:`Decomposition.gcv_path` and :meth:`Decomposition.systems`
 (the systems themselves, from one eigendecomposition where it serves).  The held-out residuals
 are those of the observation (or set) leaving the loss while the basis and the terms keep it
@@ -69,6 +66,7 @@ import numpy as np
 
 from ..exceptions import HyperparameterError
 from ..kernels.psd import psd_eigh
+from . import problem_checks as checks
 from .arrays import namespace_or_numpy
 from .folds import disjoint_folds
 from .primal import DesignDecomposition, PrimalSystem, Representation
@@ -138,16 +136,17 @@ class Decomposition(Representation):
     def __init__(self, K: np.ndarray, s: np.ndarray | float, terms: Mapping[str, Term], *,
                  border: np.ndarray | None = None, name: str = "K + c S^-1 (RKHS term)",
                  bias: bool = True):
-        self.K = K
-        self.n = int(K.shape[0])
-        self.s = s
+        self.K, self.s = K, s
         self.xp, self.device, self.numpy = namespace_or_numpy(K, s, border)
-        self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
+        self.n = checks.check_gram(self.xp, K)     # the inputs checked (problem_checks)
+        checks.check_loss_weights(s, self.n)
+        self._terms = checks.check_terms(terms, (FittedTerm,))
         self._matrices: dict[str, np.ndarray] = {}
         self.border = border
         self.name = name
         self.bias = bool(bias)
-        self._range: list[tuple[DesignDecomposition, np.ndarray]] = []   # shared: reweighted
+        # (design, back, Φ) of range_design, shared with reweighted copies
+        self._range: list[tuple[DesignDecomposition, np.ndarray, np.ndarray]] = []
         if (border is not None or not self.bias) and not self.rkhs_only:
             raise HyperparameterError("a border other than 1, or no bias, needs every term to be "
                                       "the RKHS norm")
@@ -167,13 +166,12 @@ class Decomposition(Representation):
         if P is RKHS:
             return self.K
         if name not in self._matrices:
+            arr = dict(dtype=np.float64 if self.numpy else self.K.dtype, device=self.device)
             if isinstance(P, FittedTerm):
-                P = P.P if P.P is not None else (
-                    lambda F=P: self.K @ self.xp.asarray(F.fitted(), dtype=self.K.dtype,
-                                                         device=self.device) @ self.K)
-            M = P() if callable(P) else P
-            self._matrices[name] = (np.asarray(M, dtype=np.float64) if self.numpy else
-                                    self.xp.asarray(M, dtype=self.K.dtype, device=self.device))
+                P = P.P if P.P is not None else (lambda F=P: self.K @ checks.checked_matrix(
+                    self.xp, name, F.fitted(), self.n, **arr) @ self.K)
+            self._matrices[name] = checks.checked_matrix(
+                self.xp, name, P() if callable(P) else P, self.n, **arr)
         return self._matrices[name]
 
     def weighted_sum(self, weights: Mapping[str, float], *, skip: str | None = None) -> Any:
@@ -201,10 +199,14 @@ class Decomposition(Representation):
         :meth:`range_path`) or ``"augmented"`` (order 2N + 1, one LU): what :meth:`system`
         factorises at ``weights``."""
         w = self.weights(weights)
-        s = self._weights_vector()
-        if self._bordered_weights(w) and bool(self.xp.all(s > 0)):
+        if self._bordered_weights(w) and bool(self.xp.all(self._weights_vector() > 0)):
             return "bordered"
-        return "range" if self._range_loss(s) and self._range_weights(w) else "augmented"
+        return "range" if self._range_allowed(w) else "augmented"
+
+    def _range_allowed(self, w: Mapping[str, float]) -> bool:
+        """Whether the range representation serves the weights ``w`` (every term's): the
+        loss weights (:meth:`_range_loss`) and the terms (:meth:`_range_weights`) allow it."""
+        return self._range_loss(self._weights_vector()) and self._range_weights(w)
 
     def _range_loss(self, s: Any) -> bool:
         """Whether the loss weights allow the range: none negative, two or more positive (the
@@ -247,8 +249,7 @@ class Decomposition(Representation):
         w = self.weights(weights)
         if representation not in (None, "bordered", "range", "augmented") or (
                 representation == "bordered" and not self._bordered_weights(w)) or (
-                representation == "range" and not (self._range_weights(w) and self._range_loss(
-                    self._weights_vector()))):
+                representation == "range" and not self._range_allowed(w)):
             raise HyperparameterError(f"representation {representation!r} at weights {w}: use "
                                       "'augmented', 'bordered' where every weighted term is "
                                       "the RKHS norm with a positive total weight, or 'range' "
@@ -277,7 +278,7 @@ class Decomposition(Representation):
         pencil is safely definite (NumPy), else one factorisation of the augmented system per
         value (module docstring).
         """
-        one = self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)
+        one = self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)  # checks
         if one is not None:
             return one
         return super().path(name, values, Y, folds=folds, cover=cover)
@@ -290,6 +291,7 @@ class Decomposition(Representation):
         else None: a caller scoring a few values can then factorise per value itself rather
         than per value of ``values``."""
         ws, cs, s = self._path_values(name, values)
+        checks.check_targets(Y, self.n)
         if cs is not None:
             fits = [sysm.fit(Y, folds, cover=cover) for sysm in self._spectral(cs, s)]
             return [f[0] for f in fits], [f[1] for f in fits], [f[2] for f in fits]
@@ -324,9 +326,10 @@ class Decomposition(Representation):
         RKHS weight 1e-5, 1.6e-3 ``||y||`` off 100-digit refits against 1.5e-9 here;
         ``tests/test_engine.py`` checks both against refits).
         """
-        ws = np.asarray(values, dtype=np.float64).reshape(-1)
-        if not (self._range_loss(self._weights_vector()) and ws.size and all(
-                self._range_weights(self.weights({name: float(v)})) for v in ws)):
+        ws = checks.check_weights_array(name, values)
+        checks.check_targets(Y, self.n)
+        if not (ws.size and all(self._range_allowed(self.weights({name: float(v)}))
+                                for v in ws)):
             return None
         return Representation.path(self, name, ws, Y, folds=folds, cover=cover)  # RangeSystem s
 
@@ -344,15 +347,16 @@ class Decomposition(Representation):
                 if P is RKHS:
                     terms[k] = (None, w)
                 elif isinstance(P, FittedTerm):
-                    M = P.fitted()
+                    M = checks.checked_matrix(np, k, P.fitted(), self.n)
                     G = Phi.T @ (M @ Phi)
                     # tr G <= ||M||₂ tr K: a term zero on K's range to rounding (a graph of
                     # duplicated points) cannot change the fit; its weight is then ignored
                     if np.trace(G) > 1e-14 * np.linalg.norm(M) * lam.sum():
                         terms[k] = ((G + G.T) / 2, w)
             self._range.append((DesignDecomposition(Phi[s > 0], s[s > 0], terms),
-                                U / np.sqrt(lam)))
-        return self._range[0]
+                                U / np.sqrt(lam), Phi))
+        design, back, _ = self._range[0]
+        return design, back
 
     def reweighted(self, weights: Mapping[str, float]) -> Decomposition:
         """The same problem with some terms' own weights replaced (by name), sharing everything
@@ -383,8 +387,7 @@ class Decomposition(Representation):
         positive), which a path without the bias refuses."""
         if name not in self._terms:
             raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
-        ws = np.asarray(values, dtype=np.float64).reshape(-1)
-        w = self.weights()
+        ws, w = checks.check_weights_array(name, values), self.weights()
         others = sum(v for k, v in w.items() if k != name)
         s = self._weights_vector()
         rkhs = self._terms[name][0] is RKHS and self._rkhs_weighted(
@@ -448,6 +451,8 @@ class RangeSystem(PrimalSystem):
             {k: v for k, v in weights.items() if k in design.names}).v)
         self.engine, self.w, self.n, s = dec, dict(weights), dec.n, dec._weights_vector()
         self.rows = None if bool(np.all(s > 0)) else np.flatnonzero(s > 0)  # those in the loss
+        self.where = np.full(self.n, -1)  # every point's row in the design (-1: not in the loss)
+        self.where[s > 0] = np.arange(int(np.count_nonzero(s > 0)))
 
     def _loss_rows(self, Y: Any) -> Any:
         """``Y`` on the rows in the loss (the design's rows)."""
@@ -462,15 +467,13 @@ class RangeSystem(PrimalSystem):
         if self.rows is None:
             theta, b, res = super().fit(Y, folds, cover=cover)
             return self.back @ theta, b, res
-        where = np.full(self.n, -1)     # the held-out sets in the design's rows
-        where[self.rows] = np.arange(self.rows.size)
         sets = None if folds is None else [f[f >= 0] for f in (
-            where[V] for V in disjoint_folds(folds, self.n, cover=cover)) if np.any(f >= 0)]
-        theta, b, part = super().fit(self._loss_rows(Y), sets or None)
-        if sets == []:                  # no set holds a point of the loss
-            part = np.full_like(part, np.nan)
-        res = np.full((self.n,) + np.shape(part)[1:], np.nan)
-        res[self.rows] = part
+            self.where[V] for V in disjoint_folds(folds, self.n, cover=cover)) if np.any(f >= 0)]
+        res = np.full(np.shape(Y), np.nan)
+        if sets == []:                  # no set holds a point of the loss: nothing held out
+            theta, b = super().solve(self._loss_rows(Y))
+        else:
+            theta, b, res[self.rows] = super().fit(self._loss_rows(Y), sets)
         return self.back @ theta, b, res
 
     def gcv(self, Y):
@@ -488,12 +491,12 @@ class RangeSystem(PrimalSystem):
         session the augmented system's deletion formulas, whose ridge moved these values by up
         to 3e-2 ``max|y|``: ``notes/range_refits.md``)."""
         design, back = self.engine.range_design()
-        lam = 1.0 / np.sum(back**2, axis=0)          # back = UΛ^{-½}: Φ = UΛ^½ = back Λ
+        Phi = self.engine._range[0][2]
         eye = np.eye(back.shape[1])
         H = np.zeros_like(eye)
         for k in design.names:
             H += self.w[k] * (eye if design.problem.P[k] is None else design.problem.P[k])
-        return range_refit_predictions(back * lam, back, np.asarray(self.engine._weights_vector()),
+        return range_refit_predictions(Phi, back, np.asarray(self.engine._weights_vector()),
                                        H, Y, sets, changes)
 
 

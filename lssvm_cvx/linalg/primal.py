@@ -25,9 +25,10 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
-from ..exceptions import HyperparameterError, NotSupportedError
-from .arrays import check_zero_top, namespace_or_numpy
+from ..exceptions import HyperparameterError, InputError, NotSupportedError
+from .arrays import check_finite, check_zero_top, namespace_or_numpy
 from .penalized import PenalizedLS
+from .problem_checks import check_targets, check_terms, check_weight, check_weights_array
 from .quadratic import QuadraticSystem
 from .streaming import StreamingPenalizedLS
 
@@ -41,6 +42,7 @@ class Representation:
     :class:`DesignDecomposition`."""
 
     _terms: dict[str, tuple[Any, float]]
+    n: int
 
     def system(self, weights: Mapping[str, float] | None = None) -> QuadraticSystem:
         raise NotImplementedError
@@ -56,35 +58,38 @@ class Representation:
         for k, v in (overrides or {}).items():
             if k not in w:
                 raise HyperparameterError(f"unknown term {k!r}; terms are {sorted(w)}")
-            w[k] = float(v)
+            w[k] = check_weight(k, v)
         return w
 
     def solve(self, Y: Any, weights: Mapping[str, float] | None = None) -> tuple[Any, Any]:
         """``(α, b)`` (the primal representation: ``(θ, b)``) for targets ``Y`` (``(N,)`` or
         ``(N, T)``)."""
+        check_targets(Y, self.n)
         return self.system(weights).solve(Y)
 
     def loo(self, Y: Any, weights: Mapping[str, float] | None = None) -> Any:
         """Exact leave-one-out residuals ``y_i - f^{(-i)}(x_i)``."""
+        check_targets(Y, self.n)
         return self.system(weights).loo(Y)
 
     def gcv(self, Y: Any, weights: Mapping[str, float] | None = None) -> float:
         """Generalised cross-validation ``N ||y - ŷ||² / tr(I - H)²`` of the fit as a linear
         smoother of ``Y`` (:meth:`~lssvm_cvx.linalg.quadratic.QuadraticSystem.gcv`; any
         namespace, a float)."""
+        check_targets(Y, self.n)
         return self.system(weights).gcv(Y)
 
     def kfold(self, Y: Any, folds: Sequence[Any], weights: Mapping[str, float] | None = None,
               *, cover: bool = False) -> Any:
         """Exact held-out residuals for the disjoint index sets ``folds`` (``cover``: they
         must cover every point too)."""
+        check_targets(Y, self.n)
         return self.system(weights).kfold(Y, folds, cover=cover)
 
     def systems(self, name: str, values: Sequence[float] | np.ndarray) -> Iterator[QuadraticSystem]:
         """The factorised systems along ``values`` of the weight ``name``, one at a time."""
         self.weights({name: 0.0})      # an unknown name fails here
-        return (self.system({name: float(v)})
-                for v in np.asarray(values, dtype=np.float64).reshape(-1))
+        return (self.system({name: float(v)}) for v in check_weights_array(name, values))
 
     def path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
              folds: Sequence[Any] | None = None, cover: bool = False
@@ -93,6 +98,7 @@ class Representation:
         others fixed); the residuals are leave-one-out (``folds=None``) or held out per fold
         (``cover``: the folds must cover every point)."""
         out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+        check_targets(Y, self.n)
         for sysm in self.systems(name, values):
             for lst, v in zip(out, sysm.fit(Y, folds, cover=cover)):
                 lst.append(v)
@@ -101,6 +107,7 @@ class Representation:
     def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any) -> np.ndarray:
         """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; any
         namespace), from :meth:`systems`."""
+        check_targets(Y, self.n)
         return np.array([sysm.gcv(Y) for sysm in self.systems(name, values)])
 
 
@@ -148,7 +155,7 @@ class DesignDecomposition(Representation):
     def __init__(self, Phi: Any, s: Any, terms: Mapping[str, tuple[Any, float]], *,
                  features: Any = None, shift: Any = None, loo_rows: Any = None,
                  definite: Iterable[str] = ()):
-        self._terms = {k: (P, float(w)) for k, (P, w) in terms.items()}
+        self._terms = check_terms(terms)
         matrices = {k: P() if callable(P) else P for k, (P, _) in terms.items()}
         self.streamed = features is not None
         vec = getattr(s, "ndim", 0) == 1
@@ -160,6 +167,10 @@ class DesignDecomposition(Representation):
                 Phi, features, None, None, loo_rows, shift, penalties=matrices, definite=definite)
         else:
             xp, device, numpy = namespace_or_numpy(Phi, s)
+            if len(getattr(Phi, "shape", ())) != 2:
+                raise InputError(f"the design must be an (N, m) matrix, got shape "
+                                 f"{getattr(Phi, 'shape', None)}")
+            check_finite(xp, "the design", Phi)
             eye = xp.eye(int(Phi.shape[1]), dtype=xp.float64 if numpy else Phi.dtype,
                          device=device)
             s = np.asarray(s, dtype=np.float64) if numpy else s
@@ -216,6 +227,7 @@ class DesignDecomposition(Representation):
         value's own system."""
         ws = np.asarray(values, dtype=np.float64).reshape(-1)
         self.problem.check_weights({name: ws})
+        check_targets(Y, self.n)
         v = self._normalised(self.weights({name: 0.0}))
         rest = {k: x for k, x in v.items() if k != name}
         pr = self.bound(Y)

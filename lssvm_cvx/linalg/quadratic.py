@@ -501,8 +501,7 @@ class AugmentedSystem(QuadraticSystem):
         """``y - ŷ = y - Kα - b`` and ``tr(I - H) = -tr Z`` (``H = I + S^{-½} Z S^{½}``, module
         docstring), over the points in the loss: a point of weight 0 (``Z_ii = -1``, its
         target not an observation) counts in neither (until the fifteenth session, 2026-11-30,
-        its residual and 1 did);
-        the solution and ``Z`` refined together (:meth:`_solution_Z`)."""
+        its residual and 1 did); the solution and ``Z`` refined together (:meth:`_solution_Z`)."""
         xp = self.xp
         X, Z = self._solution_Z(Y)
         R = _cols(Y) - (self._K @ X[:self.n, ...] + X[self.n:self.n + 1, ...])
