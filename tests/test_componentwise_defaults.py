@@ -91,6 +91,16 @@ def test_bad_cv_rule_raises():
         ComponentwiseLSSVMRegressor(penalty="stp", cv_rule="median").fit(ds.X, ds.y)
 
 
+@pytest.mark.parametrize("penalty", ["l1", "stp"])
+@pytest.mark.parametrize("grid", [[-1.0, 1.0], [0.0], [np.nan], [], [[1.0, 2.0]], ["a"]])
+def test_a_bad_cv_grid_is_refused_before_any_fit(penalty, grid):
+    """ξ and λ are > 0; until 2026-11-30 a value <= 0 failed in every fold and the search went
+    on without it (and ``["a"]`` was NumPy's ValueError)."""
+    ds = problems.get_problem("additive10", n_train=30, n_test=0, seed=0)
+    with pytest.raises(HyperparameterError, match=r"^cv_grid must be a list of finite values > 0"):
+        ComponentwiseLSSVMRegressor(penalty=penalty, cv_grid=grid, cv=3).fit(ds.X, ds.y)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [2000, 2001, 2002])
 def test_stp_defaults_recover_the_additive_structure(seed):

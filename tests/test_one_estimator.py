@@ -138,6 +138,17 @@ def test_a_vector_gamma_is_refused_with_a_pointer_to_sample_weight(data):
         LSSVMRegressor(gamma=np.full(X.shape[0], 2.0)).fit(X, y)
 
 
+@pytest.mark.parametrize("estimator", [LSSVMRegressor, LSSVMClassifier])
+@pytest.mark.parametrize("grid", [[-1.0, 1.0], [0.0, 1.0], [np.inf], [np.nan], [], [[1.0]],
+                                  ["a"]])
+def test_a_bad_gamma_grid_is_named_in_the_users_words(data, estimator, grid):
+    """The LS-SVM presets search ``1/γ`` as the composition's ``weight_grid['rkhs']``; a bad
+    ``gamma_grid`` is refused as ``gamma_grid`` (it named ``weight_grid['rkhs']`` before)."""
+    X, _, labels, _ = data
+    with pytest.raises(HyperparameterError, match=r"^gamma_grid must be a list of finite values"):
+        estimator(selection="loo", gamma_grid=grid).fit(X, labels)
+
+
 def test_the_default_screen_is_reproducible():
     """``random_state=None`` seeds the screen's landmarks with 0 (the LS-SVM estimators always
     did; the composed ones drew them from the global generator)."""

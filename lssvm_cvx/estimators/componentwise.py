@@ -53,7 +53,7 @@ from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .componentwise_fits import FITS, FitSettings
 from .componentwise_fits import GNC_DEFAULTS  # noqa: F401 (the benchmarks read it here)
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
-from .grids import has_width
+from .grids import has_width, positive_grid
 from .regularized import RegularizedLSSVMRegressor, fit_arrays
 from .scoring import preset_results
 from .params import (FRACTION, KERNEL_PARAMS, POSITIVE, Interval, StrOptions, validate_params)
@@ -229,10 +229,10 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             return lssvm
         value = getattr(self, name)
         if value is None:
-            grid = self.cv_grid
-            if grid is None:
-                grid = default_lam_grid(Y) if name == "lam" else default_xi_grid(Y)
-            grid = np.asarray(grid, dtype=np.float64).reshape(-1)
+            if self.cv_grid is None:
+                grid: Any = default_lam_grid(Y) if name == "lam" else default_xi_grid(Y)
+            else:           # until 2026-11-30 a value <= 0 failed every fold, unsaid
+                grid = positive_grid(self.cv_grid, "cv_grid")
             if name == "lam":                      # most regularized first
                 grid = np.sort(grid)[::-1]
             else:
