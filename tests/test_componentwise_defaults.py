@@ -10,7 +10,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from lssvm_cvx import ComponentwiseLSSVMRegressor, problems
-from lssvm_cvx.exceptions import HyperparameterError
+from lssvm_cvx.exceptions import HyperparameterError, SolverNotAvailableError
 from lssvm_cvx.selection.componentwise_cv import (cv_path, default_lam_grid, default_xi_grid,
                                                   one_se_index)
 
@@ -99,6 +99,14 @@ def test_a_bad_cv_grid_is_refused_before_any_fit(penalty, grid):
     ds = problems.get_problem("additive10", n_train=30, n_test=0, seed=0)
     with pytest.raises(HyperparameterError, match=r"^cv_grid must be a list of finite values > 0"):
         ComponentwiseLSSVMRegressor(penalty=penalty, cv_grid=grid, cv=3).fit(ds.X, ds.y)
+
+
+def test_an_unknown_solver_is_refused_whatever_the_penalty():
+    """The default penalty solves no QP; an unknown ``solver`` passed unsaid there until
+    2026-11-30."""
+    ds = problems.get_problem("additive10", n_train=30, n_test=0, seed=0)
+    with pytest.raises(SolverNotAvailableError, match="solver 'bogus' is not installed"):
+        ComponentwiseLSSVMRegressor(solver="bogus").fit(ds.X, ds.y)
 
 
 @pytest.mark.slow

@@ -347,6 +347,16 @@ def test_bad_selection_arguments_are_named():
                                   selection="loo", weight_grid={"bound": [0.1]}).fit(X, y)
 
 
+@pytest.mark.parametrize("estimator", [RegularizedLSSVMRegressor, RegularizedLSSVMClassifier,
+                                       LSSVMRegressor, LSSVMClassifier])
+def test_an_unknown_scorer_is_refused_with_or_without_a_search(estimator):
+    """As the LS-SVM estimators always did; the composed ones passed it unsaid without a
+    search until 2026-11-30 (it would only fail once ``selection`` was set)."""
+    X, y = _data(20)
+    with pytest.raises(HyperparameterError, match="scoring='neg_mse'"):
+        estimator(scoring="neg_mse").fit(X, np.sign(y))
+
+
 def test_a_fixed_matrix_term_restricts_to_the_remaining_points():
     X, y = _data(20)
     rng = np.random.default_rng(0)

@@ -49,6 +49,7 @@ from ..selection.kernel_choice import choose_kernels
 from ..linalg.engine import RKHS, decompose
 from ..linalg.threads import small_system_blas
 from ..selection.gnc import STARTS
+from ..solvers import check_solver
 from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .componentwise_fits import FITS, FitSettings
 from .componentwise_fits import GNC_DEFAULTS  # noqa: F401 (the benchmarks read it here)
@@ -168,6 +169,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         validate_params(self, self._parameter_constraints)
+        check_solver(self.solver)    # whatever the penalty (an unused 'bogus' passed unsaid)
 
     # --- hyperparameters by 10-fold CV (§5) ---------------------------------------------------
     def _searches_width(self) -> bool:

@@ -41,7 +41,7 @@ from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses
 from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
 from .regularized_search import DEFAULT_WEIGHT_GRID, SEARCHES, search
-from .scoring import best_of
+from .scoring import best_of, resolve_scoring
 
 __all__ = ["RegularizedLSSVMRegressor", "RegularizedLSSVMClassifier", "DEFAULT_WEIGHT_GRID",
            "fit_arrays"]
@@ -326,6 +326,9 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
         raise TermError(
             f"loss {type(loss).__name__} is a {loss.task} loss; {type(est).__name__} needs "
             f"a {task} or general loss (Loss.task = {task!r} or 'both')")
+    # checked with or without a search, as the LS-SVM estimators do (until 2026-11-30 an
+    # unknown scorer passed unsaid when selection was None)
+    resolve_scoring(est.scoring, classifier=est._classification, loss=loss)
     w, labeled = _loss_weights(sample_weight, X.shape[0])
     groups = checked_groups(groups, X.shape[0])
     sigma2, results = est.sigma2, None

@@ -184,6 +184,7 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
     """Fit ``est`` on device arrays ``X``, ``y`` (module docstring); returns ``est``."""
     terms = check_terms(est.terms)
     _refuse(est, terms, sample_weight, groups)
+    scoring = resolve_scoring(est.scoring, classifier=classification, loss=make_loss(est.loss))
     xp, device, Y = device_targets(est, X, y, classification)
     Xcpu = to_cpu(X)
     ycpu = to_cpu(Y)
@@ -193,8 +194,6 @@ def fit_regularized_device(est: Any, X: Any, y: Any, sample_weight: Any = None, 
     if est.selection is not None:
         grid = weight_grid(est, terms)
         path_key, *other_keys = list(grid)
-        scoring = resolve_scoring(est.scoring, classifier=classification,
-                                  loss=make_loss(est.loss))
         folds = device_folds(est, ycpu, classification) if est.selection == "kfold" else None
         params, rows = [], []
         for s2 in s2s:                       # the CPU search's order of candidates
