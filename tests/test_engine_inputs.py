@@ -89,13 +89,6 @@ DUAL = [
 ]
 
 
-@pytest.mark.parametrize("label, call, exc, match", DUAL, ids=[d[0] for d in DUAL])
-def test_bad_input_to_the_dual_engine_is_refused_by_name(label, call, exc, match):
-    with pytest.raises(exc, match=match) as info:
-        call()
-    assert isinstance(info.value, LssvmCvxError)
-
-
 PHI = np.column_stack([np.linspace(-1, 1, N), np.linspace(-1, 1, N) ** 2])
 
 DESIGN = [
@@ -115,8 +108,9 @@ DESIGN = [
 ]
 
 
-@pytest.mark.parametrize("label, call, exc, match", DESIGN, ids=[d[0] for d in DESIGN])
-def test_bad_input_to_the_primal_engine_is_refused_by_name(label, call, exc, match):
+@pytest.mark.parametrize("label, call, exc, match", DUAL + DESIGN,
+                         ids=[f"dual: {d[0]}" for d in DUAL] + [f"primal: {d[0]}" for d in DESIGN])
+def test_bad_input_to_the_engine_is_refused_by_name(label, call, exc, match):
     with pytest.raises(exc, match=match) as info:
         call()
     assert isinstance(info.value, LssvmCvxError)
