@@ -12,7 +12,8 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
-from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError, LssvmCvxError
+from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError, LssvmCvxError, TermError
+from lssvm_cvx.formulations.regularized import RegularizedLSSVM
 from lssvm_cvx.linalg.engine import RKHS, FittedTerm, decompose
 from lssvm_cvx.terms import RKHSNorm
 
@@ -54,6 +55,8 @@ DUAL = [
     ("a rectangular K", lambda: decompose(K[:, :5], 1.0, OK), InputError,
      r"K must be a square matrix, got shape \(12, 5\)"),
     ("a vector K", lambda: decompose(K[0], 1.0, OK), InputError, "K must be a square matrix"),
+    ("a nested list for K", lambda: decompose(K.tolist(), 1.0, OK), InputTypeError,
+     r"K must be an array \(NumPy or of an array-API namespace\), got a list"),
     ("a non-symmetric K", lambda: decompose(np.triu(K), 1.0, OK), InputError,
      "K must be a finite symmetric matrix"),
     ("a NaN in K", lambda: decompose(np.where(np.eye(N) > 0, np.nan, K), 1.0, OK), InputError,
@@ -70,7 +73,7 @@ DUAL = [
      r"term 'p': its matrix must be 12 × 12, got shape \(5, 5\)"),
     ("a term matrix with NaN",
      lambda: decompose(K, 1.0, {**OK, "p": (np.full((N, N), np.nan), 0.1)}).solve(Y),
-     InputError, "term 'p': its matrix holds NaN or inf"),
+     InputError, "term 'p': its matrix must be finite"),
     ("a fitted-values matrix of the wrong shape",
      lambda: decompose(K, 1.0, {**OK, "g": (FittedTerm(np.eye(3)), 0.1)}).solve(Y),
      InputError, "term 'g': its matrix must be 12 × 12"),
@@ -165,3 +168,24 @@ def test_the_checks_run_in_any_namespace(namespace):
         decompose(Kx, 1.0, OK).solve(xp.asarray(Y * np.nan))
     with pytest.raises(InputError, match="loss weights"):
         decompose(Kx, xp.asarray(-np.ones(N)), OK)
+
+
+@pytest.mark.parametrize(("terms", "exc", "match"), [
+    ({"x": (np.eye(N), 1.0)}, TermError,
+     r"terms\['x'\]: a ndarray of shape \(12, 12\) is not a lssvm_cvx.terms.Term \(a matrix P "
+     r"goes in as Quadratic\(P\)"),
+    ({"x": (np.eye(N).tolist(), 1.0)}, TermError, r"a list is not .*Quadratic\(P\)"),
+    ({"x": np.eye(N)}, HyperparameterError,
+     r"must be a \(Term, weight\) pair, got a ndarray of shape \(12, 12\)$"),
+    ({"x": ("rkhs", 1.0)}, TermError, "a str is not a lssvm_cvx.terms.Term$"),
+    ({"x": (RKHSNorm(), -1.0)}, HyperparameterError, "weight of term 'x' must be finite and >= 0"),
+])
+def test_a_users_raw_matrix_for_a_term_is_named_not_printed(terms, exc, match):
+    """What a researcher composing a term gets for a matrix where a ``Term`` belongs: its type
+    and shape and the way to pass it (``Quadratic(P)``), never the array's repr (until the
+    seventeenth session the message held the matrix's repr: 684 characters for this 12 × 12
+    identity, and no word of ``Quadratic``)."""
+    X = np.linspace(-1, 1, N)[:, None]
+    with pytest.raises(exc, match=match) as info:
+        RegularizedLSSVM(X, Y, terms=terms).solve()
+    assert len(str(info.value)) < 200

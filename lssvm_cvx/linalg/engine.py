@@ -21,8 +21,8 @@ terms' structure:
   eigendecomposition, ``Φ = UΛ^½`` and ``θ = Λ^½U'α``, one Cholesky of order ``rank K`` per
   weight (:class:`RangeSystem`, :meth:`Decomposition.range_path`, which derives it), without
   the normal equations of ``K`` or a ridge on ``α``: on an ill-conditioned Gram at small
-  weights the accurate one (``tests/test_engine.py``: the augmented fit 4e-3 ``||y||`` off a
-  40-digit solve, this one's 1e-12);
+  weights the accurate one (``notes/range_accuracy.md``, N = 60, RKHS weight 1e-5: the
+  augmented fit 8e-9 ``||y||`` off a 40-digit solve, 4e-3 before its ridge moved, this 2e-12);
 * any other ``P = Σ w_k P_k``: the augmented system of order ``2N + 1`` (one LU,
   :class:`~lssvm_cvx.linalg.quadratic.AugmentedSystem`), which never squares the condition
   of ``K``; a path of one weight from one generalised eigendecomposition when a pencil is safely
@@ -333,11 +333,11 @@ class Decomposition(Representation):
             return None
         return Representation.path(self, name, ws, Y, folds=folds, cover=cover)  # RangeSystem s
 
-    def range_design(self) -> tuple[DesignDecomposition, np.ndarray]:
-        """``(design, back)``: the primal problem on ``Φ = UΛ^½`` of :meth:`range_path` (its
+    def range_design(self) -> tuple[DesignDecomposition, np.ndarray, np.ndarray]:
+        """``(design, back, Φ)``: the primal problem on ``Φ = UΛ^½`` of :meth:`range_path` (its
         terms the RKHS norms and the :class:`FittedTerm` s, ``Φ'MΦ`` over every point; its
-        loss the rows of positive weight) and ``back = UΛ^{-½}`` (``α = back @ θ``), from one
-        eigendecomposition of ``K`` (formed once)."""
+        loss the rows of positive weight), ``back = UΛ^{-½}`` (``α = back @ θ``) and ``Φ``
+        (every point's row), from one eigendecomposition of ``K`` (formed once)."""
         if not self._range:
             lam, U = psd_eigh(self.K)
             Phi = U * np.sqrt(lam)
@@ -355,8 +355,7 @@ class Decomposition(Representation):
                         terms[k] = ((G + G.T) / 2, w)
             self._range.append((DesignDecomposition(Phi[s > 0], s[s > 0], terms),
                                 U / np.sqrt(lam), Phi))
-        design, back, _ = self._range[0]
-        return design, back
+        return self._range[0]
 
     def reweighted(self, weights: Mapping[str, float]) -> Decomposition:
         """The same problem with some terms' own weights replaced (by name), sharing everything
@@ -446,7 +445,7 @@ class RangeSystem(PrimalSystem):
     """
 
     def __init__(self, dec: Decomposition, weights: Mapping[str, float]):
-        design, self.back = dec.range_design()
+        design, self.back, self.Phi = dec.range_design()
         super().__init__(design, design.system(
             {k: v for k, v in weights.items() if k in design.names}).v)
         self.engine, self.w, self.n, s = dec, dict(weights), dec.n, dec._weights_vector()
@@ -490,13 +489,12 @@ class RangeSystem(PrimalSystem):
         (:func:`~lssvm_cvx.linalg.range_refits.range_refit_predictions`; until the fifteenth
         session the augmented system's deletion formulas, whose ridge moved these values by up
         to 3e-2 ``max|y|``: ``notes/range_refits.md``)."""
-        design, back = self.engine.range_design()
-        Phi = self.engine._range[0][2]
-        eye = np.eye(back.shape[1])
+        eye = np.eye(self.back.shape[1])
         H = np.zeros_like(eye)
-        for k in design.names:
-            H += self.w[k] * (eye if design.problem.P[k] is None else design.problem.P[k])
-        return range_refit_predictions(Phi, back, np.asarray(self.engine._weights_vector()),
+        for k in self.dec.names:
+            P = self.dec.problem.P[k]
+            H += self.w[k] * (eye if P is None else P)
+        return range_refit_predictions(self.Phi, self.back, self.engine._weights_vector(),
                                        H, Y, sets, changes)
 
 

@@ -26,6 +26,7 @@ import array_api_compat as aac
 import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, InputTypeError
+from .arrays import check_finite
 
 __all__ = ["check_terms", "check_weight", "check_weights_array", "check_gram",
            "check_loss_weights", "checked_matrix", "check_targets"]
@@ -90,7 +91,10 @@ def check_gram(xp: Any, K: Any, what: str = "K") -> int:
     inf on its spot-checked rows, or whose rows and columns ``0``, ``N // 2`` and ``N - 1``
     differ by more than :data:`SYMMETRY_RTOL` of their largest entry (one host synchronisation
     on a device)."""
-    shape = tuple(getattr(K, "shape", ()))
+    if not hasattr(K, "shape"):
+        raise InputTypeError(f"{what} must be an array (NumPy or of an array-API namespace), "
+                             f"got a {type(K).__name__}")
+    shape = tuple(K.shape)
     if len(shape) != 2 or shape[0] != shape[1] or shape[0] < 1:
         raise InputError(f"{what} must be a square matrix, got shape {shape}")
     n = int(shape[0])
@@ -128,8 +132,7 @@ def checked_matrix(xp: Any, name: str, M: Any, n: int, **asarray: Any) -> Any:
     if tuple(A.shape) != (n, n):
         raise InputError(f"term {name!r}: its matrix must be {n} × {n}, got shape "
                          f"{tuple(A.shape)}")
-    if not bool(xp.all(xp.isfinite(A))):
-        raise InputError(f"term {name!r}: its matrix holds NaN or inf")
+    check_finite(xp, f"term {name!r}: its matrix", A)
     return 0.5 * (A + xp.matrix_transpose(A))
 
 
@@ -142,7 +145,7 @@ def check_targets(Y: Any, n: int) -> None:
     shape = tuple(getattr(Y, "shape", np.shape(Y)))
     if len(shape) not in (1, 2) or shape[0] != n:
         raise InputError(f"Y must be (N,) or (N, T) with N = {n}, got shape {shape}")
-    v, vxp = (Y, aac.array_namespace(Y)) if hasattr(Y, "shape") else (
-        np.asarray(Y, dtype=np.float64), np)
-    if not bool(vxp.all(vxp.isfinite(v))):
-        raise InputError("Y must be finite (NaN or inf found)")
+    if hasattr(Y, "shape"):
+        check_finite(aac.array_namespace(Y), "Y", Y)
+    else:
+        check_finite(np, "Y", np.asarray(Y, dtype=np.float64))

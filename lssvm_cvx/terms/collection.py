@@ -12,9 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from ..exceptions import HyperparameterError, TermError
+from ..linalg.problem_checks import check_weight
 from .base import Term
 from .quadratic import RKHSNorm
 
@@ -49,18 +48,24 @@ def check_terms(terms: Any) -> dict[str, tuple[Term, float]]:
             raise HyperparameterError(
                 f"term key {key!r} must be an identifier other than {sorted(_RESERVED)}")
         if not (isinstance(entry, tuple) and len(entry) == 2):
-            raise HyperparameterError(f"terms[{key!r}] must be a (Term, weight) pair, got {entry!r}")
+            raise HyperparameterError(f"terms[{key!r}] must be a (Term, weight) pair, got a "
+                                      f"{_kind(entry)}")
         term, weight = entry
         if not isinstance(term, Term):
-            raise TermError(f"terms[{key!r}]: {term!r} is not a lssvm_cvx.terms.Term")
-        try:
-            w = float(weight)
-        except (TypeError, ValueError) as exc:
-            raise HyperparameterError(f"weight of term {key!r} must be a number, got {weight!r}") from exc
-        if not np.isfinite(w) or w < 0:
-            raise HyperparameterError(f"weight of term {key!r} must be finite and >= 0, got {weight!r}")
+            hint = (" (a matrix P goes in as Quadratic(P), the term ½α'Pα)"
+                    if hasattr(term, "shape") or isinstance(term, (list, tuple)) else "")
+            raise TermError(f"terms[{key!r}]: a {_kind(term)} is not a lssvm_cvx.terms.Term"
+                            + hint)
+        w = check_weight(key, weight)
         out[key] = (term, w)
     return out
+
+
+def _kind(obj: Any) -> str:
+    """A short description of ``obj`` for a message: its type, and an array's shape (never
+    the array itself)."""
+    shape = getattr(obj, "shape", None)
+    return type(obj).__name__ + (f" of shape {tuple(shape)}" if shape is not None else "")
 
 
 def nonconvex_keys(terms: Mapping[str, tuple[Term, float]]) -> list[str]:
