@@ -5,8 +5,10 @@ the parameter is used by the configuration (scikit-learn validates every paramet
 On a77d71b (2026-11-30) it fails for four estimators: an unknown ``scoring`` of the composed
 estimators without a search and an unknown ``solver`` of the componentwise estimators under the
 default penalty passed unsaid.  Grids are lists, which these scalar values do not exercise (the
-constraint refuses a scalar): bad grid values are ``tests/test_one_estimator.py``'s and
-``tests/test_componentwise_defaults.py``'s, under configurations that search them."""
+constraint refuses a scalar): :func:`test_every_bad_grid_is_refused_by_name` sets every grid to
+bad lists (on 7822ace it fails for 8 of the 11 estimators: a string or a ragged list crashed in
+NumPy, the Auto LS-SVM's messages named its search's ``gamma`` instead of ``kernel_gamma_grid``,
+and a grid the default configuration does not search passed unchecked)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 
 import lssvm_cvx
+from lssvm_cvx.estimators.areg import METHODS as AREG_METHODS
 from lssvm_cvx.exceptions import LssvmCvxError, ParameterConstraintError
 
 ESTIMATORS = [n for n in lssvm_cvx.__all__ if n.endswith(("Regressor", "Classifier"))]
@@ -52,3 +55,56 @@ def test_every_bad_parameter_is_refused_by_name(name):
             else:
                 wrong.append(f"{param}={bad!r}: accepted")
     assert not wrong, "\n".join(wrong)
+
+
+#: bad grids: a string among numbers, ragged, empty, a value <= 0, NaN
+BAD_GRIDS = ([1.0, "a"], [[1.0, 2.0], [3.0]], [], [-1.0, 1.0], [np.nan])
+
+
+def _grid_params(cls):
+    """The parameters holding grids of values > 0 (``weight_grid`` holds them per term)."""
+    params = cls().get_params(deep=False)
+    return [p for p in params if (p.endswith("_grid") or p == "gammas")
+            and params[p] != "deprecated"]
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_every_bad_grid_is_refused_by_name(name):
+    """Every grid parameter (``*_grid``, AReg's ``gammas``) set to a bad list is refused at ``fit``
+    by name under the default configuration, whether or not that configuration searches it
+    (a NumPy ``ValueError`` for a string or a ragged list, or an unused bad grid passing,
+    are defects: until the seventeenth session ``sigma2_grid=[1.0, "a"]`` crashed in NumPy and
+    the componentwise ``cv_grid`` was checked only where the penalty searched it)."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2, 2, (30, 2))
+    y = np.sin(X[:, 0])
+    target = np.sign(y) if name.endswith("Classifier") else y
+    cls = getattr(lssvm_cvx, name)
+    wrong = []
+    for param in _grid_params(cls):
+        for bad in BAD_GRIDS:
+            value = {"rkhs": bad} if param == "weight_grid" else bad
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    cls(**{param: value}).fit(X, target)
+            except ParameterConstraintError:
+                continue
+            except LssvmCvxError as exc:
+                if param not in str(exc):
+                    wrong.append(f"{param}={value!r}: {type(exc).__name__} does not name it: {exc}")
+            except Exception as exc:     # noqa: BLE001 - the point of the test
+                wrong.append(f"{param}={value!r}: {type(exc).__module__}.{type(exc).__name__}: {exc}")
+            else:
+                wrong.append(f"{param}={value!r}: accepted")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("method", AREG_METHODS)
+def test_bad_node_gammas_are_refused_under_every_areg_method(method):
+    """AReg's ``gammas`` (the Tikhonov ensemble's nodes) is checked whatever the method (until
+    the seventeenth session only ``method="ensemble"`` checked it)."""
+    X = np.random.default_rng(0).uniform(-2, 2, (30, 2))
+    with pytest.raises(LssvmCvxError, match="gammas"):
+        lssvm_cvx.AdditiveRegularizationRegressor(method=method, gammas=[1.0, -1.0]).fit(
+            X, np.sin(X[:, 0]))

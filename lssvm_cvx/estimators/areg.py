@@ -78,8 +78,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         validate_params(self, self._parameter_constraints)
-        if self.method == "ensemble":
-            check_node_gammas(self.gammas)
+        check_node_gammas(self.gammas)      # every method (until 2026-11-30 the ensemble's only)
         if self.solver == "tikhonov" and self.method != "cv":
             raise HyperparameterError("solver='tikhonov' (Tikhonov regularization on c) is "
                                       f"defined for method='cv' only, got {self.method!r}")

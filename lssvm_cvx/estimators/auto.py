@@ -49,8 +49,8 @@ from .auto_stream import (check_dask_target, input_stats, is_dask, pick_centres,
                           problem_factory)
 from .base import (BestOfSearch, SaveMixin, check_fitted, encode_labels, sample_weights,
                    validate_fit_data, validate_predict_data)
-from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, POSITIVE, POSITIVE_INT, StrOptions,
-                     validate_params)
+from .params import (AT_LEAST_TWO, DEPRECATED, NONNEGATIVE, NONNEGATIVE_GRID, POSITIVE,
+                     POSITIVE_GRID, POSITIVE_INT, Grid, StrOptions, validate_params)
 from ..device import namespace_of
 from ..linalg.arrays import take_rows
 from ..linalg.streaming import row_source
@@ -90,6 +90,10 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
         "gamma": [DEPRECATED, POSITIVE, None], "gamma_grid": [DEPRECATED, "array-like", None],
         "n_loo": [AT_LEAST_TWO], "progress": ["boolean"],
     }
+    #: the grids' rules (:func:`~lssvm_cvx.estimators.params.validate_params` checks them)
+    _grid_parameters: ClassVar[dict[str, Grid]] = {
+        "kernel_gamma_grid": POSITIVE_GRID, "mu_grid": NONNEGATIVE_GRID, "nu_grid": POSITIVE_GRID,
+        "gamma_grid": POSITIVE_GRID}
 
     def __init__(self, kernel_gamma: float | None = None, mu: float | None = None,
                  nu: float | None = None, *, margin: str = "rkhs", approximation: str = "auto",

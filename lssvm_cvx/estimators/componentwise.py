@@ -54,10 +54,11 @@ from .componentwise_docs import DOC_ATTRS, DOC_PARAMS
 from .componentwise_fits import FITS, FitSettings
 from .componentwise_fits import GNC_DEFAULTS  # noqa: F401 (the benchmarks read it here)
 from .base import BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
-from .grids import has_width, positive_grid
+from .grids import has_width
 from .regularized import RegularizedLSSVMRegressor, fit_arrays
 from .scoring import preset_results
-from .params import (FRACTION, KERNEL_PARAMS, POSITIVE, Interval, StrOptions, validate_params)
+from .params import (
+    FRACTION, KERNEL_PARAMS, POSITIVE, POSITIVE_GRID, Grid, Interval, StrOptions, validate_params)
 
 __all__ = ["ComponentwiseLSSVMRegressor", "ComponentwiseLSSVMClassifier", "PENALTIES"]
 
@@ -103,6 +104,8 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         "start_weights": [StrOptions({"kernel_dof", "equal"}), "array-like", None],
         "kernel_choice": [StrOptions({c for c in KERNEL_CHOICES if c is not None}), None],
     }
+    #: the grids' rules (:func:`~lssvm_cvx.estimators.params.validate_params` checks them)
+    _grid_parameters: ClassVar[dict[str, Grid]] = {"cv_grid": POSITIVE_GRID}
 
     # the regressor and the classifier take the same parameters (documented on each class)
     def __init__(self, kernel: Any = "rbf", sigma2: float | None = None,
@@ -234,7 +237,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
             if self.cv_grid is None:
                 grid: Any = default_lam_grid(Y) if name == "lam" else default_xi_grid(Y)
             else:           # until 2026-11-30 a value <= 0 failed every fold, unsaid
-                grid = positive_grid(self.cv_grid, "cv_grid")
+                grid = POSITIVE_GRID.values(self.cv_grid, "cv_grid")
             if name == "lam":                      # most regularized first
                 grid = np.sort(grid)[::-1]
             else:

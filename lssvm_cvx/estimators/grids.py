@@ -10,12 +10,15 @@ import numpy as np
 
 from ..exceptions import HyperparameterError
 from ..kernels.base import Kernel, sq_dists
+from .params import POSITIVE_GRID, Grid
 
-__all__ = ["DEFAULT_GAMMA_GRID", "gamma_candidates", "positive_grid", "default_sigma2_grid",
+__all__ = ["DEFAULT_GAMMA_GRID", "SIGMA2_GRID", "gamma_candidates", "default_sigma2_grid",
            "sigma2_candidates", "set_width", "has_width"]
 
 #: γ candidates used when ``selection`` is set and ``gamma_grid`` is None
 DEFAULT_GAMMA_GRID = np.logspace(-3, 5, 17)
+#: the rule of ``sigma2_grid`` (widths > 0, an array of any shape flattened)
+SIGMA2_GRID = Grid(flat=True)
 
 
 def gamma_candidates(est: Any) -> np.ndarray:
@@ -23,20 +26,8 @@ def gamma_candidates(est: Any) -> np.ndarray:
     :data:`DEFAULT_GAMMA_GRID`; a grid that is not a non-empty vector of finite values > 0 is
     refused in the user's words (until 2026-11-30 the composed search's check named its
     ``weight_grid['rkhs']`` of ``1/γ``, a parameter the user never set)."""
-    return DEFAULT_GAMMA_GRID if est.gamma_grid is None else positive_grid(est.gamma_grid,
-                                                                            "gamma_grid")
-
-
-def positive_grid(values: Any, name: str) -> np.ndarray:
-    """``values`` as a float vector, refused (:class:`HyperparameterError` naming the
-    parameter ``name``) unless a non-empty list of finite values > 0."""
-    try:
-        g = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        g = np.array([np.nan])
-    if g.ndim != 1 or g.size == 0 or not np.all(np.isfinite(g) & (g > 0)):
-        raise HyperparameterError(f"{name} must be a list of finite values > 0, got {values!r}")
-    return g
+    return DEFAULT_GAMMA_GRID if est.gamma_grid is None else POSITIVE_GRID.values(
+        est.gamma_grid, "gamma_grid")
 
 
 def default_sigma2_grid(X: np.ndarray, n_max: int = 1000, seed: int = 0) -> np.ndarray:
@@ -131,7 +122,4 @@ def sigma2_candidates(est: Any, X: np.ndarray, *, objects: bool = False
         if grid != "auto":
             raise HyperparameterError(f"sigma2_grid must be None, 'auto' or widths, got {grid!r}")
         return default_sigma2_grid(X), True
-    s2 = np.asarray(grid, dtype=np.float64).reshape(-1)
-    if s2.size == 0 or not np.all(np.isfinite(s2)) or np.any(s2 <= 0):
-        raise HyperparameterError("sigma2_grid must hold finite widths > 0")
-    return s2, True
+    return SIGMA2_GRID.values(grid, "sigma2_grid"), True

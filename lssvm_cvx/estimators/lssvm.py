@@ -34,12 +34,12 @@ from .regularized_search import SEARCHES
 from .scoring import best_of, preset_results, selection_scoring
 from .base import KernelMixin, check_fitted, checked_groups, encode_labels, sample_weights
 from .grids import DEFAULT_GAMMA_GRID  # noqa: F401 (importable here, where it was defined)
-from .grids import gamma_candidates
+from .grids import SIGMA2_GRID, gamma_candidates
 from .lssvm_approx import APPROXIMATIONS, approximate_decision, dask_targets, search_approximate
 from .lssvm_device import (DeviceModelMixin, check_device_options, decision_device, fit_device,
                            labels_device, uses_device)
-from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_INT, SCORING, Interval,
-                     StrOptions, validate_params)
+from .params import (AT_LEAST_TWO, FOLDS, KERNEL_PARAMS, POSITIVE_GRID, POSITIVE_INT, SCORING,
+                     Grid, Interval, StrOptions, validate_params)
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier"]
 
@@ -63,6 +63,9 @@ class _LSSVMBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         "n_components": [POSITIVE_INT], "n_loo": [AT_LEAST_TWO],
         "sigma2_subsample": [AT_LEAST_TWO, None], "progress": ["boolean"],
     }
+    #: the grids' rules (:func:`~lssvm_cvx.estimators.params.validate_params` checks them)
+    _grid_parameters: ClassVar[dict[str, Grid]] = {"gamma_grid": POSITIVE_GRID,
+                                                   "sigma2_grid": SIGMA2_GRID}
 
     def _reset_fitted(self) -> None:
         """Forget a previous fit (a failed refit must not leave a half-updated model)."""

@@ -15,6 +15,15 @@ call: the constraint language checks one parameter at a time.
 
 The shared pieces (:data:`POSITIVE`, :data:`KERNEL_PARAMS`, ...) keep one spelling of the
 kernel's and the common numeric parameters' rules across estimators.
+
+A grid (``sigma2_grid``, ``mu_grid``, ...) is ``"array-like"`` to scikit-learn, whose language
+cannot say "finite values > 0"; an estimator declares those rules beside its constraints, in
+``_grid_parameters`` (name -> :class:`Grid`), and :func:`validate_params` checks them too, every
+fit, whether or not the configuration searches the grid.  Until the seventeenth session
+(2026-11-30) each search checked its own grid where it used it: a string or a ragged list
+crashed inside NumPy (``ValueError``), the Auto LS-SVM's messages named its search's ``gamma``
+rather than the ``kernel_gamma_grid`` the user set, and a bad grid that the configuration did
+not search passed (``tests/test_parameter_fuzz.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from collections.abc import Iterator
 from numbers import Integral, Real
 from typing import Any
 
+import numpy as np
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
@@ -36,7 +46,7 @@ from sklearn.utils._param_validation import (
 from ..exceptions import ParameterConstraintError
 
 __all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "Hidden",
-           "DEPRECATED", "POSITIVE",
+           "Grid", "POSITIVE_GRID", "NONNEGATIVE_GRID", "WEIGHT_GRID", "DEPRECATED", "POSITIVE",
            "NONNEGATIVE", "POSITIVE_INT", "AT_LEAST_TWO", "FRACTION", "FOLDS", "SCORING", "KERNEL_PARAMS"]
 
 
@@ -71,6 +81,55 @@ KERNEL_PARAMS: dict[str, list[Any]] = {
 }
 
 
+class Grid:
+    """The rule of a grid parameter: a non-empty list of finite values ``> 0`` (``allow_zero``:
+    ``>= 0``); ``flat``: an array of any shape, flattened (``sigma2_grid``'s historical
+    leniency); ``per_key``: a non-empty dict of such grids (``weight_grid``, per term)."""
+
+    def __init__(self, *, allow_zero: bool = False, flat: bool = False, per_key: bool = False):
+        self.allow_zero, self.flat, self.per_key = allow_zero, flat, per_key
+
+    def __str__(self) -> str:
+        return f"a list of finite values {'>= 0' if self.allow_zero else '> 0'}"
+
+    def check(self, value: Any, name: str) -> None:
+        """Refuse (:class:`ParameterConstraintError`, naming ``name``) a value that breaks the
+        rule."""
+        if self.per_key:
+            self.per_key_values(value, name)
+        else:
+            self.values(value, name)
+
+    def per_key_values(self, value: Any, name: str) -> dict[Any, np.ndarray]:
+        """A ``per_key`` grid ``value`` as ``{key: float vector}``."""
+        if not isinstance(value, dict) or not value:
+            raise ParameterConstraintError(f"{name} must be a non-empty dict of key -> "
+                                           f"{self}, got {value!r}")
+        return {k: self.values(v, f"{name}[{k!r}]") for k, v in value.items()}
+
+    def values(self, value: Any, name: str) -> np.ndarray:
+        """``value`` as a float vector, else :class:`ParameterConstraintError` naming the
+        parameter ``name``."""
+        try:
+            g = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            g = np.array([np.nan])
+        if self.flat:
+            g = g.reshape(-1)
+        if g.ndim != 1 or g.size == 0 or not np.all(
+                np.isfinite(g) & ((g >= 0) if self.allow_zero else (g > 0))):
+            raise ParameterConstraintError(f"{name} must be {self}, got {value!r}")
+        return g
+
+
+#: a grid of finite values > 0 (a width, γ, a weight searched on a log scale)
+POSITIVE_GRID = Grid()
+#: a grid of finite values >= 0 (the Auto LS-SVM's μ)
+NONNEGATIVE_GRID = Grid(allow_zero=True)
+#: term key -> weights >= 0 (the composed estimators' ``weight_grid``)
+WEIGHT_GRID = Grid(allow_zero=True, flat=True, per_key=True)
+
+
 def validate_params(est: Any, constraints: dict[str, list[Any]]) -> None:
     """Check ``est``'s constructor parameters against ``constraints`` (the estimator passes its
     own ``_parameter_constraints``).
@@ -86,10 +145,15 @@ def validate_params(est: Any, constraints: dict[str, list[Any]]) -> None:
     ------
     ParameterConstraintError
         The first parameter that violates its constraint, with scikit-learn's message (a
-        :class:`~lssvm_cvx.exceptions.HyperparameterError`).
+        :class:`~lssvm_cvx.exceptions.HyperparameterError`), or a grid that breaks its rule in
+        the estimator's ``_grid_parameters`` (a value that is None or a string, such as
+        ``"auto"``, is the constraints' to judge).
     """
+    params = est.get_params(deep=False)
     try:
-        validate_parameter_constraints(constraints, est.get_params(deep=False),
-                                       caller_name=type(est).__name__)
+        validate_parameter_constraints(constraints, params, caller_name=type(est).__name__)
     except InvalidParameterError as exc:
         raise ParameterConstraintError(str(exc)) from None
+    for name, rule in getattr(est, "_grid_parameters", {}).items():
+        if params[name] is not None and not isinstance(params[name], str):
+            rule.check(params[name], name)

@@ -36,9 +36,9 @@ from ..losses import Loss, make_loss
 from ..selection.gnc_terms import gnc_fit
 from ..selection.heldout import ESTIMANDS
 from .base import KernelMixin, check_fitted, checked_groups, checked_weights, encode_labels
-from .grids import set_width
+from .grids import SIGMA2_GRID, set_width
 from .lssvm_device import DeviceModelMixin, decision_device, labels_device, uses_device
-from .params import FOLDS, KERNEL_PARAMS, SCORING, StrOptions, validate_params
+from .params import FOLDS, KERNEL_PARAMS, SCORING, WEIGHT_GRID, Grid, StrOptions, validate_params
 from .regularized_device import fit_regularized_device
 from .regularized_search import DEFAULT_WEIGHT_GRID, SEARCHES, search
 from .scoring import best_of, resolve_scoring
@@ -83,6 +83,9 @@ class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
         "search": [StrOptions(set(SEARCHES))],
         "random_state": ["random_state"],
     }
+    #: the grids' rules (:func:`~lssvm_cvx.estimators.params.validate_params` checks them)
+    _grid_parameters: ClassVar[dict[str, Grid]] = {"sigma2_grid": SIGMA2_GRID,
+                                                   "weight_grid": WEIGHT_GRID}
 
     def __init__(self, kernel: Any = "rbf", sigma2: float = 1.0, *, degree: int = 3,
                  t: float = 1.0, loss: Any = None, terms: Any = None, selection: str | None = None,

@@ -45,6 +45,7 @@ from ..selection.screen import nystroem_features, screen_landmarks, screen_loo, 
 from ..terms import RKHSNorm
 from .base import input_magnitudes
 from .grids import sigma2_candidates
+from .params import WEIGHT_GRID
 from .scoring import Scoring, best_of, cv_results, resolve_scoring
 from .search_results import search_results
 
@@ -75,17 +76,11 @@ def weight_grid(est: Any, terms: dict) -> dict[str, np.ndarray]:
     grid = est.weight_grid
     if grid is None:
         grid = {next(iter(terms)): DEFAULT_WEIGHT_GRID}
-    if not isinstance(grid, dict) or not grid:
-        raise HyperparameterError("weight_grid must be a non-empty dict term key -> weights")
-    out = {}
-    for key, vals in grid.items():
+    out = WEIGHT_GRID.per_key_values(grid, "weight_grid")
+    for key in out:
         if key not in terms:
             raise HyperparameterError(f"weight_grid names {key!r}, which is not a term "
                                       f"({sorted(terms)})")
-        v = np.asarray(vals, dtype=np.float64).reshape(-1)
-        if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
-            raise HyperparameterError(f"weight_grid[{key!r}] must be finite weights >= 0")
-        out[key] = v
     return out
 
 

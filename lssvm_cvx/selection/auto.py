@@ -92,7 +92,10 @@ class SearchResult:
 
 
 def _grid(values: Any, default: np.ndarray, name: str, *, allow_zero: bool = False) -> np.ndarray:
-    g = default if values is None else np.atleast_1d(np.asarray(values, dtype=np.float64))
+    try:
+        g = default if values is None else np.atleast_1d(np.asarray(values, dtype=np.float64))
+    except (TypeError, ValueError):         # a string, a ragged list (the estimators refuse
+        g = np.array([np.nan])              # theirs first, by their names: estimators.params)
     if g.ndim != 1 or g.size == 0 or not np.all(np.isfinite(g)):
         raise HyperparameterError(f"{name} grid must be a non-empty 1-D array of finite numbers")
     if np.any(g < 0) or (not allow_zero and np.any(g <= 0)):
