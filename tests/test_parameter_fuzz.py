@@ -12,6 +12,7 @@ and a grid the default configuration does not search passed unchecked)."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -35,28 +36,33 @@ def _data(name):
     return X, (np.sign(y) if name.endswith("Classifier") else y)
 
 
-def _not_refused_by_name(cls, param, value, X, y):
-    """None when ``cls(param=value).fit(X, y)`` is refused with an exception of the package
-    naming ``param`` (scikit-learn's constraint message names it); else what happened."""
+def _not_refused_by_name(fit, name, label):
+    """None when ``fit()`` is refused with an exception of the package naming ``name``
+    (scikit-learn's constraint message names it); else what happened (``label`` first)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            cls(**{param: value}).fit(X, y)
+            fit()
     except ParameterConstraintError:
         return None
     except LssvmCvxError as exc:
-        return None if param in str(exc) else (
-            f"{param}={value!r}: {type(exc).__name__} does not name it: {exc}")
+        return None if name in str(exc) else (
+            f"{label}: {type(exc).__name__} does not name {name}: {exc}")
     except Exception as exc:     # noqa: BLE001 - the point of the test
-        return f"{param}={value!r}: {type(exc).__module__}.{type(exc).__name__}: {exc}"
-    return f"{param}={value!r}: accepted"
+        return f"{label}: {type(exc).__module__}.{type(exc).__name__}: {exc}"
+    return f"{label}: accepted"
+
+
+def _bad_param(cls, param, value, X, y):
+    return _not_refused_by_name(lambda: cls(**{param: value}).fit(X, y), param,
+                                f"{param}={value!r}")
 
 
 @pytest.mark.parametrize("name", ESTIMATORS)
 def test_every_bad_parameter_is_refused_by_name(name):
     X, y = _data(name)
     cls = getattr(lssvm_cvx, name)
-    wrong = [_not_refused_by_name(cls, param, bad, X, y)
+    wrong = [_bad_param(cls, param, bad, X, y)
              for param, default in cls().get_params(deep=False).items() for bad in BAD
              if not (isinstance(default, str) and default == bad)]
     assert not any(wrong), "\n".join(w for w in wrong if w)
@@ -82,8 +88,7 @@ def test_every_bad_grid_is_refused_by_name(name):
     the componentwise ``cv_grid`` was checked only where the penalty searched it)."""
     X, y = _data(name)
     cls = getattr(lssvm_cvx, name)
-    wrong = [_not_refused_by_name(cls, param, {"rkhs": bad} if param == "weight_grid" else bad,
-                                  X, y)
+    wrong = [_bad_param(cls, param, {"rkhs": bad} if param == "weight_grid" else bad, X, y)
              for param in _grid_params(cls) for bad in BAD_GRIDS]
     assert not any(wrong), "\n".join(w for w in wrong if w)
 
@@ -96,3 +101,22 @@ def test_bad_node_gammas_are_refused_under_every_areg_method(method):
     with pytest.raises(LssvmCvxError, match="gammas"):
         lssvm_cvx.AdditiveRegularizationRegressor(method=method, gammas=[1.0, -1.0]).fit(
             X, np.sin(X[:, 0]))
+
+
+#: bad sample weights (30 samples)
+BAD_WEIGHTS = {"negative": -np.ones(30), "one negative": np.r_[-1.0, np.ones(29)],
+               "NaN": np.r_[np.nan, np.ones(29)], "inf": np.r_[np.inf, np.ones(29)],
+               "all zero": np.zeros(30), "short": np.ones(5), "2-D": np.ones((30, 2)),
+               "strings": np.array(["a"] * 30), "a negative scalar": -1.0}
+
+
+@pytest.mark.parametrize("name", [n for n in ESTIMATORS if "sample_weight" in
+                                  inspect.signature(getattr(lssvm_cvx, n).fit).parameters])
+def test_every_bad_sample_weight_is_refused_by_name(name):
+    """Bad ``sample_weight`` is refused with an exception of the package naming it (until the
+    seventeenth session strings crashed in NumPy: ``could not convert string to float``)."""
+    X, y = _data(name)
+    cls = getattr(lssvm_cvx, name)
+    wrong = [_not_refused_by_name(lambda sw=sw: cls().fit(X, y, sample_weight=sw),
+                                  "sample_weight", label) for label, sw in BAD_WEIGHTS.items()]
+    assert not any(wrong), "\n".join(w for w in wrong if w)

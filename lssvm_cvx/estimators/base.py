@@ -427,7 +427,11 @@ def checked_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.n
     :class:`InputError` otherwise."""
     if sample_weight is None:
         return None, np.ones(n, dtype=bool)
-    w = np.asarray(sample_weight, dtype=np.float64)
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):         # strings, a ragged list: not NumPy's ValueError
+        raise InputError(f"sample_weight must be numbers, got a {type(sample_weight).__name__}"
+                         ) from None
     if w.ndim == 0:
         w = np.full(n, float(w))
     if w.shape != (n,):
