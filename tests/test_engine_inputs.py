@@ -15,7 +15,7 @@ import pytest
 from lssvm_cvx.exceptions import HyperparameterError, InputError, InputTypeError, LssvmCvxError, TermError
 from lssvm_cvx.formulations.regularized import RegularizedLSSVM
 from lssvm_cvx.linalg.engine import RKHS, FittedTerm, decompose
-from lssvm_cvx.terms import RKHSNorm
+from lssvm_cvx.terms import RKHSNorm, Term
 
 
 def _problem(n=12, seed=0):
@@ -189,3 +189,27 @@ def test_a_users_raw_matrix_for_a_term_is_named_not_printed(terms, exc, match):
     with pytest.raises(exc, match=match) as info:
         RegularizedLSSVM(X, Y, terms=terms).solve()
     assert len(str(info.value)) < 200
+
+
+class _WrongShape(Term):
+    def quadratic(self, ctx):
+        return np.eye(3)
+
+
+class _FittedWrongShape(Term):
+    def fitted_quadratic(self, ctx):
+        return np.eye(2)
+
+
+@pytest.mark.parametrize(("term", "method"), [(_WrongShape(), "quadratic"),
+                                              (_FittedWrongShape(), "fitted_quadratic")])
+@pytest.mark.parametrize("how", ["closed_form", "CLARABEL", "build"])
+def test_a_users_bad_term_matrix_is_named_by_its_key_and_method_on_every_path(term, method, how):
+    """Until the seventeenth session the cvxpy builder named the term by its class
+    (``term '_WrongShape'``) where the closed form named its key, and a wrong
+    ``fitted_quadratic`` reached the builder as NumPy's ``matmul`` mismatch."""
+    X = np.linspace(-1, 1, N)[:, None]
+    form = RegularizedLSSVM(X, Y, terms={"rkhs": (RKHSNorm(), 0.1), "u": (term, 0.1)})
+    with pytest.raises(TermError, match=rf"^term 'u': {method}\(\) must return an \(12, 12\) "
+                                        r"matrix, got \(\d, \d\)$"):
+        form.build() if how == "build" else form.solve(how)

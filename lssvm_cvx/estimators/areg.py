@@ -111,11 +111,9 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
             except ValueError:  # too few samples per class to stratify
                 tests = heldout_folds(L, n, random_state=self.random_state)
             return make_folds(n, tests)
-        try:
-            tests = [te for _, te in cv.split(np.zeros((n, 1)), y)]
-        except (AttributeError, TypeError):
-            tests = list(cv)
-        return make_folds(n, tests)
+        # a splitter's test sets (a group splitter, which AReg gives no groups, is refused as
+        # InputError), else the held-out index sets themselves
+        return make_folds(n, heldout_folds(cv, n, y=y) if hasattr(cv, "split") else list(cv))
 
     # --- fitting --------------------------------------------------------------------------
     def _fit(self, X: np.ndarray, y: np.ndarray) -> None:

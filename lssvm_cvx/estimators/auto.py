@@ -143,7 +143,7 @@ class _AutoBase(BestOfSearch, SaveMixin, BaseEstimator):
     def _check_params(self, n: int) -> tuple[str, float | None, float | None, float | None]:
         """The basis kind for ``n`` rows and the fixed (γ, μ, ν) (None: tuned), after the
         constraints (``fit`` checks them first; this also serves direct callers)."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         kind = self.approximation
         if kind == "auto":
             kind = "exact" if n <= self.max_exact else "nystroem"
@@ -348,7 +348,7 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
         weighted exact LOO: observation i leaves the fit term; a weight of 0 drops the row);
         the exact basis only, and :meth:`predict_interval` is then unavailable (jackknife+
         assumes exchangeable, unweighted observations)."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         self.sample_weighted_ = sample_weight is not None
         try:
             if uses_device(X) or uses_device(y):      # lssvm_cvx.estimators.auto_device
@@ -490,7 +490,7 @@ class AutoLSSVMClassifier(DeviceModelMixin, ClassifierMixin, _AutoBase):
         """Fit on labels ``y`` (any hashable labels, at least two classes); ``sample_weight``
         weights the fit term through the whole search (the exact basis only; see
         :meth:`AutoLSSVMRegressor.fit`)."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         if is_dask(X) or is_dask(y):
             raise InputError("AutoLSSVMClassifier takes in-memory arrays; dask arrays are "
                              "supported by AutoLSSVMRegressor")

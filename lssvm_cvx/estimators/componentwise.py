@@ -171,7 +171,7 @@ class _ComponentwiseBase(KernelMixin, BaseEstimator):
         return as_componentwise(self._make_kernel(s2))
 
     def _check_params(self) -> None:
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         check_solver(self.solver)    # whatever the penalty (an unused 'bogus' passed unsaid)
 
     # --- hyperparameters by 10-fold CV (§5) ---------------------------------------------------

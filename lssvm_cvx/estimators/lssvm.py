@@ -363,7 +363,7 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
             ) -> "LSSVMRegressor":
         """Fit on ``X`` (n_samples, n_features) and targets ``y`` (1-D or one column per target);
         ``groups`` are the group labels of a group splitter in ``cv``."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
             return self._fit_device(X, y, sample_weight, groups, classification=False)
         if self.approximation is not None:
@@ -470,7 +470,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
             ) -> "LSSVMClassifier":
         """Fit on ``X`` and labels ``y`` (any hashable labels, at least two classes); ``groups``
         are the group labels of a group splitter in ``cv``."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         if uses_device(X):  # a GPU tensor (or any array API with array_api_dispatch on)
             return self._fit_device(X, y, sample_weight, groups, classification=True)
         if self.approximation is not None:

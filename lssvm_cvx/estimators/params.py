@@ -18,7 +18,7 @@ kernel's and the common numeric parameters' rules across estimators.
 
 A grid (``sigma2_grid``, ``mu_grid``, ...) is ``"array-like"`` to scikit-learn, whose language
 cannot say "finite values > 0"; an estimator declares those rules beside its constraints, in
-``_grid_parameters`` (name -> :class:`Grid`), and :func:`validate_params` checks them too, every
+``_grid_parameters`` (name -> :class:`Grid`), which it hands :func:`validate_params` too: every
 fit, whether or not the configuration searches the grid.  Until the seventeenth session
 (2026-11-30) each search checked its own grid where it used it: a string or a ragged list
 crashed inside NumPy (``ValueError``), the Auto LS-SVM's messages named its search's ``gamma``
@@ -130,7 +130,8 @@ NONNEGATIVE_GRID = Grid(allow_zero=True)
 WEIGHT_GRID = Grid(allow_zero=True, flat=True, per_key=True)
 
 
-def validate_params(est: Any, constraints: dict[str, list[Any]]) -> None:
+def validate_params(est: Any, constraints: dict[str, list[Any]],
+                    grids: dict[str, Grid] | None = None) -> None:
     """Check ``est``'s constructor parameters against ``constraints`` (the estimator passes its
     own ``_parameter_constraints``).
 
@@ -140,20 +141,22 @@ def validate_params(est: Any, constraints: dict[str, list[Any]]) -> None:
         With ``get_params``.
     constraints : dict of str to list
         scikit-learn's constraints, one entry per constructor parameter.
+    grids : dict of str to Grid or None, default=None
+        The rules of the grid parameters (the estimator's ``_grid_parameters``).
 
     Raises
     ------
     ParameterConstraintError
         The first parameter that violates its constraint, with scikit-learn's message (a
         :class:`~lssvm_cvx.exceptions.HyperparameterError`), or a grid that breaks its rule in
-        the estimator's ``_grid_parameters`` (a value that is None or a string, such as
-        ``"auto"``, is the constraints' to judge).
+        ``grids`` (a value that is None or a string, such as ``"auto"``, is the constraints'
+        to judge).
     """
     params = est.get_params(deep=False)
     try:
         validate_parameter_constraints(constraints, params, caller_name=type(est).__name__)
     except InvalidParameterError as exc:
         raise ParameterConstraintError(str(exc)) from None
-    for name, rule in getattr(est, "_grid_parameters", {}).items():
+    for name, rule in (grids or {}).items():
         if params[name] is not None and not isinstance(params[name], str):
             rule.check(params[name], name)

@@ -206,7 +206,7 @@ class _RegularizedBase(DeviceModelMixin, KernelMixin, BaseEstimator):
     def _fit_device(self, X: Any, y: Any, sample_weight: Any, groups: Any) -> bool:
         """Check the parameters, then fit on device arrays
         (:mod:`lssvm_cvx.estimators.regularized_device`) when ``X`` is one; whether it was."""
-        validate_params(self, self._parameter_constraints)
+        validate_params(self, self._parameter_constraints, self._grid_parameters)
         if not uses_device(X):
             return False
         for attr in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:

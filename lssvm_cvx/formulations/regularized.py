@@ -193,6 +193,8 @@ class RegularizedLSSVM(Formulation):
         for key, (term, _) in self.terms_.items():
             w = cp.Parameter(nonneg=True, name=key)
             label = f"term {key!r} ({type(term).__name__})"
+            if term.is_quadratic:   # checked under its key here (expr's factor reads the memo)
+                term.matrix(ctx, name=key)
             with user_code(label, "epigraph" if type(term).epigraph is not Term.epigraph
                            else "expr"):
                 piece, tcons, tvars = term.epigraph(alpha, ctx)
@@ -312,10 +314,9 @@ class RegularizedLSSVM(Formulation):
         return dec.system(weights, overwrite_gram=overwrite)
 
     def decomposition(self) -> Decomposition:
-        """The problem for the package's closed-form engine
-        (:func:`lssvm_cvx.linalg.engine.decompose`): the Gram, the loss weights and the terms
-        by key (the RKHS norm marked, a term on the fitted values a
-        :class:`~lssvm_cvx.linalg.engine.FittedTerm`, matrices formed when first needed).
+        """The problem for the closed-form engine (:func:`lssvm_cvx.linalg.engine.decompose`):
+        the Gram, the loss weights and the terms by key (the RKHS norm marked, a term on the
+        fitted values a :class:`~lssvm_cvx.linalg.engine.FittedTerm`, matrices formed lazily).
 
         Returns
         -------

@@ -17,7 +17,65 @@ from numpy.typing import ArrayLike
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 from .arrays import to_numpy
 
-__all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_folds", "cv_splits"]
+__all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_folds", "cv_splits",
+           "index_set", "check_split"]
+
+
+def index_set(a: Any, n: int, what: str) -> np.ndarray:
+    """``a`` as a flat array of indices into ``range(n)``: integers (or floats with integer
+    values), or a boolean mask of ``n`` values; a NumPy array, a list or an array of any
+    array-API namespace and device (copied to NumPy).
+
+    Until the seventeenth session (2026-11-30) index sets were cast with
+    ``np.asarray(a, dtype=np.intp)``, which truncated ``1.5`` to ``1`` and read a boolean mask
+    as the indices 0 and 1, silently (``tests/test_folds_input.py``).
+
+    Raises
+    ------
+    InputError
+        Naming ``what``: anything else, or an index outside ``0 .. n - 1``.
+    """
+    try:
+        v = np.asarray(to_numpy(a) if aac.is_array_api_obj(a) else a)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{what} must be an index array ({exc})") from None
+    if v.dtype == bool:
+        if v.shape != (n,):
+            raise InputError(f"{what}: a boolean mask must have {n} values, got shape {v.shape}")
+        return np.flatnonzero(v)
+    v = v.reshape(-1)
+    if v.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    if not (np.issubdtype(v.dtype, np.integer) or (
+            np.issubdtype(v.dtype, np.floating) and np.all(np.isfinite(v))
+            and np.all(v == np.round(v)))):
+        raise InputError(f"{what} must hold integer indices or a boolean mask, got "
+                         f"{v.dtype} values{' that are not whole numbers' if v.dtype.kind == 'f' else ''}")
+    v = v.astype(np.intp)
+    if v.min() < 0 or v.max() >= n:
+        raise InputError(f"{what} has indices outside 0..{n - 1}")
+    return v
+
+
+def check_split(k: int, pair: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A given ``(train, test)`` pair (the ``k``-th) as index arrays (:func:`index_set`),
+    refused (:class:`InputError` naming ``cv``) unless it is a pair, its test set is not empty,
+    its training set holds at least 2 points and no point is in both."""
+    try:
+        train, test = pair
+    except (TypeError, ValueError):
+        raise InputError(f"cv: split {k} is not a (train, test) pair of index arrays, got "
+                         f"{type(pair).__name__}") from None
+    train = index_set(train, n, f"cv: split {k}'s train")
+    test = index_set(test, n, f"cv: split {k}'s test")
+    if test.size == 0:
+        raise InputError(f"cv: split {k} has an empty test set")
+    if train.size < 2:
+        raise InputError(f"cv: split {k} leaves {train.size} training point(s); at least 2 "
+                         "are needed")
+    if np.intersect1d(train, test).size:
+        raise InputError(f"cv: split {k} has points both in train and in test")
+    return train, test
 
 
 def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
@@ -60,15 +118,15 @@ def disjoint_folds(folds: Sequence[Any], n: int, *, cover: bool = False) -> list
     """
     rule = (f"folds must partition the {n} points: disjoint, non-empty index sets that cover "
             "every point" if cover else f"folds must be disjoint, non-empty index sets into {n} points")
-    out = [np.asarray(to_numpy(f) if aac.is_array_api_obj(f) else f, dtype=np.intp).reshape(-1)
-           for f in folds]
+    try:
+        out = [index_set(f, n, f"fold {k}") for k, f in enumerate(folds)]
+    except InputError as exc:
+        raise InputError(f"{exc} ({rule})") from None
     if not out:
         raise InputError(f"no folds given ({rule})")
     for k, f in enumerate(out):
         if f.size == 0:
             raise InputError(f"fold {k} is empty ({rule})")
-        if f.min() < 0 or f.max() >= n:
-            raise InputError(f"fold {k} has indices outside 0..{n - 1} ({rule})")
     seen = np.concatenate(out)
     if np.unique(seen).size != seen.size:
         raise InputError(f"the folds overlap ({rule})")
@@ -94,7 +152,10 @@ def heldout_folds(cv: Any, n: int, *, y: np.ndarray | None = None, stratified: b
             n_splits=int(cv), shuffle=True, random_state=random_state)
     else:
         splitter = check_cv(cv, y, classifier=stratified)
-    return [test for _, test in splitter.split(np.zeros((n, 1)), y)]
+    try:
+        return [test for _, test in splitter.split(np.zeros((n, 1)), y)]
+    except (TypeError, ValueError) as exc:     # a group splitter (no groups here), too few points
+        raise InputError(f"cv cannot split these data: {exc}") from None
 
 
 def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None = 0
@@ -190,14 +251,10 @@ def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = Non
         keep = np.zeros(n, dtype=bool)
         keep[lab] = True
         for k, pair in enumerate(cv):
-            try:
-                train, test = (np.asarray(a, dtype=np.intp).reshape(-1) for a in pair)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"cv: split {k} is not a (train, test) pair of index arrays "
-                                 f"({exc})") from None
-            if test.size and (test.min() < 0 or test.max() >= n):
-                raise InputError(f"cv: split {k} has test indices outside 0..{n - 1}")
+            train, test = check_split(k, pair, n)
             out.append((np.union1d(train, rest), test[keep[test]]))
+        if not out:
+            raise InputError("cv yielded no split")
         return out
     else:
         try:

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
+from ..linalg.folds import check_split
 from ..solvers import profile
 from ..terms import RKHSNorm
 from .gnc_terms import gnc_fit
@@ -104,26 +105,7 @@ def check_splits(splits: Any, n: int) -> list[tuple[np.ndarray, np.ndarray]]:
         Naming ``cv``: no split, an empty test or train set, indices out of range, a test
         point also in train.
     """
-    out = []
-    for k, pair in enumerate(splits):
-        try:
-            train, test = pair
-            train = np.asarray(train, dtype=np.intp).reshape(-1)
-            test = np.asarray(test, dtype=np.intp).reshape(-1)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"cv: split {k} is not a (train, test) pair of index arrays "
-                             f"({exc})") from None
-        if test.size == 0:
-            raise InputError(f"cv: split {k} has an empty test set")
-        if train.size < 2:
-            raise InputError(f"cv: split {k} leaves {train.size} training point(s); at least 2 "
-                             "are needed")
-        for name, idx in (("train", train), ("test", test)):
-            if idx.min() < 0 or idx.max() >= n:
-                raise InputError(f"cv: split {k} has {name} indices outside 0..{n - 1}")
-        if np.intersect1d(train, test).size:
-            raise InputError(f"cv: split {k} has points both in train and in test")
-        out.append((train, test))
+    out = [check_split(k, pair, n) for k, pair in enumerate(splits)]
     if not out:
         raise InputError("cv yielded no split")
     return out

@@ -52,7 +52,8 @@ __all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
 PSD_RTOL = 1e-10
 
 
-def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.ndarray:
+def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL,
+                    method: str = "quadratic") -> np.ndarray:
     """Return ``P`` as a float ``(n, n)`` array, or raise :class:`TermError` naming the term
     when it has the wrong shape, is not finite, not symmetric or not PSD (within
     ``rtol · n · max|P|``).
@@ -67,6 +68,8 @@ def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.
         The term's name, used in the error messages.
     rtol : float, default=PSD_RTOL
         Relative tolerance of the symmetry and PSD checks.
+    method : str, default="quadratic"
+        The term's method that returned ``P``, named in the messages (``"fitted_quadratic"``).
 
     Returns
     -------
@@ -76,19 +79,19 @@ def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL) -> np.
     try:
         P = np.asarray(P, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TermError(f"term {name!r}: quadratic() must return a real matrix ({exc})") from exc
+        raise TermError(f"term {name!r}: {method}() must return a real matrix ({exc})") from exc
     if P.shape != (n, n):
-        raise TermError(f"term {name!r}: quadratic() must return an ({n}, {n}) matrix, got {P.shape}")
+        raise TermError(f"term {name!r}: {method}() must return an ({n}, {n}) matrix, got {P.shape}")
     if not np.all(np.isfinite(P)):
-        raise TermError(f"term {name!r}: quadratic() returned NaN or inf")
+        raise TermError(f"term {name!r}: {method}() returned NaN or inf")
     scale = max(float(np.abs(P).max()), np.finfo(float).tiny)
     asym = float(np.abs(P - P.T).max())
     if asym > 1e3 * rtol * scale:
-        raise TermError(f"term {name!r}: quadratic() is not symmetric "
+        raise TermError(f"term {name!r}: {method}() is not symmetric "
                         f"(max |P - P'| = {asym:.3g}, scale {scale:.3g})")
     lmin = float(np.linalg.eigvalsh((P + P.T) / 2)[0])
     if lmin < -1e3 * rtol * scale * n:
-        raise TermError(f"term {name!r}: quadratic() is not positive semi-definite "
+        raise TermError(f"term {name!r}: {method}() is not positive semi-definite "
                         f"(smallest eigenvalue {lmin:.3g}); the term would not be convex")
     return (P + P.T) / 2
 
@@ -219,7 +222,7 @@ class Term(BaseEstimator):
         """
         if not self.is_fitted_quadratic:
             raise NotImplementedError
-        return ctx.K @ self.fitted_quadratic(ctx) @ ctx.K
+        return ctx.K @ self.fitted_matrix(ctx) @ ctx.K     # M checked (shape, symmetry, PSD)
 
     def fitted_quadratic(self, ctx: Context) -> np.ndarray:
         """The PSD ``N × N`` matrix ``M`` of a quadratic term that sees ``α`` only through the
@@ -377,6 +380,8 @@ class Term(BaseEstimator):
         numpy.ndarray of shape (N, N)
             The matrix ``P``.
         """
+        if self.is_fitted_quadratic:            # its M checked first, under the same name
+            self.fitted_matrix(ctx, name=name)
         return self._checked(ctx, name, "quadratic")
 
     def _checked(self, ctx: Context, name: str | None, method: str) -> np.ndarray:
@@ -387,7 +392,7 @@ class Term(BaseEstimator):
         def compute() -> np.ndarray:
             with user_code(f"term {label!r} ({type(self).__name__})", method):
                 M = getattr(self, method)(ctx)
-            return check_quadratic(M, ctx.n, name=label)
+            return check_quadratic(M, ctx.n, name=label, method=method)
 
         return ctx.cached((method, id(self)), compute)
 
