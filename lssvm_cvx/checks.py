@@ -15,8 +15,8 @@ from sklearn.utils import check_array
 
 from .exceptions import HyperparameterError, InputError, LabelError
 
-__all__ = ["as_matrix", "as_targets", "check_same_features", "binary_labels", "encode_labels",
-           "check_gamma", "check_positive", "named_message"]
+__all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "binary_labels", "encode_labels",
+           "check_gamma", "check_positive", "check_grid", "named_message"]
 
 
 def named_message(name: str, exc: BaseException) -> str:
@@ -31,6 +31,22 @@ def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
         return check_array(X, dtype=np.float64, ensure_min_samples=min_samples, input_name=name)
     except (ValueError, TypeError) as exc:
         raise InputError(named_message(name, exc)) from exc
+
+
+def as_gram(K: Any, *, name: str = "Omega", finite: bool = True) -> np.ndarray:
+    """A given (precomputed) Gram as a square float64 matrix of at least 2 rows with finite
+    entries (``finite=False``: not checked, for a Gram the package computed from checked
+    inputs); else :class:`InputError` naming it.  Until the eighteenth session (2026-11-30)
+    the formulations read a given Gram with ``np.asarray(K, dtype=np.float64)``: a string or a
+    ragged list crashed inside NumPy and a scalar reached an ``IndexError``."""
+    try:
+        K = check_array(K, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=finite,
+                        input_name=name)
+    except (ValueError, TypeError) as exc:
+        raise InputError(named_message(name, exc)) from exc
+    if K.shape[0] != K.shape[1]:
+        raise InputError(f"{name} must be a square matrix, got shape {K.shape}")
+    return K
 
 
 def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
@@ -117,15 +133,53 @@ def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tu
 def check_positive(value: Any, name: str) -> float:
     """``float(value)`` if it is a finite number > 0 (not a bool or a string), else
     :class:`HyperparameterError`."""
-    if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
-        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}")
     try:
+        if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
+            raise ValueError  # a ragged list raises it in np.ndim
         v = float(value)
     except (TypeError, ValueError):
         raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
     if not np.isfinite(v) or v <= 0:
         raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
     return v
+
+
+def check_grid(values: Any, name: str, *, allow_zero: bool = False, flat: bool = False,
+               error: type[HyperparameterError] = HyperparameterError) -> np.ndarray:
+    """``values`` as a non-empty float vector of finite numbers ``> 0`` (``allow_zero``:
+    ``>= 0``), else ``error`` naming ``name``: the one rule of a list of candidate values (an
+    estimator's grid, a weight's path, a search's grid), each caller naming its own parameter.
+
+    Parameters
+    ----------
+    values : array-like
+        The values.
+    name : str
+        What the message calls them (``"sigma2_grid"``, ``"the values of term 'rkhs'"``).
+    allow_zero : bool, default=False
+        Accept ``0``.
+    flat : bool, default=False
+        Accept any shape (a scalar too), flattened; else a 1-D list is required.
+    error : type, default=HyperparameterError
+        The exception raised (a subclass of :class:`HyperparameterError`).
+
+    Returns
+    -------
+    numpy.ndarray of shape (k,)
+        The values, in the given order.
+    """
+    try:                                        # booleans, complex, strings, dates: none
+        g = np.asarray(values)
+        g = np.zeros(0) if g.dtype.kind in "bcSUVmM" else np.asarray(g, dtype=np.float64)
+    except (TypeError, ValueError):             # a ragged list
+        g = np.zeros(0)
+    if flat:
+        g = g.reshape(-1)
+    if g.ndim != 1 or g.size == 0 or not np.all(
+            np.isfinite(g) & ((g >= 0) if allow_zero else (g > 0))):
+        raise error(f"{name} must be a non-empty list of finite values "
+                    f"{'>= 0' if allow_zero else '> 0'}, got {values!r}")
+    return g
 
 
 def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:

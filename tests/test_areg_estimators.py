@@ -133,7 +133,7 @@ def test_estimator_bad_inputs(sinc):
         R(method="tikhonov").fit(X, y)
     with pytest.raises(HyperparameterError, match="m >= 2"):
         R(gammas=(10.0,)).fit(X, y)
-    with pytest.raises(HyperparameterError, match="finite and > 0"):
+    with pytest.raises(HyperparameterError, match="finite values > 0"):
         R(gammas=(1.0, -4.0)).fit(X, y)
     with pytest.raises(HyperparameterError, match="validation_fraction"):
         R(validation_fraction=1.5).fit(X, y)

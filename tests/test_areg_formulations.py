@@ -390,7 +390,7 @@ def test_bad_inputs():
     with pytest.raises(HyperparameterError, match="m >= 2"):
         ARegEnsemble(X, y, X[:5], y[:5], gammas=(3.0,)).solve()
     for bad in [(1.0, 0.0), (1.0, -2.0), (1.0, np.inf)]:
-        with pytest.raises(HyperparameterError, match="gamma must be finite and > 0"):
+        with pytest.raises(HyperparameterError, match="gammas must be a non-empty list of finite values > 0"):
             ARegEnsemble(X, y, X[:5], y[:5], gammas=bad).solve()
     with pytest.raises(HyperparameterError, match="xi"):
         get_formulation("areg_fast_cv")(X, y, folds=4, xi=0.0).solve()

@@ -97,7 +97,7 @@ def test_a_bad_cv_grid_is_refused_before_any_fit(penalty, grid):
     """ξ and λ are > 0; until 2026-11-30 a value <= 0 failed in every fold and the search went
     on without it (and ``["a"]`` was NumPy's ValueError)."""
     ds = problems.get_problem("additive10", n_train=30, n_test=0, seed=0)
-    with pytest.raises(HyperparameterError, match=r"^cv_grid must be a list of finite values > 0"):
+    with pytest.raises(HyperparameterError, match=r"^cv_grid must be a non-empty list of finite values > 0"):
         ComponentwiseLSSVMRegressor(penalty=penalty, cv_grid=grid, cv=3).fit(ds.X, ds.y)
 
 

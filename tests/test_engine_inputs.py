@@ -49,7 +49,7 @@ DUAL = [
     ("a negative override", lambda: decompose(K, 1.0, OK).solve(Y, {"rkhs": -1.0}),
      HyperparameterError, "weight of term 'rkhs' must be finite and >= 0"),
     ("a negative path value", lambda: decompose(K, 1.0, OK).path("rkhs", [0.1, -1.0], Y),
-     HyperparameterError, "values of term 'rkhs' must be finite and >= 0"),
+     HyperparameterError, "values of term 'rkhs' must be a non-empty list of finite values >= 0"),
     ("a NaN path value (systems)", lambda: list(decompose(K, 1.0, OK).systems("rkhs", [np.nan])),
      HyperparameterError, "values of term 'rkhs'"),
     ("a rectangular K", lambda: decompose(K[:, :5], 1.0, OK), InputError,

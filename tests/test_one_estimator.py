@@ -145,7 +145,7 @@ def test_a_bad_gamma_grid_is_named_in_the_users_words(data, estimator, grid):
     """The LS-SVM presets search ``1/γ`` as the composition's ``weight_grid['rkhs']``; a bad
     ``gamma_grid`` is refused as ``gamma_grid`` (it named ``weight_grid['rkhs']`` before)."""
     X, _, labels, _ = data
-    with pytest.raises(HyperparameterError, match=r"^gamma_grid must be a list of finite values"):
+    with pytest.raises(HyperparameterError, match=r"^gamma_grid must be a non-empty list of finite values"):
         estimator(selection="loo", gamma_grid=grid).fit(X, labels)
 
 

@@ -43,6 +43,7 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
+from ..checks import check_grid
 from ..exceptions import ParameterConstraintError
 
 __all__ = ["validate_params", "ParameterConstraintError", "Interval", "StrOptions", "Hidden",
@@ -90,7 +91,7 @@ class Grid:
         self.allow_zero, self.flat, self.per_key = allow_zero, flat, per_key
 
     def __str__(self) -> str:
-        return f"a list of finite values {'>= 0' if self.allow_zero else '> 0'}"
+        return f"a non-empty list of finite values {'>= 0' if self.allow_zero else '> 0'}"
 
     def check(self, value: Any, name: str) -> None:
         """Refuse (:class:`ParameterConstraintError`, naming ``name``) a value that breaks the
@@ -110,16 +111,8 @@ class Grid:
     def values(self, value: Any, name: str) -> np.ndarray:
         """``value`` as a float vector, else :class:`ParameterConstraintError` naming the
         parameter ``name``."""
-        try:
-            g = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            g = np.array([np.nan])
-        if self.flat:
-            g = g.reshape(-1)
-        if g.ndim != 1 or g.size == 0 or not np.all(
-                np.isfinite(g) & ((g >= 0) if self.allow_zero else (g > 0))):
-            raise ParameterConstraintError(f"{name} must be {self}, got {value!r}")
-        return g
+        return check_grid(value, name, allow_zero=self.allow_zero, flat=self.flat,
+                          error=ParameterConstraintError)
 
 
 #: a grid of finite values > 0 (a width, γ, a weight searched on a log scale)

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
+from ..checks import check_grid
 from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
@@ -59,15 +60,10 @@ ENUMERATE_MAX_M = 14
 
 def check_node_gammas(gammas: Any) -> np.ndarray:
     """``m ≥ 2`` finite, positive node regularization constants (eq. 21, §4.1: ``m ≥ 2``)."""
-    try:
-        g = np.asarray(gammas, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"gammas must be numbers > 0, got {gammas!r}") from None
+    g = check_grid(gammas, "gammas", flat=True)
     if g.size < 2:
         raise HyperparameterError(
             f"gammas: a Tikhonov ensemble needs m >= 2 nodes (paper §4.1), got m = {g.size}")
-    if not np.all(np.isfinite(g)) or np.any(g <= 0):
-        raise HyperparameterError(f"gammas: every node gamma must be finite and > 0, got {g.tolist()}")
     return g
 
 

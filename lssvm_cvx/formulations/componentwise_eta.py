@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_targets
+from ..checks import as_targets, check_grid
 from ..exceptions import HyperparameterError
 from ..kernels import RBF, Componentwise
 from ..linalg.engine import RKHS, decompose
@@ -92,10 +92,10 @@ class ComponentwiseEta(Components, Formulation):
         P = self.n_components
         if self.eta is None:
             return np.ones(P)
-        eta = np.asarray(self.eta, dtype=np.float64)
-        if eta.ndim == 0:
-            eta = np.full(P, float(eta))
-        if eta.shape != (P,) or not np.all(np.isfinite(eta)) or np.any(eta < 0):
+        eta = check_grid(self.eta, "eta", allow_zero=True, flat=True)
+        if np.ndim(self.eta) == 0:
+            eta = np.full(P, eta[0])
+        if eta.shape != (P,) or np.ndim(self.eta) > 1:
             raise HyperparameterError(f"eta must be {P} finite values >= 0, got {self.eta!r}")
         return eta
 

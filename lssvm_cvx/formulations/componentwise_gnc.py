@@ -48,7 +48,7 @@ import scipy.linalg as sla
 from ..exceptions import HyperparameterError, NotSupportedError, SolverError
 from ..terms.penalties import Penalty, make_penalty
 from ..solution import Solution
-from ..checks import check_positive
+from ..checks import check_grid, check_positive
 from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
 from .componentwise_sparse import SparseComponents
@@ -131,18 +131,18 @@ class ComponentwiseSTP(SparseComponents):
     def _nu(self) -> np.ndarray:
         if self.nu is None:
             return np.ones((self.n, self.n_components))
-        nu = np.asarray(self.nu, dtype=np.float64)
-        if nu.shape != (self.n, self.n_components) or not np.all(np.isfinite(nu)) or np.any(nu < 0):
+        nu = check_grid(self.nu, "nu", allow_zero=True, flat=True)
+        if np.shape(self.nu) != (self.n, self.n_components):
             raise HyperparameterError(
                 f"nu must be a finite non-negative ({self.n}, {self.n_components}) array")
-        return nu
+        return nu.reshape(self.n, self.n_components)
 
     def _ws(self) -> np.ndarray:
         """The weights ``w_d`` of the least-squares start (ones by default)."""
         if self.start_weights is None:
             return np.ones(self.n_components)
-        w = np.asarray(self.start_weights, dtype=np.float64).reshape(-1)
-        if w.shape != (self.n_components,) or not np.all(np.isfinite(w)) or np.any(w <= 0):
+        w = check_grid(self.start_weights, "start_weights", flat=True)
+        if w.shape != (self.n_components,):
             raise HyperparameterError(
                 f"start_weights must be {self.n_components} finite positive numbers")
         return w
@@ -151,6 +151,7 @@ class ComponentwiseSTP(SparseComponents):
         self.targets()
         self.penalty_
         self._eps()
+        check_positive(self.norm_scale, "norm_scale")
         self._nu()
         self._ws()
         if self.form not in ("reduced", "printed"):

@@ -28,11 +28,12 @@ import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import as_matrix, as_targets
+from ..checks import as_gram, as_matrix, as_targets
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, Decomposition, FittedTerm, decompose
-from ..linalg.folds import disjoint_folds
+from ..linalg.folds import disjoint_folds, index_set
+from ..linalg.problem_checks import check_weights_array
 from ..linalg.quadratic import QuadraticSystem
 from ..losses import Loss, loss_pieces, make_loss, probe_weights
 from ..solution import Solution
@@ -111,7 +112,8 @@ class RegularizedLSSVM(Formulation):
         self.kernel = kernel
         self.loss = loss
         self.terms = terms
-        self._K_given = None if K is None else np.asarray(K, dtype=np.float64)
+        # a Gram handed over by an estimator (gram_owned) was computed from checked X
+        self._K_given = None if K is None else as_gram(K, name="K", finite=gram_owned is not True)
         self.gram_owned = gram_owned
         self._ctx: Context | None = None
         self._built = None
@@ -122,12 +124,7 @@ class RegularizedLSSVM(Formulation):
         """The :class:`~lssvm_cvx.terms.Context` (Gram computed once)."""
         if self._ctx is None:
             if self._K_given is not None:
-                K = self._K_given
-                square = K.ndim == 2 and K.shape[0] == K.shape[1] and K.shape[0] >= 2
-                # a Gram handed over by an estimator (gram_owned) was computed from checked X
-                if not square or (not self.gram_owned and not np.all(np.isfinite(K))):
-                    raise InputError(f"K must be a finite square matrix with >= 2 rows, got shape {K.shape}")
-                X = None if self.X is None else as_matrix(self.X, min_samples=2)
+                K, X = self._K_given, None if self.X is None else as_matrix(self.X, min_samples=2)
             else:
                 X = as_matrix(self.X, min_samples=2)
                 K = (self.kernel or RBF())(X)
@@ -193,8 +190,9 @@ class RegularizedLSSVM(Formulation):
         for key, (term, _) in self.terms_.items():
             w = cp.Parameter(nonneg=True, name=key)
             label = f"term {key!r} ({type(term).__name__})"
-            if term.is_quadratic:   # checked under its key here (expr's factor reads the memo)
-                term.matrix(ctx, name=key)
+            if term.is_quadratic and (type(term).expr, type(term).factor) == (Term.expr,
+                                                                             Term.factor):
+                term.matrix(ctx, name=key)  # named by its key here; expr's factor reads the memo
             with user_code(label, "epigraph" if type(term).epigraph is not Term.epigraph
                            else "expr"):
                 piece, tcons, tvars = term.epigraph(alpha, ctx)
@@ -428,7 +426,7 @@ class RegularizedLSSVM(Formulation):
             A new formulation on the remaining points (its Gram restricted, not recomputed).
         """
         n = self.n
-        keep = np.setdiff1d(np.arange(n), np.asarray(exclude, dtype=np.intp))
+        keep = np.setdiff1d(np.arange(n), index_set(exclude, n, "exclude"))
         if keep.size < 2:
             raise InputError(f"leaving out {n - keep.size} of {n} points leaves fewer than 2")
         fixed = [f"term {k!r} ({type(t).__name__})" for k, (t, _) in self.terms_.items()
@@ -548,11 +546,9 @@ class RegularizedLSSVM(Formulation):
         terms = self.terms_
         if key not in terms:
             raise HyperparameterError(f"unknown term key {key!r}; terms are {sorted(terms)}")
-        ws = np.asarray(weights, dtype=np.float64).reshape(-1)
-        if ws.size == 0 or not np.all(np.isfinite(ws)) or np.any(ws < 0):
-            raise HyperparameterError(f"path weights for {key!r} must be finite and >= 0")
+        ws = check_weights_array(key, weights)
         y = self.targets() if Y is None else np.asarray(Y, dtype=np.float64)
-        fl = None if folds is None else [np.asarray(f, int) for f in folds]
+        fl = None if folds is None else list(folds)     # read by linalg.folds.index_set
         A, B, R = self.decomposition().path(key, ws, y, folds=fl)
         return PathResult(key, ws, np.array(A), np.array(B), np.array(R))
 

@@ -60,6 +60,7 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
+from ..checks import check_grid
 from ..exceptions import HyperparameterError, InputError
 from ..solvers import solve_problem
 from .base import BuiltProblem
@@ -125,13 +126,11 @@ def _scalar_exprs(exprs: Any, what: str) -> list[cp.Expression]:
 
 def check_eps_values(values: Any, k: int) -> np.ndarray:
     """Return the ε bounds as a float array of length ``k`` (a scalar is repeated)."""
-    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    v = check_grid(values, "eps", flat=True)
     if v.size == 1 and k > 1:
         v = np.full(k, float(v[0]))
     if v.size != k:
         raise HyperparameterError(f"eps must have {k} entries (one per constrained objective), got {v.size}")
-    if not np.all(np.isfinite(v)) or np.any(v <= 0):
-        raise HyperparameterError(f"eps must be finite and > 0, got {values!r}")
     return v
 
 
@@ -183,8 +182,8 @@ def weighted_sum(objectives: Sequence[cp.Expression], weights: Any, *,
         if w.size != len(objs):
             raise HyperparameterError(f"weights must have {len(objs)} entries, got shape {w.shape}")
     else:
-        wv = np.asarray(weights, dtype=np.float64).reshape(-1)
-        if wv.size != len(objs) or not np.all(np.isfinite(wv)) or np.any(wv < 0):
+        wv = check_grid(weights, "weights", allow_zero=True, flat=True)
+        if wv.size != len(objs):
             raise HyperparameterError(f"weights must be {len(objs)} finite numbers >= 0, got {weights!r}")
         w = cp.Parameter(len(objs), nonneg=True, name="weights", value=wv)
     obj = cp.Minimize(sum(w[i] * o for i, o in enumerate(objs)))

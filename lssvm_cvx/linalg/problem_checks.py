@@ -25,6 +25,7 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
+from ..checks import check_grid
 from ..exceptions import HyperparameterError, InputError, InputTypeError
 from .arrays import check_finite
 
@@ -50,16 +51,8 @@ def check_weight(name: str, w: Any) -> float:
 
 def check_weights_array(name: str, values: Any) -> np.ndarray:
     """The values of a path of the weight ``name`` as a float vector, each checked as by
-    :func:`check_weight`."""
-    try:
-        ws = np.asarray(values, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"the values of term {name!r} must be numbers, got "
-                                  f"{values!r}") from None
-    if not np.all(np.isfinite(ws) & (ws >= 0)):
-        raise HyperparameterError(f"the values of term {name!r} must be finite and >= 0, "
-                                  f"got {values!r}")
-    return ws
+    :func:`check_weight` (:func:`lssvm_cvx.checks.check_grid`, flattened)."""
+    return check_grid(values, f"the values of term {name!r}", allow_zero=True, flat=True)
 
 
 def check_terms(terms: Mapping[str, Any], kinds: tuple[type, ...] = ()

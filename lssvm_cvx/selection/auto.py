@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_grid
 from ..exceptions import HyperparameterError
 from ..linalg.penalized import PenalizedLS
 from ..linalg.scores import SCORES
@@ -92,15 +93,10 @@ class SearchResult:
 
 
 def _grid(values: Any, default: np.ndarray, name: str, *, allow_zero: bool = False) -> np.ndarray:
-    try:
-        g = default if values is None else np.atleast_1d(np.asarray(values, dtype=np.float64))
-    except (TypeError, ValueError):         # a string, a ragged list (the estimators refuse
-        g = np.array([np.nan])              # theirs first, by their names: estimators.params)
-    if g.ndim != 1 or g.size == 0 or not np.all(np.isfinite(g)):
-        raise HyperparameterError(f"{name} grid must be a non-empty 1-D array of finite numbers")
-    if np.any(g < 0) or (not allow_zero and np.any(g <= 0)):
-        raise HyperparameterError(f"{name} grid values must be {'>= 0' if allow_zero else '> 0'}")
-    return np.unique(g)
+    """The sorted, distinct values of a grid (the estimators check theirs first, by their
+    parameters' names: :mod:`lssvm_cvx.estimators.params`); a scalar is one value."""
+    return np.unique(default if values is None else check_grid(
+        values, f"the {name} grid", allow_zero=allow_zero, flat=np.isscalar(values)))
 
 
 def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS], n_rows: int, *,
