@@ -24,11 +24,12 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .exceptions import SolverError, SolverNotAvailableError
+from .checks import check_positive
+from .exceptions import HyperparameterError, SolverError, SolverNotAvailableError
 from .solution import OPTIMAL, OPTIMAL_INACCURATE
 
 if TYPE_CHECKING:  # cvxpy is imported lazily (the CLI lists solvers without it)
@@ -46,6 +47,7 @@ __all__ = [
     "available_solvers",
     "profile",
     "check_solver",
+    "check_solve_arguments",
     "capture_output",
     "raw_status",
     "solve_problem",
@@ -307,6 +309,33 @@ def capture_output(enabled: bool = True) -> Iterator[io.StringIO]:
         buf.write(py + text)
 
 
+def check_solve_arguments(options: Any, time_limit: Any) -> tuple[dict[str, Any], float | None]:
+    """``(options, time_limit)`` of a solve, checked: ``options`` a mapping of the solver's
+    settings (None: none), ``time_limit`` a finite number of seconds ``> 0`` or None; else
+    :class:`~lssvm_cvx.exceptions.HyperparameterError` naming the argument.  Until the
+    eighteenth session (2026-11-30) a string crashed in ``float()`` or in the dict merge, and a
+    negative or NaN limit reached the solver (or, for a solver without a time option and the
+    closed form, passed unsaid).
+
+    Parameters
+    ----------
+    options : mapping or None
+        The solver's settings.
+    time_limit : float or None
+        Seconds.
+
+    Returns
+    -------
+    tuple of (dict, float or None)
+        The options as a dict and the time limit.
+    """
+    if not isinstance(options, (Mapping, type(None))):
+        raise HyperparameterError(f"options must be a dict of the solver's settings, got "
+                                  f"{type(options).__name__} {options!r}")
+    return dict(options or {}), (None if time_limit is None
+                                 else check_positive(time_limit, "time_limit"))
+
+
 def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] | None = None,
                   raise_on_failure: bool = True, accept_inaccurate: bool = False,
                   setting: str = "high", time_limit: float | None = None,
@@ -328,10 +357,11 @@ def solve_problem(problem: cp.Problem, solver: str, *, options: dict[str, Any] |
     ``accept_inaccurate`` is True.
     """
     name = check_solver(solver)
-    opts = {**profile(name, setting).options, **(options or {})}
+    options, limit = check_solve_arguments(options, time_limit)
+    opts = {**profile(name, setting).options, **options}
     spec = SOLVERS.get(name)
-    if time_limit is not None and spec is not None and spec.time_limit_option:
-        opts.setdefault(spec.time_limit_option, float(time_limit))
+    if limit is not None and spec is not None and spec.time_limit_option:
+        opts.setdefault(spec.time_limit_option, limit)
     error = None
     trace = _ChainTrace()
     t0 = time.perf_counter()

@@ -151,7 +151,7 @@ class ValidationData(ARegData):
         super().__init__(X, y, kernel=kernel, Omega=Omega, task=task)
         self.X_val = X_val
         self.y_val = y_val
-        self._Omega_v = None if Omega_v is None else np.asarray(Omega_v, dtype=np.float64)
+        self._Omega_v = None if Omega_v is None else as_matrix(Omega_v, name="Omega_v")
 
     @classmethod
     def from_gram(cls, Omega: Any, y: Any, Omega_v: Any = None, y_val: Any = None, **kw: Any):
@@ -174,10 +174,8 @@ class ValidationData(ARegData):
             self._Omega_v = self._kernel_obj()(Xv, X)
         elif not getattr(self, "_Omega_v_checked", False):
             O = self._Omega_v
-            if O.ndim != 2 or O.shape[1] != self.n or O.shape[0] < 1:
+            if O.shape[1] != self.n:        # a finite matrix (as_matrix)
                 raise InputError(f"Omega_v must have shape (n_val, {self.n}), got {O.shape}")
-            if not np.all(np.isfinite(O)):
-                raise InputError("Omega_v contains NaN or inf")
             self._Omega_v_checked = True
         return self._Omega_v
 

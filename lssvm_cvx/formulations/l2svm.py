@@ -47,12 +47,13 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, check_positive
+from ..checks import as_gram, as_matrix, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..kernels.psd import psd_factor
 from ..linalg.engine import RKHS, decompose
+from ..linalg.folds import index_set
 from ..solution import Solution
 from .base import BuiltProblem, Formulation, Reference
 from .tasks import task_targets
@@ -150,7 +151,7 @@ class _L2SVMBase(Formulation):
         self.lam = lam
         self.active_set = active_set
         self.form = form
-        self._Omega = None if Omega is None else np.asarray(Omega, dtype=np.float64)
+        self._Omega = None if Omega is None else as_gram(Omega)
         self._precomputed = Omega is not None
         self._F: np.ndarray | None = None
         self._ypm: np.ndarray | None = None
@@ -193,10 +194,6 @@ class _L2SVMBase(Formulation):
     def factor(self) -> np.ndarray:
         """Exact factor ``F`` (``K = F F^T``) used by the builders (PSD check included)."""
         if self._F is None:
-            if self._precomputed:
-                O = self.Omega  # the given Gram
-                if O.ndim != 2 or O.shape[0] != O.shape[1] or O.shape[0] < 2:
-                    raise InputError(f"Omega must be square with at least 2 rows, got shape {O.shape}")
             self._F = exact_factor(self.Omega)
         return self._F
 
@@ -226,9 +223,7 @@ class _L2SVMBase(Formulation):
         """``(E, α, α_0)``: from :attr:`active_set` if given, else by the active-set iteration."""
         y, lam = self.labels, self._lam()
         if self.active_set is not None:
-            E = np.unique(np.asarray(self.active_set, dtype=np.intp))
-            if E.size and (E.min() < 0 or E.max() >= y.size):
-                raise InputError(f"active_set indices must lie in 0..{y.size - 1}")
+            E = np.unique(index_set(self.active_set, y.size, "active_set"))
         else:
             from .l2svm_active_set import solve_fixed
 

@@ -44,8 +44,7 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, check_gamma
-from ..exceptions import InputError
+from ..checks import as_gram, as_matrix, check_gamma
 from ..kernels import RBF, Kernel
 from ..kernels.psd import psd_factor
 from ..linalg.engine import RKHS, decompose
@@ -89,7 +88,7 @@ class KernelFormulation(Formulation):
         self.y = y
         self.kernel = kernel
         self.task = check_task(self.default_task if task is None else task)
-        self._Omega: np.ndarray | None = None if Omega is None else np.asarray(Omega, dtype=np.float64)
+        self._Omega: np.ndarray | None = None if Omega is None else as_gram(Omega)
         self._precomputed = Omega is not None
         self._factor: np.ndarray | None = None
         self._built = None
@@ -102,12 +101,7 @@ class KernelFormulation(Formulation):
     def inputs(self) -> np.ndarray:
         """Validated ``X`` (or the square precomputed Gram)."""
         if self._precomputed:
-            O = cast(np.ndarray, self._Omega)  # given: precomputed
-            if O.ndim != 2 or O.shape[0] != O.shape[1] or O.shape[0] < 2:
-                raise InputError(f"Omega must be square with at least 2 rows, got shape {O.shape}")
-            if not np.all(np.isfinite(O)):
-                raise InputError("Omega contains NaN or inf")
-            return O
+            return cast(np.ndarray, self._Omega)  # given: precomputed, checked (as_gram)
         return as_matrix(self.X, min_samples=2)
 
     @property

@@ -54,7 +54,15 @@ import numpy as np
 from ..certificates import SCORE_FLOOR
 from ..exceptions import InputError, Interrupted, SolverNotAvailableError
 from ..solution import OPTIMAL, Solution
-from ..solvers import DEFAULT_SOLVERS, PROFILE_NAMES, Tolerance, available_solvers, profile, solver_version
+from ..solvers import (
+    DEFAULT_SOLVERS,
+    PROFILE_NAMES,
+    Tolerance,
+    available_solvers,
+    check_solve_arguments,
+    profile,
+    solver_version,
+)
 from .report import Report, Row, deviation, twin_gaps
 from .worker import INTERRUPTED, UNSUPPORTED, Outcome, run_backend
 
@@ -65,13 +73,10 @@ DEFAULT_TIME_LIMIT = 60.0
 
 
 def check_time_limit(time_limit: Any) -> None:
-    """``None`` or a positive finite number of seconds, else :class:`InputError`."""
-    if time_limit is None:
-        return
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
-            math.isfinite(time_limit) and time_limit > 0):
-        raise InputError(f"time_limit must be a positive number of seconds or None, got "
-                         f"{time_limit!r}")
+    """``None`` or a positive finite number of seconds, else
+    :class:`~lssvm_cvx.exceptions.HyperparameterError` (an :class:`InputError`): the rule of
+    every solve (:func:`lssvm_cvx.solvers.check_solve_arguments`)."""
+    check_solve_arguments(None, time_limit)
 
 
 def fitted_values(formulation: Any, values: Mapping[str, np.ndarray]) -> np.ndarray | None:
