@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.model_selection import GroupKFold
+from sklearn.model_selection import GroupKFold, KFold, ShuffleSplit
 
 import lssvm_cvx
 from lssvm_cvx.exceptions import InputError
 from lssvm_cvx.linalg.engine import RKHS, decompose
-from lssvm_cvx.linalg.folds import cv_splits, disjoint_folds, index_set
+from lssvm_cvx.linalg.folds import cv_splits, disjoint_folds, index_set, make_folds
 
 N = 12
 IDX = np.arange(N)
@@ -104,3 +104,49 @@ def test_areg_with_a_group_splitter_is_refused_by_name(method):
     X, y = _data()
     with pytest.raises(InputError, match="cv cannot split these data"):
         lssvm_cvx.AdditiveRegularizationRegressor(method=method, cv=GroupKFold(3)).fit(X, y)
+
+
+# --- scikit-learn's (train, test) pairs where the estimator needs a partition (18th session) --
+# AReg's cv fusion and the componentwise estimator read a list as held-out index sets; before,
+# ``list(KFold(5).split(X))`` was refused by an unrelated rule ("the folds overlap", or "must be
+# an index array"), though AReg's constraints (``FOLDS``) accept pairs.
+
+def _pairs(n=30, k=5):
+    return list(KFold(k, shuffle=True, random_state=0).split(np.zeros((n, 1))))
+
+
+def test_pairs_of_a_partition_are_their_test_sets():
+    pairs = _pairs()
+    got = make_folds(30, pairs)
+    want = make_folds(30, [te for _, te in pairs])
+    assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    assert [f.size for f in make_folds(6, [[0, 1], [2, 3], [4, 5]])] == [2, 2, 2]   # index sets
+
+
+@pytest.mark.parametrize(("pairs", "match"), [
+    ([(tr[:-1], te) for tr, te in _pairs()], "split 0 trains on 23 of the 24 points outside"),
+    (list(ShuffleSplit(3, test_size=0.2, random_state=0).split(np.zeros((30, 1)))),
+     "folds overlap"),
+    ([(np.arange(15, 30), np.arange(15)), (np.arange(15), np.arange(10, 30))],
+     "split 1 has points both in train and in test"),
+])
+def test_pairs_that_are_not_a_partition_are_refused_by_name(pairs, match):
+    with pytest.raises(InputError, match=match):
+        make_folds(30, pairs)
+
+
+@pytest.mark.parametrize("method", ["cv", "fast_cv"])
+def test_areg_takes_the_pairs_of_a_splitter_as_the_splitter(method):
+    X, y = _data()
+    est = lssvm_cvx.AdditiveRegularizationRegressor
+    kf = KFold(5, shuffle=True, random_state=0)
+    by_pairs = est(method=method, cv=list(kf.split(X))).fit(X, y).predict(X)
+    np.testing.assert_array_equal(by_pairs, est(method=method, cv=kf).fit(X, y).predict(X))
+
+
+def test_componentwise_takes_pairs_as_their_test_sets():
+    X, y = _data()
+    pairs = _pairs()
+    est = lssvm_cvx.ComponentwiseLSSVMRegressor
+    a = est(cv=pairs).fit(X, y).predict(X)
+    np.testing.assert_array_equal(a, est(cv=[te for _, te in pairs]).fit(X, y).predict(X))

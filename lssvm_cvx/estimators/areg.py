@@ -228,9 +228,11 @@ class AdditiveRegularizationRegressor(RegressorMixin, _ARegEstimator):
     validation_fraction : float, default=1/3
         Share of the data held out for validation by ``"fusion"`` and ``"ensemble"``
         (the paper: one third).
-    cv : int or cross-validation splitter, default=10
-        Folds of ``"cv"`` and ``"fast_cv"``: a number ``L`` (shuffled with ``random_state``)
-        or a scikit-learn splitter.
+    cv : int, cross-validation splitter or list, default=10
+        Folds of ``"cv"`` and ``"fast_cv"``: a number ``L`` (shuffled with ``random_state``),
+        a scikit-learn splitter, its ``(train, test)`` pairs (each training set the
+        complement of its test set) or the held-out index sets; they must partition the
+        samples.
     xi : float, default=1.0
         The weight ``ξ > 0`` of eq. (52) (``"fast_cv"``).
     solver : {"exact", "lsqr", "tikhonov"}, default="exact"
@@ -340,7 +342,7 @@ class AdditiveRegularizationClassifier(BinaryClassifierMixin, ClassifierMixin, _
         As in :class:`AdditiveRegularizationRegressor`.
     validation_fraction : float, default=1/3
         As in :class:`AdditiveRegularizationRegressor`.
-    cv : int or cross-validation splitter, default=10
+    cv : int, cross-validation splitter or list, default=10
         As in :class:`AdditiveRegularizationRegressor`.
     xi : float, default=1.0
         As in :class:`AdditiveRegularizationRegressor`.

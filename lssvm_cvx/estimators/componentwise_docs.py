@@ -39,7 +39,9 @@ DOC_PARAMS = """
         ``λ/2`` against ``½||e||²``.
     cv :
         Number of folds of the hyperparameter CV (default 10, §5; at most ``N // 2``), or a
-        list of held-out index arrays that partition the samples (the test sets).
+        list of held-out index arrays that partition the samples (the test sets), or
+        scikit-learn's ``(train, test)`` pairs of such a partition
+        (``list(KFold(5).split(X))``).
     cv_rule :
         ``"one_se"`` (default): the most regularized value whose mean CV error is within one
         standard error of the minimum (the standard guard against the over-selection of a

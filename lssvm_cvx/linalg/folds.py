@@ -7,7 +7,7 @@ baselines, the estimators' ``selection="kfold"``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import array_api_compat as aac
@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 from .arrays import to_numpy
 
-__all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_folds", "cv_splits",
+__all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_sets", "heldout_folds", "cv_splits",
            "index_set", "check_split"]
 
 
@@ -158,12 +158,42 @@ def heldout_folds(cv: Any, n: int, *, y: np.ndarray | None = None, stratified: b
         raise InputError(f"cv cannot split these data: {exc}") from None
 
 
+def _is_pair(f: Any) -> bool:
+    return (isinstance(f, (tuple, list)) and len(f) == 2
+            and all(isinstance(s, (list, tuple)) or getattr(s, "ndim", 0) >= 1 for s in f))
+
+
+def heldout_sets(folds: Iterable[Any], n: int) -> list[Any]:
+    """The held-out sets of ``folds``: the sets themselves, or the test sets of scikit-learn's
+    ``(train, test)`` pairs (``list(KFold(5).split(X))``, every element a pair of index
+    arrays), each of whose training sets must be every other point (the k-fold formulas train
+    on the complement of each held-out set; :class:`InputError` naming ``cv`` otherwise).
+
+    Until the eighteenth session (2026-11-30) such pairs were read as index sets and refused
+    by an unrelated rule ("the folds overlap", or an index array that is not one).
+    """
+    folds = list(folds)
+    if not (folds and all(_is_pair(f) for f in folds)):
+        return folds
+    tests = []
+    for k, pair in enumerate(folds):
+        train, test = check_split(k, pair, n)
+        if np.unique(train).size + test.size != n:
+            raise InputError(
+                f"cv: split {k} trains on {np.unique(train).size} of the {n - test.size} points "
+                "outside its test set; these cross-validation formulas train each fold on all "
+                "the other points (k-fold): give the test sets, or such splits")
+        tests.append(test)
+    return tests
+
+
 def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None = 0
                ) -> list[np.ndarray]:
-    """A validated partition of ``range(n)`` (each set sorted): ``folds`` index sets, ``L``
-    shuffled folds (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None``
-    for leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving
-    fewer than 2 training points raise :class:`InputError`."""
+    """A validated partition of ``range(n)`` (each set sorted): ``folds`` index sets (or
+    scikit-learn's ``(train, test)`` pairs, :func:`heldout_sets`), ``L`` shuffled folds
+    (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None`` for
+    leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving fewer
+    than 2 training points raise :class:`InputError`."""
     if folds is None:
         folds = [np.array([i]) for i in range(n)]
     elif isinstance(folds, (int, np.integer)) and not isinstance(folds, bool):
@@ -176,7 +206,7 @@ def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None
     elif isinstance(folds, (str, bytes)) or not hasattr(folds, "__iter__"):
         raise HyperparameterError(f"folds must be a number of folds or a list of index arrays, got {folds!r}")
     try:
-        return [np.sort(f) for f in check_folds(cast(Sequence[ArrayLike], folds), n)]
+        return [np.sort(f) for f in check_folds(heldout_sets(cast(Iterable[Any], folds), n), n)]
     except (TypeError, ValueError) as exc:
         if isinstance(exc, LssvmCvxError):
             raise
