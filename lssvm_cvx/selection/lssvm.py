@@ -24,6 +24,12 @@ The LS-SVM classifier (eq. 57) is the regression LS-SVM on ±1 targets (see
 :mod:`lssvm_cvx.formulations.lssvm`), so every formula applies to it with ``y`` the ±1 labels;
 several target columns (one-vs-rest) share one decomposition.  Every formula here is tested
 against brute-force refits in ``tests/test_model_selection.py``.
+
+Inputs are refused by name with the package's exceptions (:func:`_data`, :func:`_options`;
+``tests/test_selection_inputs.py``): until the eighteenth session (2026-11-30) a Gram that was
+not an array reached an ``AttributeError``, targets of strings or of the wrong length NumPy's
+``ValueError``, a ragged γ grid NumPy's, a 2-D one was searched row by row, folds that were
+not a list a ``TypeError``, and an array for ``criterion`` NumPy's "truth value of an array".
 """
 
 from __future__ import annotations
@@ -34,12 +40,13 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.utils import check_array
 
-from ..checks import check_gamma
-from ..exceptions import HyperparameterError
+from ..checks import as_gram, as_matrix, check_gamma, check_grid, named_message
+from ..exceptions import HyperparameterError, InputError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
-from ..linalg.folds import check_folds
+from ..linalg.folds import check_folds, make_folds
 from ..linalg.quadratic import QuadraticSystem
 from ..linalg.scores import loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
@@ -62,6 +69,32 @@ __all__ = [
 CRITERIA = ("loo", "kfold", "gcv")
 
 
+def _columns(y: Any, n: int | None, name: str = "y") -> np.ndarray:
+    """``y`` as finite floats of shape ``(n,)`` or ``(n, T)`` (any ``n`` for None), else
+    :class:`InputError` naming it."""
+    try:
+        Y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
+    except (TypeError, ValueError) as exc:
+        raise InputError(named_message(name, exc)) from None
+    if Y.ndim not in (1, 2) or (n is not None and Y.shape[0] != n):
+        raise InputError(f"{name} must have shape ({n or 'N'},) or ({n or 'N'}, T), got {Y.shape}")
+    return Y
+
+
+def _data(Omega: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The Gram (:func:`~lssvm_cvx.checks.as_gram`) and ``y``, one row per row of the Gram
+    (several columns share the factorisation)."""
+    O = as_gram(Omega)
+    return O, _columns(y, O.shape[0])
+
+
+def _options(**options: Any) -> None:
+    """Refuse an option that is not one of its names (a string)."""
+    for what, (value, allowed) in options.items():
+        if not (isinstance(value, str) and value in allowed):
+            raise HyperparameterError(f"unknown {what} {value!r}; use one of {tuple(allowed)}")
+
+
 def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> QuadraticSystem:
     """The engine's factorised LS-SVM system ``Ω + diag(1/γ)`` (loss weights ``γ``, one RKHS
     term of weight 1), with or without the bias."""
@@ -76,20 +109,25 @@ def loo_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = 
     ``y`` may have several columns (they share the factorization); ``gamma`` may be a vector
     (weighted LS-SVM, eq. 75).  Cost: one Cholesky, one ``dtrtri``, O(N²) per column.
     """
-    return _system(Omega, gamma, bias).loo(np.asarray(y, dtype=np.float64))
+    Omega, y = _data(Omega, y)
+    return _system(Omega, gamma, bias).loo(y)
 
 
 def kfold_residuals(Omega: np.ndarray, y: np.ndarray, gamma: Any,
                     folds: Sequence[ArrayLike], *, bias: bool = True) -> np.ndarray:
-    """Exact k-fold residuals: ``r[V] = y[V] - f^{(-V)}(x_V)`` for every held-out set ``V``."""
-    y = np.asarray(y, dtype=np.float64)
-    return _system(Omega, gamma, bias).kfold(y, check_folds(folds, y.shape[0]))
+    """Exact k-fold residuals: ``r[V] = y[V] - f^{(-V)}(x_V)`` for every held-out set ``V``
+    (``folds``: the held-out index sets of a partition, scikit-learn's ``(train, test)``
+    pairs of one, a number of shuffled folds or None for leave-one-out,
+    :func:`~lssvm_cvx.linalg.folds.make_folds`)."""
+    Omega, y = _data(Omega, y)
+    return _system(Omega, gamma, bias).kfold(y, make_folds(y.shape[0], folds))
 
 
 def gcv(Omega: np.ndarray, y: np.ndarray, gamma: Any, *, bias: bool = True) -> float:
     """Generalized cross-validation score ``N ||y - ŷ||² / tr(I - S)²`` (mean over columns;
     module docstring, :meth:`~lssvm_cvx.linalg.quadratic.RKHSSystem.gcv`)."""
-    return _system(Omega, gamma, bias).gcv(np.asarray(y, dtype=np.float64))
+    Omega, y = _data(Omega, y)
+    return _system(Omega, gamma, bias).gcv(y)
 
 
 def _score(residuals: np.ndarray, y: np.ndarray, score: str,
@@ -97,8 +135,7 @@ def _score(residuals: np.ndarray, y: np.ndarray, score: str,
     """(Weighted) mean squared residual, or the misclassification rate of the held-out
     predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns):
     the package's one score vocabulary, :func:`lssvm_cvx.linalg.scores.loo_score`."""
-    if score not in ("mse", "misclassification"):
-        raise HyperparameterError(f"unknown score {score!r}; use 'mse' or 'misclassification'")
+    _options(score=(score, ("mse", "misclassification")))
     n = residuals.shape[0]
     return float(loo_score(residuals.reshape(n, -1, 1), np.asarray(y).reshape(n, -1), score,
                            weights)[0])
@@ -106,8 +143,13 @@ def _score(residuals: np.ndarray, y: np.ndarray, score: str,
 
 def score_residuals(residuals: np.ndarray, y: np.ndarray, score: str = "mse",
                     weights: np.ndarray | None = None) -> float:
-    """The selection score of held-out residuals: ``"mse"`` or ``"misclassification"``."""
-    return _score(residuals, y, score, weights)
+    """The selection score of held-out residuals: ``"mse"`` or ``"misclassification"``
+    (``weights``: one weight ``> 0`` per point, or None)."""
+    r = _columns(residuals, None, "residuals")
+    y = _columns(y, r.shape[0])
+    if weights is not None:
+        weights = np.broadcast_to(check_gamma(weights, r.shape[0], name="weights"), r.shape[:1])
+    return _score(r, y, score, weights)
 
 
 @dataclass
@@ -160,24 +202,20 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
         Keep the held-out residuals of every γ (``GammaSweep.residuals``), for scoring them
         per split with another metric.
     """
-    if criterion not in CRITERIA:
-        raise HyperparameterError(f"unknown criterion {criterion!r}; use one of {CRITERIA}")
-    gamma_grid = np.asarray([check_gamma(g) for g in np.atleast_1d(gammas)], dtype=np.float64)
-    if gamma_grid.size == 0:
-        raise HyperparameterError("gammas is empty")
-    y = np.asarray(y, dtype=np.float64)
+    _options(criterion=(criterion, CRITERIA), score=(score, ("mse", "misclassification")),
+             method=(method, ("auto", "eigh", "cholesky")))
+    gamma_grid = check_grid(gammas, "gammas", flat=np.isscalar(gammas))
+    Omega, y = _data(Omega, y)
     fold_list: list[np.ndarray] = []  # used only when criterion == "kfold"
     if criterion == "kfold":
         if folds is None:
             raise HyperparameterError("criterion='kfold' needs folds")
-        fold_list = check_folds(folds, y.shape[0])
+        fold_list = make_folds(y.shape[0], folds)
     if weights is not None:
         weights = np.asarray(check_gamma(weights, y.shape[0], name="weights"))
         method = "cholesky"
     if method == "auto":
         method = "eigh" if use_eigh(gamma_grid.size) else "cholesky"
-    if method not in ("eigh", "cholesky"):
-        raise HyperparameterError(f"unknown method {method!r}; use 'auto', 'eigh' or 'cholesky'")
     scores = np.empty(gamma_grid.size)
     kept: list[np.ndarray] | None = [] if return_residuals and criterion != "gcv" else None
     dec = decompose(Omega, 1.0 if weights is None else weights, {"rkhs": (RKHS, 1.0)},
@@ -232,18 +270,17 @@ def select_gamma_sigma2(X: np.ndarray, y: np.ndarray, gammas: ArrayLike,
     ``return_residuals`` the held-out residuals of every (σ², γ) are kept
     (``SearchResult.residuals``, σ² outer, γ inner).
     """
-    sigma2_grid = np.asarray(sigma2s, dtype=np.float64).reshape(-1)
-    if sigma2_grid.size == 0:
-        raise HyperparameterError("sigma2s is empty")
+    sigma2_grid = check_grid(sigma2s, "sigma2s", flat=np.isscalar(sigma2s))
+    gamma_grid = check_grid(gammas, "gammas", flat=np.isscalar(gammas))
+    X = as_matrix(X, min_samples=2)
     rows = []
     kept: list[np.ndarray] = []
     for s2 in sigma2_grid:
-        sweep = gamma_sweep(kernel(float(s2))(X), y, gammas, criterion=criterion, folds=folds,
+        sweep = gamma_sweep(kernel(float(s2))(X), y, gamma_grid, criterion=criterion, folds=folds,
                             score=score, method=method, weights=weights,
                             return_residuals=return_residuals)
         rows.append(sweep.scores)
         kept += sweep.residuals or []
-    res = SearchResult(np.asarray(gammas, dtype=np.float64).reshape(-1), sigma2_grid,
-                       np.vstack(rows), criterion)
+    res = SearchResult(gamma_grid, sigma2_grid, np.vstack(rows), criterion)
     res.residuals = kept or None
     return res
