@@ -46,7 +46,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.utils import check_array
 
+from ..checks import as_matrix, as_targets, check_grid
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
@@ -85,12 +87,14 @@ def simplest_within_one_se(losses: np.ndarray, complexity: Sequence[float],
     se : ndarray
         Standard error of the paired difference to the best candidate (0 for the best).
     """
-    if rule not in KERNEL_CHOICE_RULES:
+    if not (isinstance(rule, str) and rule in KERNEL_CHOICE_RULES):
         raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
-    L = np.asarray(losses, dtype=np.float64)
-    if L.ndim != 2 or L.shape[0] == 0 or L.shape[1] < 2:
-        raise InputError(f"losses must be (n_candidates, N >= 2), got shape {L.shape}")
-    c = np.asarray(complexity, dtype=np.float64).reshape(-1)
+    try:
+        L = check_array(losses, dtype=np.float64, ensure_min_features=2, input_name="losses")
+        c = check_array(complexity, dtype=np.float64, ensure_2d=False, input_name="complexity")
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"losses must be (n_candidates, N >= 2) and complexity one finite "
+                         f"number per candidate: {exc}") from None
     if c.shape != (L.shape[0],):
         raise InputError(f"{L.shape[0]} candidates but {c.size} complexities")
     mean = L.mean(axis=1)
@@ -119,7 +123,9 @@ def loo_factors(F: np.ndarray, y: np.ndarray, gammas: Any) -> tuple[float, np.nd
     sq : ndarray of shape (N,)
         The squared LOO residuals at that γ.
     """
-    y = np.asarray(y, dtype=np.float64)
+    F = as_matrix(F, name="F", min_samples=2)
+    y = as_targets(y, F.shape[0])
+    grid = check_grid(gammas, "gammas", flat=np.isscalar(gammas))
     n = y.shape[0]
     Fc = F - F.mean(axis=0)
     U, s, _ = np.linalg.svd(Fc, full_matrices=False)
@@ -127,14 +133,13 @@ def loo_factors(F: np.ndarray, y: np.ndarray, gammas: Any) -> tuple[float, np.nd
     Uy = U.T @ (y - ym)
     s2, U2 = s * s, U * U
     best: tuple[float, float, np.ndarray] | None = None
-    for g in np.atleast_1d(np.asarray(gammas, dtype=np.float64)):
+    for g in grid:
         w = s2 / (s2 + 1.0 / g)
         r = leverage_residuals(y - ym - U @ (w * Uy), 1.0 / n + U2 @ w)
         m = float(np.mean(r * r))
         if best is None or m < best[0]:
             best = (m, float(g), r * r)
-    if best is None:
-        raise HyperparameterError("gammas is empty")
+    assert best is not None                 # a non-empty grid (check_grid)
     return best[1], best[2]
 
 

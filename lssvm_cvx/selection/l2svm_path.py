@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..checks import binary_labels, check_positive
+from ..checks import as_gram, binary_labels, check_positive
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError, SolverError
 from ..formulations.l2svm_active_set import Hessian, State, correct_active_set, derivatives, evaluate
 from ..kernels.base import Kernel, Precomputed
@@ -291,10 +291,11 @@ def regularization_path(y: Any, *, K: np.ndarray | None = None, factor: LowRankF
     lam_max = check_positive(lam_max, "lam_max")
     if not lam_min < lam_max:
         raise HyperparameterError(f"need lam_min < lam_max, got {lam_min!r} >= {lam_max!r}")
-    if breakpoints not in ("paper", "exact"):
+    if not (isinstance(breakpoints, str) and breakpoints in ("paper", "exact")):
         raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {breakpoints!r}")
-    if not 0 < fraction <= 1:
+    if not check_positive(fraction, "fraction") <= 1:
         raise HyperparameterError(f"fraction must be in (0, 1], got {fraction!r}")
+    K = None if K is None else as_gram(K, name="K")
     ypm = binary_labels(y)[0]
     with blas_limit(blas_threads):
         return _run_path(ypm, K, factor, lam_min, lam_max, breakpoints, fraction, tol, rtol,

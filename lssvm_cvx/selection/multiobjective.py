@@ -332,11 +332,11 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     """
     X = as_matrix(X, min_samples=3)
     y = as_targets(y, X.shape[0])
-    if model not in ("krr", "kpcr"):
+    if not (isinstance(model, str) and model in ("krr", "kpcr")):
         raise HyperparameterError(f"model must be 'krr' or 'kpcr', got {model!r}")
     kernel = check_kernel_name(kernel)
     complexity = check_complexity(complexity)
-    if method not in METHODS:
+    if not (isinstance(method, str) and method in METHODS):
         raise HyperparameterError(f"method must be one of {METHODS}, got {method!r}")
     s = check_s(s)
     degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.utils import check_array
 
+from ..checks import check_grid, check_positive, named_message
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..formulations.scalarize import check_eps_values
 from ..solvers import solve_problem
@@ -25,10 +27,39 @@ __all__ = [
 ]
 
 
+def _front(F: Any) -> np.ndarray:
+    """``F`` as a float ``(n_points, k)`` array (a NaN row: a point not solved), else
+    :class:`InputError` naming it.  Until the eighteenth session (2026-11-30) the functions
+    below read ``F`` with ``np.asarray``: a string or a ragged list crashed in NumPy, a scalar
+    or an empty list reached an ``IndexError`` (or was taken as a one-point front)."""
+    try:
+        return check_array(F, dtype=np.float64, ensure_all_finite="allow-nan", input_name="F")
+    except (TypeError, ValueError) as exc:
+        raise InputError(named_message("F", exc)) from None
+
+
+def _ideal(ideal: Any, k: int) -> np.ndarray:
+    """The ideal point ``z*``: ``k`` finite real numbers, else :class:`InputError`."""
+    try:
+        if np.asarray(ideal).dtype.kind == "b":
+            raise ValueError("booleans are not objective values")
+        z = check_array(ideal, dtype=np.float64, ensure_2d=False, input_name="ideal")
+    except (TypeError, ValueError) as exc:
+        raise InputError(named_message("ideal", exc)) from None
+    if z.shape != (k,):
+        raise InputError(f"ideal must have one value per objective ({k}), got shape {z.shape}")
+    return z
+
+
+def _tol(tol: Any) -> float:
+    return 0.0 if isinstance(tol, (int, float, np.number)) and tol == 0 else check_positive(
+        tol, "tol")
+
+
 def dominated(F: Any, *, tol: float = 0.0) -> np.ndarray:
     """``out[i]`` is True when some row of ``F`` dominates row ``i`` (Definition 1): no worse
     in every objective (within ``tol``) and better by more than ``tol`` in at least one."""
-    F = np.asarray(F, dtype=np.float64)
+    F, tol = _front(F), _tol(tol)
     le = np.all(F[None, :, :] <= F[:, None, :] + tol, axis=2)  # le[i, j]: j no worse than i
     lt = np.any(F[None, :, :] < F[:, None, :] - tol, axis=2)
     return np.any(le & lt, axis=1)
@@ -46,8 +77,14 @@ def ideal_point_weights(F: Any, ideal: Any, eps0_index: int, kind: str = "paper"
     ``kind="normalized"`` uses ``1/(max_ε u_i - z_i*)²`` instead (a scale-free alternative:
     the printed weights make eq. 27 scale with the fourth power of each objective's units).
     """
-    F = np.atleast_2d(np.asarray(F, dtype=np.float64))
-    z = np.asarray(ideal, dtype=np.float64)
+    F = _front(F)
+    z = _ideal(ideal, F.shape[1])
+    if not (isinstance(eps0_index, (int, np.integer)) and not isinstance(eps0_index, bool)
+            and 0 <= eps0_index < F.shape[0]):
+        raise HyperparameterError(f"eps0_index must be a row of F (0..{F.shape[0] - 1}), got "
+                                  f"{eps0_index!r}")
+    if not (isinstance(kind, str) and kind in ("paper", "normalized")):
+        raise HyperparameterError(f"unknown weights {kind!r}; use 'paper' or 'normalized'")
     if kind == "paper":
         return np.abs(F[eps0_index] - z) ** 2
     if kind == "normalized":
@@ -72,20 +109,23 @@ def select_ideal_point(F: Any, ideal: Any | None = None, *, eps0_index: int | No
     weights :
         ``"paper"`` (eq. 28), ``"normalized"`` or an explicit weight vector.
     """
-    F = np.atleast_2d(np.asarray(F, dtype=np.float64))
+    F = _front(F)
     ok = np.all(np.isfinite(F), axis=1)
     if not ok.any():
         raise SolverError("no point of the front was solved", solver=None, status="all failed")
-    z = np.nanmin(F[ok], axis=0) if ideal is None else np.asarray(ideal, dtype=np.float64)
+    z = np.nanmin(F[ok], axis=0) if ideal is None else _ideal(ideal, F.shape[1])
     if eps0_index is None:
         idx = np.flatnonzero(ok)
         eps0_index = int(idx[idx.size // 2])
     if isinstance(weights, str):
         w = ideal_point_weights(F, z, eps0_index, weights)
+        if not np.all(np.isfinite(w)) or np.all(w == 0):    # ε0 unsolved, or on the ideal
+            w = ideal_point_weights(F[ok], z, 0, "normalized")
     else:
-        w = np.asarray(weights, dtype=np.float64)
-    if not np.all(np.isfinite(w)) or np.all(w == 0):
-        w = ideal_point_weights(F[ok], z, 0, "normalized")
+        w = check_grid(weights, "weights", allow_zero=True, flat=True)
+        if w.size != F.shape[1] or np.all(w == 0):
+            raise HyperparameterError(f"weights must be one value >= 0 per objective "
+                                      f"({F.shape[1]}), not all 0; got {weights!r}")
     d = np.where(ok, np.sum(w * (F - z) ** 2, axis=1), np.inf)
     return int(np.argmin(d))
 
