@@ -8,15 +8,18 @@ NaN, inf, empty, one sample, wrong dimension) and re-raise as the package's
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 from sklearn.utils import check_array
 
-from .exceptions import HyperparameterError, InputError, LabelError
+from .exceptions import HyperparameterError, InputError, LabelError, LssvmCvxError
 
 __all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "binary_labels", "encode_labels",
-           "check_gamma", "check_positive", "check_grid", "named_message"]
+           "check_gamma", "check_positive", "check_integer", "check_grid", "check_option",
+           "named_message"]
 
 
 def named_message(name: str, exc: BaseException) -> str:
@@ -49,17 +52,23 @@ def as_gram(K: Any, *, name: str = "Omega", finite: bool = True) -> np.ndarray:
     return K
 
 
-def as_targets(y: Any, n: int, *, name: str = "y") -> np.ndarray:
-    """1-D float64 targets of length ``n`` with finite entries."""
+def as_targets(y: Any, n: int | None, *, name: str = "y", columns: bool = False) -> np.ndarray:
+    """Float64 targets with finite entries: a vector of length ``n`` (any length for None; a
+    single column is flattened), or with ``columns`` of shape ``(n,)`` or ``(n, T)`` (several
+    target columns that share a factorisation); else :class:`InputError` naming ``name``."""
     try:
         y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
     except (ValueError, TypeError) as exc:
         raise InputError(named_message(name, exc)) from exc
+    if columns:
+        if y.ndim not in (1, 2) or (n is not None and y.shape[0] != n):
+            raise InputError(f"{name} must have shape ({n or 'N'},) or ({n or 'N'}, T), got {y.shape}")
+        return y
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1:
         raise InputError(f"{name} must be 1-D, got shape {y.shape}")
-    if y.shape[0] != n:
+    if n is not None and y.shape[0] != n:
         raise InputError(f"{name} has {y.shape[0]} entries but X has {n} samples")
     return y
 
@@ -78,7 +87,10 @@ def binary_labels(y: Any, classes: Any = None, *, name: str = "y") -> tuple[np.n
     (:class:`LabelError` for one or more than two); with ``classes`` (the two training classes,
     e.g. to code a validation set) every label must be one of them.
     """
-    y = np.asarray(y)
+    try:
+        y = np.asarray(y)
+    except (TypeError, ValueError):             # a ragged list
+        raise InputError(f"{name} must be a 1-D array of labels, got {type(y).__name__}") from None
     if y.ndim != 1:
         raise InputError(f"{name} must be 1-D, got shape {y.shape}")
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
@@ -130,18 +142,34 @@ def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tu
     return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
 
 
-def check_positive(value: Any, name: str) -> float:
-    """``float(value)`` if it is a finite number > 0 (not a bool or a string), else
-    :class:`HyperparameterError`."""
+def check_positive(value: Any, name: str, *,
+                   error: type[LssvmCvxError] = HyperparameterError) -> float:
+    """``float(value)`` if it is a finite number > 0 (not a bool or a string), else ``error``
+    (default :class:`HyperparameterError`) naming ``name``."""
     try:
         if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
             raise ValueError  # a ragged list raises it in np.ndim
         v = float(value)
     except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a number > 0, got {value!r}") from None
+        raise error(f"{name} must be a number > 0, got {value!r}") from None
     if not np.isfinite(v) or v <= 0:
-        raise HyperparameterError(f"{name} must be a finite number > 0, got {value!r}")
+        raise error(f"{name} must be a finite number > 0, got {value!r}")
     return v
+
+
+def check_integer(value: Any, name: str, *, low: int = 1,
+                  error: type[LssvmCvxError] = HyperparameterError) -> int:
+    """``int(value)`` if it is an integer ``>= low`` (a Python or NumPy integer, not a bool
+    and not a float such as ``1.5`` or ``2.0``), else ``error`` naming ``name``: the one rule of
+    a count (a degree, a number of neighbours, of iterations, a block size).
+
+    Until the nineteenth session (2026-11-30) the rule was written at seven places, two of
+    which took ``True`` for 1, and the graph terms cast ``n_neighbors`` with ``int()``
+    (``1.5`` silently became 1, a string or an array crashed inside the term).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < low:
+        raise error(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
 
 
 def check_grid(values: Any, name: str, *, allow_zero: bool = False, flat: bool = False,
@@ -180,6 +208,22 @@ def check_grid(values: Any, name: str, *, allow_zero: bool = False, flat: bool =
         raise error(f"{name} must be a non-empty list of finite values "
                     f"{'>= 0' if allow_zero else '> 0'}, got {values!r}")
     return g
+
+
+def check_option(value: Any, options: Iterable[str | None], name: str, *,
+                 error: type[LssvmCvxError] = HyperparameterError) -> Any:
+    """``value`` if it is one of ``options`` (names, and None where None is one), else
+    ``error`` naming ``name``: the one rule of an option given by name.
+
+    Until the nineteenth session (2026-11-30) some thirty sites wrote ``value not in NAMES``,
+    which a NumPy array answers with NumPy's "truth value of an array is ambiguous"
+    (``tests/test_formulation_fuzz.py``); an unhashable value raised a ``TypeError`` where the
+    names were a set or a dict.
+    """
+    opts = tuple(options)
+    if (value is None or isinstance(value, str)) and value in opts:
+        return value
+    raise error(f"{name} must be one of {opts}, got {value!r}")
 
 
 def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:

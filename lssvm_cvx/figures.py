@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import check_integer
 from .exceptions import HyperparameterError, InputError, NotSupportedError
 
 __all__ = ["OKABE_ITO", "MAX_DPI", "slide_rc", "slide_style", "save_figure",
@@ -440,10 +441,8 @@ def formulation_figure(name: str, *, n: int = 60, seed: int = 0,
     from .formulations import get_formulation
 
     cls = get_formulation(name)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 4:
-        raise HyperparameterError(f"n must be an integer >= 4, got {n!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise HyperparameterError(f"seed must be an integer >= 0, got {seed!r}")
+    check_integer(n, "n", low=4)
+    check_integer(seed, "seed", low=0)
     rc: Any = slide_rc(font_scale)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # conditioning notes of the random instance

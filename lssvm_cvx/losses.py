@@ -33,6 +33,7 @@ import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .checks import check_positive
 from .exceptions import HyperparameterError, InputError, TermError, user_code
 
 __all__ = ["Loss", "Squared", "SquaredHinge", "Hinge", "Huber", "Absolute", "LOSSES", "make_loss",
@@ -223,10 +224,7 @@ class Huber(Loss):
         self.sample_weight = sample_weight
 
     def _M(self) -> float:
-        M = float(self.M)
-        if not (np.isfinite(M) and M > 0):
-            raise HyperparameterError(f"Huber threshold M must be > 0, got {self.M!r}")
-        return M
+        return check_positive(self.M, "Huber threshold M")
 
     def epigraph(self, y, f, s):
         e = cp.Variable(y.shape[0], name="e")

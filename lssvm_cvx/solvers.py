@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .checks import check_positive
+from .checks import check_option, check_positive
 from .exceptions import HyperparameterError, SolverError, SolverNotAvailableError
 from .solution import OPTIMAL, OPTIMAL_INACCURATE
 
@@ -236,9 +236,7 @@ def _installed() -> tuple[str, ...]:
 def profile(solver: str, setting: str = "high") -> SolverProfile:
     """The options and tolerance of ``solver`` at ``setting`` (``"high"``, ``"default"`` or
     ``"low"``); a loose default for solvers the harness does not know."""
-    if setting not in PROFILE_NAMES:
-        raise SolverNotAvailableError(
-            f"unknown tolerance profile {setting!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    check_option(setting, PROFILE_NAMES, "the tolerance profile", error=SolverNotAvailableError)
     if solver == "closed_form":
         return PROFILES["closed_form"]
     if not isinstance(solver, str):

@@ -406,7 +406,7 @@ def test_bad_inputs():
         ARegClassifierFusion(X, ylab, X[:4], np.array(["a", "b", "c", "a"])).solve()
     with pytest.raises(LabelError, match="exactly two classes"):
         get_formulation("areg_classifier_fast_cv")(X, np.zeros(20), folds=4).solve()
-    with pytest.raises(HyperparameterError, match="unknown criterion"):
+    with pytest.raises(HyperparameterError, match="^criterion must be one of"):
         criterion_search(np.ones((4, 2)), np.array([1.0, -1, 1, -1]), "auc2")
     with pytest.raises(InputError):
         recover_tikhonov_gamma(np.eye(3), np.ones(3), np.ones(2))

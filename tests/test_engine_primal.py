@@ -159,7 +159,7 @@ def test_another_namespace_gives_the_numpy_answers(ns, to_namespace, to_numpy):
 def test_bad_input_is_refused_by_name():
     Phi, y, R, _ = _data()
     dec = decompose(Phi, 1.0, {"ridge": (None, 0.1)}, design=True)
-    with pytest.raises(HyperparameterError, match="unknown term"):
+    with pytest.raises(HyperparameterError, match="^term must be one of"):
         dec.solve(y, {"rough": 1.0})
     with pytest.raises(HyperparameterError, match=">= 0"):
         dec.solve(y, {"ridge": -1.0})

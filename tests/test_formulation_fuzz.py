@@ -86,12 +86,11 @@ def test_the_harness_reads_a_time_limit_as_every_solve_does():
     compare(f, ["CLARABEL"], time_limit=np.int64(30))  # was refused: not an int or float
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known, not mended (notes/engine.md, Next): an option checked as `value not in NAMES` "
-    "crashes on a NumPy array (NumPy's 'truth value of an array'), and a fold of strings "
-    "reaches array_api_compat; 33 cases of 20 (formulation, parameter) pairs at 0f14081. "
-    "When every case is refused by the package this XPASSes: remove the mark"))
 def test_an_array_where_a_name_or_a_number_belongs_is_refused():
+    """33 cases of 20 (formulation, parameter) pairs crashed at a4c47df (a strict xfail there):
+    an option checked as ``value not in NAMES`` (NumPy's "truth value of an array is
+    ambiguous") and a fold of strings (``AttributeError`` in array_api_compat); mended by
+    :func:`lssvm_cvx.checks.check_option` and :func:`lssvm_cvx.linalg.folds.index_set`."""
     arrays = {"an array of strings": np.array(["a", "b"]), "a 2 x 2 array": np.ones((2, 2))}
     failures = [c for name, param in _cases() for c in _crashes(name, param, arrays)]
     assert not failures, failures

@@ -101,7 +101,7 @@ def test_messages_name_the_argument():
         loo_residuals(K, Y[:-1], 1.0)
     with pytest.raises(LssvmCvxError, match="^Omega must be a square matrix"):
         loo_residuals(K[:, :5], Y, 1.0)
-    with pytest.raises(LssvmCvxError, match="^unknown criterion"):
+    with pytest.raises(LssvmCvxError, match="^criterion must be one of"):
         gamma_sweep(K, Y, [1.0], criterion=np.array(["loo", "gcv"]))
 
 

@@ -113,7 +113,7 @@ class _ARegEstimator(KernelMixin, BaseEstimator):
             return make_folds(n, tests)
         # a splitter's test sets (a group splitter, which AReg gives no groups, is refused as
         # InputError), else the held-out index sets themselves
-        return make_folds(n, heldout_folds(cv, n, y=y) if hasattr(cv, "split") else list(cv))
+        return make_folds(n, heldout_folds(cv, n, y=y) if hasattr(cv, "split") else list(cv), name="cv")
 
     # --- fitting --------------------------------------------------------------------------
     def _fit(self, X: np.ndarray, y: np.ndarray) -> None:

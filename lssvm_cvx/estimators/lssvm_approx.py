@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import HyperparameterError, InputError
+from ..checks import check_option
+from ..exceptions import InputError
 from ..kernels.base import Kernel
 from ..kernels.features import NystroemMap, RandomFourierMap
 from ..linalg.arrays import namespace_or_numpy, take_rows, to_numpy
@@ -197,9 +198,7 @@ def fit_approximate(est: Any, X: Any, Y: Any, *, gammas: np.ndarray | None,
     N = X.shape[0]
     m = min(m, N)
     source = row_source(X, Y, m, progress=bool(est.progress))
-    if score not in _SCORE:
-        raise HyperparameterError(f"the selection score must be one of {tuple(_SCORE)}, got {score!r}")
-    criterion = _SCORE[score]
+    criterion = _SCORE[check_option(score, _SCORE, "the selection score")]
     # GCV is a criterion of every row; the LOO criterion may be estimated on a subsample
     loo_rows = np.arange(N) if criterion == "gcv" else loo_subsample(N, n_loo, int(seed))
     best: tuple[float, Any, DesignDecomposition, Any] | None

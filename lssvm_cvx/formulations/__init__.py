@@ -82,7 +82,7 @@ FORMULATIONS: MutableMapping[str, type[Formulation]] = _Registry()
 
 def get_formulation(name: str) -> type[Formulation]:
     """The formulation class registered under ``name``."""
-    if name not in FORMULATIONS:
+    if not isinstance(name, str) or name not in FORMULATIONS:
         raise HyperparameterError(
             f"unknown formulation {name!r}; known: {', '.join(sorted(FORMULATIONS))}"
         )

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..checks import check_grid
+from ..checks import check_grid, check_option
 from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
@@ -533,8 +533,7 @@ def criterion_search(F: Any, y: Any, criterion: str = "misclassification", *,
     m = F.shape[1]
     if m < 2:
         raise HyperparameterError(f"the node simplex needs m >= 2 nodes, got {m}")
-    if criterion not in CRITERIA:
-        raise HyperparameterError(f"unknown criterion {criterion!r}; use one of {CRITERIA}")
+    check_option(criterion, CRITERIA, "criterion")
 
     def report(err: float) -> float:
         return err if criterion == "misclassification" else 1.0 - err

@@ -52,14 +52,14 @@ from typing import Any, ClassVar, TypeVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix
+from ..checks import as_matrix, check_option
 from ..exceptions import HyperparameterError, NotPSDError
 from ..linalg.engine import decompose
 from ..linalg.penalties import normalizers
 from ..linalg.quadratic import QuadraticSystem
 from ..solution import Solution
 from ..terms.gradient_basis import MARGIN_JITTER, MARGINS
-from ..terms.gradient_norm import affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
+from ..terms.gradient_norm import FORMS, affine_dim, gradient_norm_gram, model_kernel, n_informative_columns
 from .base import BuiltProblem, Formulation, Reference
 from .heldout import HeldOutResiduals
 from .tasks import check_task, classifier_preset, task_targets
@@ -193,9 +193,7 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         return self._cache["G"]
 
     def _margin(self) -> str:
-        if self.margin not in MARGINS:
-            raise HyperparameterError(f"margin must be one of {MARGINS}, got {self.margin!r}")
-        return self.margin
+        return str(check_option(self.margin, MARGINS, "margin"))
 
     @property
     def R(self) -> np.ndarray:
@@ -237,9 +235,7 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         return _weight(self.gamma, "gamma", positive=True)
 
     def _form(self) -> str:
-        if self.form not in ("exact", "eq42", "eq43", "eq44", "normalized"):
-            raise HyperparameterError(f"unknown form {self.form!r}")
-        return self.form
+        return str(check_option(self.form, FORMS, "form"))
 
     def validate(self) -> None:
         self.rhs()

@@ -48,7 +48,7 @@ import scipy.linalg as sla
 from ..exceptions import HyperparameterError, NotSupportedError, SolverError
 from ..terms.penalties import Penalty, make_penalty
 from ..solution import Solution
-from ..checks import check_grid, check_positive
+from ..checks import check_grid, check_option, check_positive
 from .base import BuiltProblem, Reference
 from .componentwise import CW_KEY, CW_PAPER
 from .componentwise_sparse import SparseComponents
@@ -154,8 +154,7 @@ class ComponentwiseSTP(SparseComponents):
         check_positive(self.norm_scale, "norm_scale")
         self._nu()
         self._ws()
-        if self.form not in ("reduced", "printed"):
-            raise HyperparameterError(f"form must be 'reduced' or 'printed', got {self.form!r}")
+        check_option(self.form, ("reduced", "printed"), "form")
 
     def parameter_values(self) -> dict[str, Any]:
         return {"nu": self._nu()}

@@ -36,8 +36,8 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, as_targets
-from ..exceptions import HyperparameterError, InputError
+from ..checks import as_matrix, as_targets, check_option
+from ..exceptions import InputError
 from ..kernels import RBF, Componentwise
 from ..solution import Solution
 from ..checks import check_positive
@@ -108,8 +108,7 @@ class SparseComponents(Components, Formulation):
     def validate(self) -> None:
         self.targets()
         self._xi()
-        if self.form not in FORMS:
-            raise HyperparameterError(f"form must be one of {FORMS}, got {self.form!r}")
+        check_option(self.form, FORMS, "form")
 
     def parameter_values(self) -> dict[str, Any]:
         return {"xi": self._xi()}

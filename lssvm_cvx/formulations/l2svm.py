@@ -47,8 +47,8 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_gram, as_matrix, check_positive
-from ..exceptions import HyperparameterError, InputError, NotPSDError
+from ..checks import as_gram, as_matrix, check_option, check_positive
+from ..exceptions import InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
 from ..kernels.psd import psd_factor
@@ -205,8 +205,7 @@ class _L2SVMBase(Formulation):
             check_psd(self.Omega, name="precomputed kernel matrix")
 
     def _check_form(self) -> None:
-        if self.form not in ("gram", "factor"):
-            raise HyperparameterError(f"form must be 'gram' or 'factor', got {self.form!r}")
+        check_option(self.form, ("gram", "factor"), "form")
 
     def _quadratic(self, v: cp.Variable, G: np.ndarray) -> cp.Expression:
         """``v^T G v`` as ``quad_form(v, psd_wrap(G))`` after a PSD check of the Gram

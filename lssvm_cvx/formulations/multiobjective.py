@@ -59,7 +59,7 @@ from typing import Any, cast
 import numpy as np
 import scipy.linalg as sla
 
-from ..checks import as_matrix, as_targets
+from ..checks import as_matrix, as_targets, check_integer, check_option
 from ..exceptions import HyperparameterError
 from ..kernels.base import sq_dists
 from ..linalg import Cholesky
@@ -110,16 +110,12 @@ def check_lam(lam: Any) -> float:
 
 def check_degree(degree: Any) -> int:
     """Return ``degree`` as an int after checking it is an integer >= 1."""
-    if not isinstance(degree, (int, np.integer)) or isinstance(degree, bool) or degree < 1:
-        raise HyperparameterError(f"degree must be an integer >= 1, got {degree!r}")
-    return int(degree)
+    return check_integer(degree, "degree")
 
 
 def check_complexity(c: str) -> str:
     """Return ``c`` after checking it is ``"roughness"`` or ``"l2"``."""
-    if c not in ("roughness", "l2"):
-        raise HyperparameterError(f"complexity must be 'roughness' or 'l2', got {c!r}")
-    return c
+    return str(check_option(c, ("roughness", "l2"), "complexity"))
 
 
 def check_kernel_name(k: str) -> str:

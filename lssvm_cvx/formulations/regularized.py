@@ -28,7 +28,7 @@ import cvxpy as cp
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import as_gram, as_matrix, as_targets
+from ..checks import as_gram, as_matrix, as_targets, check_option
 from ..exceptions import HyperparameterError, InputError, NotSupportedError, TermError, user_code
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, Decomposition, FittedTerm, decompose
@@ -544,8 +544,7 @@ class RegularizedLSSVM(Formulation):
         """
         self._require_quadratic("the path")
         terms = self.terms_
-        if key not in terms:
-            raise HyperparameterError(f"unknown term key {key!r}; terms are {sorted(terms)}")
+        check_option(key, sorted(terms), "term key")
         ws = check_weights_array(key, weights)
         y = self.targets() if Y is None else np.asarray(Y, dtype=np.float64)
         fl = None if folds is None else list(folds)     # read by linalg.folds.index_set

@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ..checks import as_targets, binary_labels
+from ..checks import as_targets, binary_labels, check_option
 from ..exceptions import HyperparameterError, InputError, NotSupportedError
 from .base import Formulation, Reference
 
@@ -53,9 +53,7 @@ def check_task(task: Any) -> str:
     str
         The task.
     """
-    if not isinstance(task, str) or task not in TASKS:
-        raise HyperparameterError(f"task must be one of {TASKS}, got {task!r}")
-    return task
+    return str(check_option(task, TASKS, "task"))
 
 
 def task_targets(y: Any, n: int, task: str, *, classes: Any = None,

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from ..certificates import SCORE_FLOOR
+from ..checks import check_option
 from ..exceptions import InputError, Interrupted, SolverNotAvailableError
 from ..solution import OPTIMAL, Solution
 from ..solvers import (
@@ -400,8 +401,7 @@ def compare(formulation: Any, solvers: Sequence[str] | None = None, *,
 
     if not isinstance(formulation, Formulation):
         raise InputError(f"compare() needs a Formulation, got {type(formulation).__name__}")
-    if setting not in PROFILE_NAMES:
-        raise InputError(f"unknown profile {setting!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    check_option(setting, PROFILE_NAMES, "setting", error=InputError)
     check_time_limit(time_limit)
     if solvers is not None and (isinstance(solvers, (str, bytes)) or not isinstance(solvers, Sequence)
                                 or not all(isinstance(s, str) for s in solvers)):

@@ -176,13 +176,13 @@ def export_problem(formulation: Any, path: str | os.PathLike, format: str | None
     pathlib.Path
         The file written.
     """
+    from ..checks import check_option
     from ..exceptions import InputError
     from .files import atomic_write
 
     p = Path(path)
-    fmt = (format or p.suffix.lstrip(".") or "npz").lower()
-    if fmt not in FORMATS:
-        raise InputError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    fmt = format if format is not None else (p.suffix.lstrip(".") or "npz")
+    fmt = check_option(fmt.lower() if isinstance(fmt, str) else fmt, FORMATS, "format", error=InputError)
     prog = program_data(formulation)
     writer = _write_npz if fmt == "npz" else _write_qps
     if fmt != "npz" and not prog["is_qp"]:

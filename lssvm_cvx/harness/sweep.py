@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..checks import check_option
 from .sweep_files import (
     MANIFEST_FORMAT,
     SWEEP_COLUMNS,
@@ -262,7 +263,7 @@ def _check_args(sizes: Any, repeats: Any, profiles: Sequence[str], params: Any, 
         raise InputError(f"sizes must be a non-empty list of integers >= 4, got {sizes!r}")
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise InputError(f"repeats must be a positive integer, got {repeats!r}")
-    bad = [p for p in profiles if p not in PROFILE_NAMES]
+    bad = [p for p in profiles if not isinstance(p, str) or p not in PROFILE_NAMES]
     if bad or not profiles:
         raise InputError(f"profiles must name some of {', '.join(PROFILE_NAMES)}, got "
                          f"{list(profiles)!r}")
@@ -274,8 +275,7 @@ def _check_args(sizes: Any, repeats: Any, profiles: Sequence[str], params: Any, 
     if options is not None and (not isinstance(options, Mapping) or not all(
             isinstance(v, Mapping) for v in options.values())):
         raise InputError(f"options must map a solver to a mapping of its options, got {options!r}")
-    if rerun is not None and rerun not in RERUN:
-        raise InputError(f"rerun must be one of {', '.join(RERUN)} or None, got {rerun!r}")
+    check_option(rerun, (*RERUN, None), "rerun", error=InputError)
     check_time_limit(time_limit)
     if time_limit is None:
         raise InputError("time_limit must be a positive number of seconds for a sweep")

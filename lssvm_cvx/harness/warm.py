@@ -66,12 +66,12 @@ def warm_path(formulation: Any, solver: str, param: str, values: Sequence[float]
         ``solver_s``, ``solve_call_s``, ``time_s``, ``iterations``, ``objective`` (``error``
         when a step raised); a single ``status="time_limit"`` step when the worker was killed.
     """
+    from ..checks import check_option
     from ..exceptions import InputError
     from .worker import run_task
 
-    if param not in formulation.parameter_values():
-        raise InputError(f"{type(formulation).__name__} has no DPP parameter {param!r}; its "
-                         f"parameters: {', '.join(formulation.parameter_values()) or 'none'}")
+    check_option(param, formulation.parameter_values(), f"{type(formulation).__name__}'s DPP parameter",
+                 error=InputError)
     if len(values) < 2:
         raise InputError(f"a warm-start path needs at least 2 values of {param}, got {values!r}")
     try:

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
-from ..checks import check_positive
+from ..checks import check_integer, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .psd import PSD_FACTOR_RTOL, psd_factor
 
@@ -205,8 +205,7 @@ class Polynomial(Kernel):
         self.t = t
 
     def _validate(self) -> None:
-        if not isinstance(self.degree, Integral) or isinstance(self.degree, bool) or self.degree < 1:
-            raise HyperparameterError(f"degree must be an integer >= 1, got {self.degree!r}")
+        check_integer(self.degree, "degree")
         if not isinstance(self.t, Real) or not np.isfinite(self.t) or self.t < 0:
             raise HyperparameterError(f"t must be a finite number >= 0, got {self.t!r}")
 

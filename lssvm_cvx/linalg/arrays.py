@@ -18,14 +18,14 @@ elsewhere, the same reduction to a standard one through ``B = L L'``:
 from __future__ import annotations
 
 import os
-from numbers import Integral
 from typing import Any
 
 import array_api_compat as aac
 import numpy as np
 import scipy.linalg as sla
 
-from ..exceptions import HyperparameterError, InputError, InputTypeError, NotPSDError
+from ..checks import check_integer
+from ..exceptions import InputError, InputTypeError, NotPSDError
 from ..kernels.base import sq_dists as numpy_sq_dists
 from .cholesky import Cholesky
 
@@ -321,10 +321,8 @@ def inverse_diagonal(xp: Any, device: Any, L: Any, *, block: int = 1024) -> Any:
     -------
     array of shape (n,)
     """
-    if isinstance(block, bool) or not isinstance(block, Integral) or block < 1:
-        raise HyperparameterError(f"block must be an integer >= 1, got {block!r}")
+    r = check_integer(block, "block")
     n = int(L.shape[0])
-    r = int(block)
     edges = [(s0, min(s0 + r, n)) for s0 in range(0, n, r)]
     D = [solve_triangular(xp, L[s0:s1, s0:s1], xp.eye(s1 - s0, dtype=L.dtype, device=device))
          for s0, s1 in edges]

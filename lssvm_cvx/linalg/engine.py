@@ -64,6 +64,7 @@ from typing import Any, Literal, overload
 import array_api_compat as aac
 import numpy as np
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError
 from ..kernels.psd import psd_eigh
 from . import problem_checks as checks
@@ -384,8 +385,7 @@ class Decomposition(Representation):
         (the others' added) None where the path is not the RKHS norm's eigendecomposition (a
         weighted term other than the RKHS norm, a total weight or a loss weight not
         positive), which a path without the bias refuses."""
-        if name not in self._terms:
-            raise HyperparameterError(f"unknown term {name!r}; terms are {sorted(self._terms)}")
+        check_option(name, sorted(self._terms), "term")
         ws, w = checks.check_weights_array(name, values), self.weights()
         others = sum(v for k, v in w.items() if k != name)
         s = self._weights_vector()

@@ -35,8 +35,9 @@ def index_set(a: Any, n: int, what: str) -> np.ndarray:
     InputError
         Naming ``what``: anything else, or an index outside ``0 .. n - 1``.
     """
-    try:
-        v = np.asarray(to_numpy(a) if aac.is_array_api_obj(a) else a)
+    try:                                # a NumPy scalar is an array-API object to aac, but
+        v = np.asarray(a if isinstance(a, (np.ndarray, np.generic)) or not aac.is_array_api_obj(a)
+                       else to_numpy(a))    # a string one has no __dlpack__
     except (TypeError, ValueError) as exc:
         raise InputError(f"{what} must be an index array ({exc})") from None
     if v.dtype == bool:
@@ -57,24 +58,24 @@ def index_set(a: Any, n: int, what: str) -> np.ndarray:
     return v
 
 
-def check_split(k: int, pair: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+def check_split(k: int, pair: Any, n: int, *, name: str = "cv") -> tuple[np.ndarray, np.ndarray]:
     """A given ``(train, test)`` pair (the ``k``-th) as index arrays (:func:`index_set`),
-    refused (:class:`InputError` naming ``cv``) unless it is a pair, its test set is not empty,
-    its training set holds at least 2 points and no point is in both."""
+    refused (:class:`InputError` naming the argument ``name``) unless it is a pair, its test
+    set is not empty, its training set holds at least 2 points and no point is in both."""
     try:
         train, test = pair
     except (TypeError, ValueError):
-        raise InputError(f"cv: split {k} is not a (train, test) pair of index arrays, got "
+        raise InputError(f"{name}: split {k} is not a (train, test) pair of index arrays, got "
                          f"{type(pair).__name__}") from None
-    train = index_set(train, n, f"cv: split {k}'s train")
-    test = index_set(test, n, f"cv: split {k}'s test")
+    train = index_set(train, n, f"{name}: split {k}'s train")
+    test = index_set(test, n, f"{name}: split {k}'s test")
     if test.size == 0:
-        raise InputError(f"cv: split {k} has an empty test set")
+        raise InputError(f"{name}: split {k} has an empty test set")
     if train.size < 2:
-        raise InputError(f"cv: split {k} leaves {train.size} training point(s); at least 2 "
+        raise InputError(f"{name}: split {k} leaves {train.size} training point(s); at least 2 "
                          "are needed")
     if np.intersect1d(train, test).size:
-        raise InputError(f"cv: split {k} has points both in train and in test")
+        raise InputError(f"{name}: split {k} has points both in train and in test")
     return train, test
 
 
@@ -163,11 +164,12 @@ def _is_pair(f: Any) -> bool:
             and all(isinstance(s, (list, tuple)) or getattr(s, "ndim", 0) >= 1 for s in f))
 
 
-def heldout_sets(folds: Iterable[Any], n: int) -> list[Any]:
+def heldout_sets(folds: Iterable[Any], n: int, *, name: str = "folds") -> list[Any]:
     """The held-out sets of ``folds``: the sets themselves, or the test sets of scikit-learn's
     ``(train, test)`` pairs (``list(KFold(5).split(X))``, every element a pair of index
     arrays), each of whose training sets must be every other point (the k-fold formulas train
-    on the complement of each held-out set; :class:`InputError` naming ``cv`` otherwise).
+    on the complement of each held-out set; :class:`InputError` naming the argument ``name``
+    otherwise).
 
     Until the eighteenth session (2026-11-30) such pairs were read as index sets and refused
     by an unrelated rule ("the folds overlap", or an index array that is not one).
@@ -177,23 +179,24 @@ def heldout_sets(folds: Iterable[Any], n: int) -> list[Any]:
         return folds
     tests = []
     for k, pair in enumerate(folds):
-        train, test = check_split(k, pair, n)
+        train, test = check_split(k, pair, n, name=name)
         if np.unique(train).size + test.size != n:
             raise InputError(
-                f"cv: split {k} trains on {np.unique(train).size} of the {n - test.size} points "
+                f"{name}: split {k} trains on {np.unique(train).size} of the {n - test.size} points "
                 "outside its test set; these cross-validation formulas train each fold on all "
                 "the other points (k-fold): give the test sets, or such splits")
         tests.append(test)
     return tests
 
 
-def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None = 0
-               ) -> list[np.ndarray]:
+def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None = 0, *,
+               name: str = "folds") -> list[np.ndarray]:
     """A validated partition of ``range(n)`` (each set sorted): ``folds`` index sets (or
     scikit-learn's ``(train, test)`` pairs, :func:`heldout_sets`), ``L`` shuffled folds
     (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None`` for
     leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving fewer
-    than 2 training points raise :class:`InputError`."""
+    than 2 training points raise :class:`InputError`; the messages call the argument
+    ``name``."""
     if folds is None:
         folds = [np.array([i]) for i in range(n)]
     elif isinstance(folds, (int, np.integer)) and not isinstance(folds, bool):
@@ -204,13 +207,14 @@ def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None
             raise InputError(f"L = {L} folds for only {n} points")
         folds = heldout_folds(L, n, random_state=seed)
     elif isinstance(folds, (str, bytes)) or not hasattr(folds, "__iter__"):
-        raise HyperparameterError(f"folds must be a number of folds or a list of index arrays, got {folds!r}")
+        raise HyperparameterError(f"{name} must be a number of folds or a list of index arrays, "
+                                  f"got {folds!r}")
     try:
-        return [np.sort(f) for f in check_folds(heldout_sets(cast(Iterable[Any], folds), n), n)]
+        return [np.sort(f) for f in check_folds(heldout_sets(cast(Iterable[Any], folds), n, name=name), n)]
     except (TypeError, ValueError) as exc:
         if isinstance(exc, LssvmCvxError):
             raise
-        raise InputError(f"folds must hold integer index arrays: {exc}") from None
+        raise InputError(f"{name} must hold integer index arrays: {exc}") from None
 
 
 def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = None,

@@ -75,6 +75,7 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError, InputError, NotSupportedError
 from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
                      namespace_or_numpy, solve_triangular, take_rows, to_numpy)
@@ -325,8 +326,7 @@ class PenalizedLS:
         w = dict.fromkeys(self.P, 0.0)
         w.update(zip(self.P, (float(v) for v in args)))
         for k, v in named.items():
-            if k not in w:
-                raise HyperparameterError(f"unknown penalty {k!r}; penalties are {self.names}")
+            check_option(k, self.names, "penalty")
             w[k] = float(v)
         return w
 
@@ -386,8 +386,7 @@ class PenalizedLS:
         symmetric when ``P = I``), else ``ρP V = (C + others) V Θ``, ``V'(C + others)V = I``,
         ``A^{-1} = V diag(1/(1 + θw)) V'`` (μ's form).  Scores are ``inf`` when the pencil's
         definite side is numerically singular."""
-        if name not in self.P:
-            raise HyperparameterError(f"unknown penalty {name!r}; penalties are {self.names}")
+        check_option(name, self.names, "penalty")
         grid, g = self._grid(values)
         self.check_weights({name: grid})
         rest = {k: v for k, v in self.weights(**(fixed or {})).items() if k != name}

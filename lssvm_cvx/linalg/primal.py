@@ -25,6 +25,7 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError, InputError, NotSupportedError
 from .arrays import check_finite, check_zero_top, namespace_or_numpy
 from .penalized import PenalizedLS
@@ -56,8 +57,7 @@ class Representation:
         """The terms' weights, with ``overrides`` (by name) replacing some."""
         w = {k: wk for k, (_, wk) in self._terms.items()}
         for k, v in (overrides or {}).items():
-            if k not in w:
-                raise HyperparameterError(f"unknown term {k!r}; terms are {sorted(w)}")
+            check_option(k, sorted(w), "term")
             w[k] = check_weight(k, v)
         return w
 

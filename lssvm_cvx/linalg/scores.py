@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from array_api_compat import array_namespace, device
 
-from ..exceptions import HyperparameterError
+from ..checks import check_option
 from .folds import disjoint_folds
 
 __all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
@@ -65,6 +65,7 @@ def loo_score(R: Any, Y: Any, criterion: str, weights: np.ndarray | None = None)
         The criterion per path value (lower is better), in the namespace of ``R``.
     """
     xp = array_namespace(R, Y)
+    criterion = check_option(criterion, SCORES + tuple(ALIASES), "criterion")
     criterion = ALIASES.get(criterion, criterion)
     if criterion == "mse":
         per_row = xp.mean(R * R, axis=1)
@@ -73,16 +74,13 @@ def loo_score(R: Any, Y: Any, criterion: str, weights: np.ndarray | None = None)
     elif criterion == "hinge2":
         F = Y[:, :, None] - R  # LOO decision values (targets ±1)
         per_row = xp.mean(xp.clip(1.0 - Y[:, :, None] * F, 0.0, None) ** 2, axis=1)
-    elif criterion == "error":
+    else:                                       # "error"
         F = Y[:, :, None] - R
         if Y.shape[1] == 1:
             wrong = (Y[:, :, None] * F <= 0)[:, 0, :]
         else:
             wrong = xp.argmax(F, axis=1) != xp.argmax(Y, axis=1)[:, None]
         per_row = xp.astype(wrong, R.dtype)
-    else:
-        raise HyperparameterError(f"criterion must be one of {SCORES + tuple(ALIASES)}, "
-                                  f"got {criterion!r}")
     if weights is None:
         return xp.mean(per_row, axis=0)
     return np.average(per_row, axis=0, weights=weights)

@@ -43,8 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_grid
-from ..exceptions import HyperparameterError
+from ..checks import check_grid, check_option
 from ..linalg.penalized import PenalizedLS
 from ..linalg.scores import SCORES
 
@@ -120,8 +119,7 @@ def auto_search(make_problem: Callable[[float, np.ndarray | None], PenalizedLS],
     n_subsample :
         Rows used by the width stage when there are more.
     """
-    if criterion not in CRITERIA:
-        raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    check_option(criterion, CRITERIA, "criterion")
     gammas = _grid(gamma_grid, DEFAULT_GAMMA_GRID, "gamma") if gamma is None else np.array([float(gamma)])
     mus = _grid(mu_grid, DEFAULT_MU_GRID, "mu", allow_zero=True) if mu is None else np.array([float(mu)])
     nus = _grid(nu_grid, DEFAULT_NU_GRID, "nu") if nu is None else np.array([float(nu)])

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError
 from ..linalg.folds import make_folds
 
@@ -98,10 +99,8 @@ def cv_path(X: np.ndarray, y: np.ndarray, grid: Sequence[float],
     ``score`` is ``"mse"`` or ``"misclassification"`` (sign of the prediction against ±1
     targets).
     """
-    if rule not in RULES:
-        raise HyperparameterError(f"rule must be one of {RULES}, got {rule!r}")
-    if score not in ("mse", "misclassification"):
-        raise HyperparameterError(f"score must be 'mse' or 'misclassification', got {score!r}")
+    check_option(rule, RULES, "rule")
+    check_option(score, ("mse", "misclassification"), "score")
     grid_arr = np.asarray(grid, dtype=np.float64).reshape(-1)
     if grid_arr.size == 0:
         raise HyperparameterError("the CV grid is empty")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_positive
+from ..checks import check_option, check_positive
 from ..exceptions import HyperparameterError
 from ..formulations.componentwise_gnc import ComponentwiseSTP
 from ..formulations.componentwise_sparse import selected_components
@@ -219,8 +219,7 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
         Stage 0 is ζ = 1; every later stage is one ζ of the schedule.
     """
     sched = check_schedule(schedule)
-    if start not in STARTS:
-        raise HyperparameterError(f"start must be one of {STARTS}, got {start!r}")
+    check_option(start, STARTS, "start")
     rho = check_positive(rho, "rho")
     problem.validate()
     B = problem.basis

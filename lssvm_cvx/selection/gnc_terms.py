@@ -39,8 +39,8 @@ import numpy as np
 import scipy.linalg as sla
 from sklearn.base import clone
 
-from ..checks import check_positive
-from ..exceptions import HyperparameterError, TermError
+from ..checks import check_integer, check_positive
+from ..exceptions import TermError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..kernels.psd import psd_eigh
 from ..solution import Solution
@@ -135,9 +135,8 @@ def gnc_fit(formulation: RegularizedLSSVM, *, schedule: Sequence[float] | None =
         raise TermError("gnc_fit needs at least one non-convex term (e.g. SmoothlyThresholding)")
     zetas = check_schedule(schedule, DEFAULT_SCHEDULE)
     rho = check_positive(rho, "rho")
-    for name, v in (("max_inner", max_inner), ("max_final", max_final)):
-        if not isinstance(v, (int, np.integer)) or v < 1:
-            raise HyperparameterError(f"{name} must be an integer >= 1, got {v!r}")
+    check_integer(max_inner, "max_inner")
+    check_integer(max_final, "max_final")
     tol = check_positive(tol, "tol")
     formulation.validate()
     ctx, y = formulation.context, formulation.targets()

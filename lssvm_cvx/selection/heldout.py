@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import HyperparameterError, InputError, SolverError
+from ..checks import check_option
+from ..exceptions import InputError, SolverError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..linalg.folds import check_split
 from ..solvers import profile
@@ -299,8 +300,7 @@ def heldout_predictions(form: RegularizedLSSVM, splits: Sequence[tuple[np.ndarra
     HeldOut
         Per split, the predictions at its test points and how they were obtained.
     """
-    if estimand not in ESTIMANDS:
-        raise HyperparameterError(f"loo must be one of {ESTIMANDS}, got {estimand!r}")
+    check_option(estimand, ESTIMANDS, "loo")
     Y = form.targets() if Y is None else np.asarray(Y, dtype=np.float64)
     splits = check_splits(splits, form.n)
     n = form.n

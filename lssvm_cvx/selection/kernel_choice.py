@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils import check_array
 
-from ..checks import as_matrix, as_targets, check_grid
+from ..checks import as_matrix, as_targets, check_grid, check_option
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
@@ -87,8 +87,7 @@ def simplest_within_one_se(losses: np.ndarray, complexity: Sequence[float],
     se : ndarray
         Standard error of the paired difference to the best candidate (0 for the best).
     """
-    if not (isinstance(rule, str) and rule in KERNEL_CHOICE_RULES):
-        raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
+    check_option(rule, KERNEL_CHOICE_RULES, "rule")
     try:
         L = check_array(losses, dtype=np.float64, ensure_min_features=2, input_name="losses")
         c = check_array(complexity, dtype=np.float64, ensure_2d=False, input_name="complexity")
@@ -222,10 +221,8 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     -------
     KernelChoice
     """
-    if rule not in KERNEL_CHOICE_RULES:
-        raise HyperparameterError(f"rule must be one of {KERNEL_CHOICE_RULES}, got {rule!r}")
-    if method not in ("auto", "factors", "dense"):
-        raise HyperparameterError(f"method must be 'auto', 'factors' or 'dense', got {method!r}")
+    check_option(rule, KERNEL_CHOICE_RULES, "rule")
+    check_option(method, ("auto", "factors", "dense"), "method")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64).reshape(-1)
     if X.ndim != 2 or X.shape[0] != y.shape[0] or y.shape[0] < 3:

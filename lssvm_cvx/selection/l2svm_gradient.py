@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import binary_labels, check_positive
+from ..checks import binary_labels, check_option, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.l2svm_active_set import State, solve_fixed
 from ..kernels.base import sq_dists
@@ -284,8 +284,7 @@ def select_gradient(X: Any, y: Any, *, sigma2: float, lam: float, criterion: str
     """
     from scipy.optimize import minimize
 
-    if criterion not in CRITERIA:
-        raise HyperparameterError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    check_option(criterion, CRITERIA, "criterion")
     sigma2 = check_positive(sigma2, "sigma2")
     lam = check_positive(lam, "lam")
     lo, hi = (check_positive(v, "lam_bounds") for v in lam_bounds)

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..checks import as_gram, binary_labels, check_positive
+from ..checks import as_gram, binary_labels, check_option, check_positive
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError, SolverError
 from ..formulations.l2svm_active_set import Hessian, State, correct_active_set, derivatives, evaluate
 from ..kernels.base import Kernel, Precomputed
@@ -291,8 +291,7 @@ def regularization_path(y: Any, *, K: np.ndarray | None = None, factor: LowRankF
     lam_max = check_positive(lam_max, "lam_max")
     if not lam_min < lam_max:
         raise HyperparameterError(f"need lam_min < lam_max, got {lam_min!r} >= {lam_max!r}")
-    if not (isinstance(breakpoints, str) and breakpoints in ("paper", "exact")):
-        raise HyperparameterError(f"breakpoints must be 'paper' or 'exact', got {breakpoints!r}")
+    check_option(breakpoints, ("paper", "exact"), "breakpoints")
     if not check_positive(fraction, "fraction") <= 1:
         raise HyperparameterError(f"fraction must be in (0, 1], got {fraction!r}")
     K = None if K is None else as_gram(K, name="K")

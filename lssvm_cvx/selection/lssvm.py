@@ -40,10 +40,9 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils import check_array
 
-from ..checks import as_gram, as_matrix, check_gamma, check_grid, named_message
-from ..exceptions import HyperparameterError, InputError
+from ..checks import as_gram, as_matrix, as_targets, check_gamma, check_grid, check_option
+from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
 from ..linalg.folds import check_folds, make_folds
@@ -69,30 +68,11 @@ __all__ = [
 CRITERIA = ("loo", "kfold", "gcv")
 
 
-def _columns(y: Any, n: int | None, name: str = "y") -> np.ndarray:
-    """``y`` as finite floats of shape ``(n,)`` or ``(n, T)`` (any ``n`` for None), else
-    :class:`InputError` naming it."""
-    try:
-        Y = check_array(y, dtype=np.float64, ensure_2d=False, input_name=name)
-    except (TypeError, ValueError) as exc:
-        raise InputError(named_message(name, exc)) from None
-    if Y.ndim not in (1, 2) or (n is not None and Y.shape[0] != n):
-        raise InputError(f"{name} must have shape ({n or 'N'},) or ({n or 'N'}, T), got {Y.shape}")
-    return Y
-
-
 def _data(Omega: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """The Gram (:func:`~lssvm_cvx.checks.as_gram`) and ``y``, one row per row of the Gram
     (several columns share the factorisation)."""
     O = as_gram(Omega)
-    return O, _columns(y, O.shape[0])
-
-
-def _options(**options: Any) -> None:
-    """Refuse an option that is not one of its names (a string)."""
-    for what, (value, allowed) in options.items():
-        if not (isinstance(value, str) and value in allowed):
-            raise HyperparameterError(f"unknown {what} {value!r}; use one of {tuple(allowed)}")
+    return O, as_targets(y, O.shape[0], columns=True)
 
 
 def _system(Omega: np.ndarray, gamma: Any, bias: bool = True) -> QuadraticSystem:
@@ -135,7 +115,7 @@ def _score(residuals: np.ndarray, y: np.ndarray, score: str,
     """(Weighted) mean squared residual, or the misclassification rate of the held-out
     predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns):
     the package's one score vocabulary, :func:`lssvm_cvx.linalg.scores.loo_score`."""
-    _options(score=(score, ("mse", "misclassification")))
+    check_option(score, ("mse", "misclassification"), "score")
     n = residuals.shape[0]
     return float(loo_score(residuals.reshape(n, -1, 1), np.asarray(y).reshape(n, -1), score,
                            weights)[0])
@@ -145,8 +125,8 @@ def score_residuals(residuals: np.ndarray, y: np.ndarray, score: str = "mse",
                     weights: np.ndarray | None = None) -> float:
     """The selection score of held-out residuals: ``"mse"`` or ``"misclassification"``
     (``weights``: one weight ``> 0`` per point, or None)."""
-    r = _columns(residuals, None, "residuals")
-    y = _columns(y, r.shape[0])
+    r = as_targets(residuals, None, name="residuals", columns=True)
+    y = as_targets(y, r.shape[0], columns=True)
     if weights is not None:
         weights = np.broadcast_to(check_gamma(weights, r.shape[0], name="weights"), r.shape[:1])
     return _score(r, y, score, weights)
@@ -202,8 +182,9 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
         Keep the held-out residuals of every γ (``GammaSweep.residuals``), for scoring them
         per split with another metric.
     """
-    _options(criterion=(criterion, CRITERIA), score=(score, ("mse", "misclassification")),
-             method=(method, ("auto", "eigh", "cholesky")))
+    check_option(criterion, CRITERIA, "criterion")
+    check_option(score, ("mse", "misclassification"), "score")
+    check_option(method, ("auto", "eigh", "cholesky"), "method")
     gamma_grid = check_grid(gammas, "gammas", flat=np.isscalar(gammas))
     Omega, y = _data(Omega, y)
     fold_list: list[np.ndarray] = []  # used only when criterion == "kfold"

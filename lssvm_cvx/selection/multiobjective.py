@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from ..checks import as_matrix, as_targets
+from ..checks import as_matrix, as_targets, check_option
 from ..exceptions import HyperparameterError
 from ..formulations.alpha_krr import EpsAlphaKRR, ParetoAlphaKRR
 from ..formulations.multiobjective import (
@@ -332,12 +332,10 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     """
     X = as_matrix(X, min_samples=3)
     y = as_targets(y, X.shape[0])
-    if not (isinstance(model, str) and model in ("krr", "kpcr")):
-        raise HyperparameterError(f"model must be 'krr' or 'kpcr', got {model!r}")
+    check_option(model, ("krr", "kpcr"), "model")
     kernel = check_kernel_name(kernel)
     complexity = check_complexity(complexity)
-    if not (isinstance(method, str) and method in METHODS):
-        raise HyperparameterError(f"method must be one of {METHODS}, got {method!r}")
+    check_option(method, METHODS, "method")
     s = check_s(s)
     degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]
     if not degs:
@@ -423,8 +421,7 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     cannot converge); ``"slsqp"`` runs the paper's gradient method with its central
     difference in r.
     """
-    if kpcr_search not in ("grid", "slsqp"):
-        raise HyperparameterError(f"kpcr_search must be 'grid' or 'slsqp', got {kpcr_search!r}")
+    check_option(kpcr_search, ("grid", "slsqp"), "kpcr_search")
     X = as_matrix(X, min_samples=3)
     y = as_targets(y, X.shape[0])
     kernel = check_kernel_name(kernel)
@@ -434,8 +431,7 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     if not degs:
         raise HyperparameterError("degrees is empty")
     for m, _ in variants:
-        if m not in ("modified_eps", "eps"):
-            raise HyperparameterError(f"variant method must be 'modified_eps' or 'eps', got {m!r}")
+        check_option(m, ("modified_eps", "eps"), "a variant's method")
     meths = tuple(methods) if methods is not None else ("eps", "modified_eps")
     y_mean = float(y.mean())
     yc = y - y_mean

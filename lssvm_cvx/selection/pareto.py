@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils import check_array
 
-from ..checks import check_grid, check_positive, named_message
+from ..checks import check_grid, check_option, check_positive, named_message
 from ..exceptions import HyperparameterError, InputError, SolverError
 from ..formulations.scalarize import check_eps_values
 from ..solvers import solve_problem
@@ -83,8 +83,7 @@ def ideal_point_weights(F: Any, ideal: Any, eps0_index: int, kind: str = "paper"
             and 0 <= eps0_index < F.shape[0]):
         raise HyperparameterError(f"eps0_index must be a row of F (0..{F.shape[0] - 1}), got "
                                   f"{eps0_index!r}")
-    if not (isinstance(kind, str) and kind in ("paper", "normalized")):
-        raise HyperparameterError(f"unknown weights {kind!r}; use 'paper' or 'normalized'")
+    check_option(kind, ("paper", "normalized"), "weights")
     if kind == "paper":
         return np.abs(F[eps0_index] - z) ** 2
     if kind == "normalized":

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar, nnls
 
-from ..exceptions import HyperparameterError, InputError
+from ..checks import check_option
+from ..exceptions import InputError
 from ..formulations.scalarize import check_eps_values, check_s
 from .pareto import select_ideal_point
 
@@ -313,8 +314,7 @@ def trace_front_nlp(primary: Callable, constrained: Any, eps_values: Any, x0: An
     every solve starts from the previous solution (the sweep should go from the tightest
     bound to the loosest, or the reverse).
     """
-    if method not in ("modified_eps", "eps"):
-        raise HyperparameterError(f"method must be 'modified_eps' or 'eps', got {method!r}")
+    check_option(method, ("modified_eps", "eps"), "method")
     return trace_fronts_nlp(primary, constrained, eps_values, x0, methods=(method,), s=s,
                             bounds=bounds, continuation=continuation, options=options,
                             ideal=ideal)[method]
@@ -334,8 +334,7 @@ def trace_fronts_nlp(primary: Callable, constrained: Any, eps_values: Any, x0: A
     ``{method: NLPFront}``; each front's ``info`` records every solve's convergence.
     """
     for m in methods:
-        if m not in ("modified_eps", "eps"):
-            raise HyperparameterError(f"methods must be 'modified_eps' or 'eps', got {m!r}")
+        check_option(m, ("modified_eps", "eps"), "methods")
     s = check_s(s)
     k = len(_nlp_objs(constrained))
     vals = [check_eps_values(v, k) for v in (eps_values if k > 1 else np.reshape(eps_values, -1))]

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError
 from ..linalg.arrays import namespace_or_numpy
 from ..linalg.penalized import CHUNK_ELEMS
@@ -80,16 +81,14 @@ MARGINS = ("alpha", "rkhs")
 def margin_matrix(K: np.ndarray, margin: str) -> np.ndarray | None:
     """The margin matrix of the ν term: None (the identity) for ``"alpha"``, ``K + 1e-6 I``
     for ``"rkhs"`` (in ``K``'s namespace)."""
-    if margin == "alpha":
+    if check_option(margin, MARGINS, "margin") == "alpha":
         return None
-    if margin == "rkhs":
-        xp, device, numpy = namespace_or_numpy(K)
-        if not numpy:
-            return K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=device)
-        R = K.copy()
-        R[np.diag_indices_from(R)] += MARGIN_JITTER
-        return R
-    raise HyperparameterError(f"margin must be one of {MARGINS}, got {margin!r}")
+    xp, device, numpy = namespace_or_numpy(K)       # "rkhs"
+    if not numpy:
+        return K + MARGIN_JITTER * xp.eye(int(K.shape[0]), dtype=K.dtype, device=device)
+    R = K.copy()
+    R[np.diag_indices_from(R)] += MARGIN_JITTER
+    return R
 
 
 def exact_basis(X: np.ndarray, gamma: float, *, p: int, c: int, margin: str = "alpha") -> Basis:

@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_positive
+from ..checks import check_option, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import namespace_or_numpy, sq_dists
 
@@ -176,8 +176,7 @@ def model_kernel(X: Any, Z: Any | None = None, *, gamma: float = 1.0, form: str 
 
 
 def _check_form(form: str) -> None:
-    if form not in FORMS:
-        raise HyperparameterError(f"unknown gradient-norm form {form!r}; use one of {FORMS}")
+    check_option(form, FORMS, "the gradient-norm form")
 
 
 def _p(X: np.ndarray, n_features: int | None) -> int:

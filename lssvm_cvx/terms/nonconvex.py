@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import check_option
 from ..exceptions import HyperparameterError, TermError
 from .base import Context, Term
 from .penalties import PENALTIES, Penalty, make_penalty
@@ -66,9 +67,7 @@ class SmoothlyThresholding(Term):
         Penalty
             The penalty object of :mod:`lssvm_cvx.terms.penalties`.
         """
-        if self.penalty not in PENALTIES:
-            raise TermError(f"SmoothlyThresholding: penalty must be one of {sorted(PENALTIES)}, "
-                            f"got {self.penalty!r}")
+        check_option(self.penalty, sorted(PENALTIES), "SmoothlyThresholding: penalty", error=TermError)
         if not (isinstance(self.eps, (int, float)) and np.isfinite(self.eps) and self.eps > 0):
             raise TermError(f"SmoothlyThresholding: eps must be > 0, got {self.eps!r}")
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import as_gram, check_integer, check_option, check_positive
 from ..exceptions import TermError
 from ..kernels import RBF
 from .base import Context, Term, psd_factor
@@ -77,7 +78,7 @@ class Quadratic(Term):
             raise TermError("Quadratic term needs a matrix P")
         if callable(self.P):
             return self.P(ctx)
-        P = np.asarray(self.P)
+        P = as_gram(self.P, name="Quadratic: P")
         # a model refitted without some points: the matrix of the remaining ones
         return P if ctx.rows is None else P[np.ix_(ctx.rows, ctx.rows)]
 
@@ -109,19 +110,33 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None 
     from sklearn.neighbors import kneighbors_graph
 
     n = X.shape[0]
-    k = int(n_neighbors)
+    k, sigma2, normalized = _graph_params(n_neighbors, sigma2, normalized)
     if not 1 <= k < n:
         raise TermError(f"n_neighbors must be in [1, {n - 1}] for {n} points, got {n_neighbors!r}")
     mode = "distance" if sigma2 is not None else "connectivity"
     G = kneighbors_graph(X, k, mode=mode, include_self=False).toarray()
     if sigma2 is not None:
-        G = np.where(G > 0, np.exp(-(G**2) / float(sigma2)), 0.0)
+        G = np.where(G > 0, np.exp(-(G**2) / sigma2), 0.0)
     W = np.maximum(G, G.T)
     d = W.sum(axis=1)
     if normalized:
         s = 1.0 / np.sqrt(np.where(d > 0, d, 1.0))
         return np.eye(n) - s[:, None] * W * s[None, :]
     return np.diag(d) - W
+
+
+def _graph_params(n_neighbors: Any, sigma2: Any = None, normalized: Any = False
+                ) -> tuple[int, float | None, bool]:
+    """The neighbourhood graph's parameters (:func:`knn_laplacian`), checked by name
+    (:class:`TermError`): an integer ``n_neighbors >= 1``, ``sigma2`` None or a number > 0, a
+    boolean ``normalized``.  Until the nineteenth session (2026-11-30) they were cast late:
+    ``n_neighbors=1.5`` became 1, a negative ``sigma2`` gave weights ``exp(+d²/|σ²|)`` and
+    ``normalized="no"`` normalised, all silently."""
+    if not isinstance(normalized, (bool, np.bool_)):
+        raise TermError(f"normalized must be True or False, got {normalized!r}")
+    return (check_integer(n_neighbors, "n_neighbors", error=TermError),
+            None if sigma2 is None else check_positive(sigma2, "sigma2", error=TermError),
+            bool(normalized))
 
 
 def _neighbours(X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,9 +182,9 @@ class GraphLaplacian(Term):
             The Laplacian (memoised in ``ctx``).
         """
         X = ctx.require_inputs("GraphLaplacian")
-        return ctx.cached(("laplacian", self.n_neighbors, self.sigma2, self.normalized),
-                          lambda: knn_laplacian(X, self.n_neighbors, sigma2=self.sigma2,
-                                                normalized=self.normalized))
+        k, sigma2, normalized = _graph_params(self.n_neighbors, self.sigma2, self.normalized)
+        return ctx.cached(("laplacian", k, sigma2, normalized),
+                          lambda: knn_laplacian(X, k, sigma2=sigma2, normalized=normalized))
 
     def fitted_quadratic(self, ctx: Context) -> np.ndarray:
         return self.laplacian(ctx)
@@ -197,7 +212,8 @@ class GraphLaplacian(Term):
         X = ctx.require_inputs("GraphLaplacian")
         n = ctx.n
         keep = np.asarray(keep, dtype=np.intp)
-        k, m = int(self.n_neighbors), n - keep.size
+        k, sigma2, normalized = _graph_params(self.n_neighbors, self.sigma2, self.normalized)
+        m = n - keep.size
         if not 1 <= k < keep.size:
             return None
         # each remaining point's k nearest among the remaining ones are the first k of its
@@ -211,11 +227,11 @@ class GraphLaplacian(Term):
         take[removed] = False
         rows, cols = np.nonzero(take)
         W = np.zeros((n, n))
-        W[rows, nb[rows, cols]] = (np.exp(-dist[rows, cols] ** 2 / float(self.sigma2))
-                                   if self.sigma2 is not None else 1.0)
+        W[rows, nb[rows, cols]] = (np.exp(-dist[rows, cols] ** 2 / sigma2)
+                                   if sigma2 is not None else 1.0)
         W = np.maximum(W, W.T)
         d = W.sum(axis=1)
-        if self.normalized:
+        if normalized:
             inv = np.where(d > 0, 1.0 / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
             Lk = np.diag((~removed).astype(float)) - inv[:, None] * W * inv[None, :]
         else:
@@ -248,7 +264,10 @@ class GradientNorm(Term):
         """The exact integral over ``R^d`` is a function of each pair of points (a model on
         fewer points has the restricted Gram); the normalised form integrates over the affine
         hull of the inputs, which depends on all of them."""
-        return self.form != "exact"
+        return self._form() != "exact"
+
+    def _form(self) -> str:
+        return str(check_option(self.form, ("normalized", "exact"), "GradientNorm: form", error=TermError))
 
     def refit_change(self, ctx: Context, keep: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -267,12 +286,10 @@ class GradientNorm(Term):
         tuple of numpy.ndarray or None
             An empty change, or None when the remaining points span a smaller hull.
         """
-        if self.form == "normalized":
+        if self._form() == "normalized":
             X = ctx.require_inputs("GradientNorm")
             if affine_dim(X[np.asarray(keep, dtype=np.intp)]) != affine_dim(X):
                 return None
-        elif self.form != "exact":
-            return None
         return np.zeros((len(keep), 0)), np.zeros((0, 0))
 
     def quadratic(self, ctx: Context) -> np.ndarray:
@@ -281,11 +298,9 @@ class GradientNorm(Term):
             raise TermError(f"GradientNorm is derived for the RBF kernel, got {ctx.kernel!r}")
         s2 = float(ctx.kernel.sigma2)
         p = X.shape[1]
-        if self.form == "exact":
+        if self._form() == "exact":
             return gradient_norm_gram(X, gamma=1.0 / s2, form="exact")
-        if self.form == "normalized":
-            return gradient_norm_gram(X, gamma=p / s2, form="normalized", n_features=p)
-        raise TermError(f"GradientNorm form must be 'exact' or 'normalized', got {self.form!r}")
+        return gradient_norm_gram(X, gamma=p / s2, form="normalized", n_features=p)
 
 
 class Roughness(Term):

@@ -62,11 +62,12 @@ The L2 complexity of eq. (22) is ``α'Kα`` (:func:`l2_complexity`); the RKHS no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
+from ..checks import check_integer
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import RBF, Kernel, Polynomial, sq_dists
 
@@ -280,8 +281,7 @@ class PolynomialRoughness(Roughness):
 
     def __init__(self, X: Any, degree: int, t: float = 1.0):
         X = _X(X)
-        if not isinstance(degree, Integral) or isinstance(degree, bool) or degree < 1:
-            raise HyperparameterError(f"degree must be an integer >= 1, got {degree!r}")
+        check_integer(degree, "degree")
         if not isinstance(t, Real) or not np.isfinite(t) or t < 0:
             raise HyperparameterError(f"t must be a finite number >= 0, got {t!r}")
         self.degree, self.t = int(degree), float(t)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 
+from ..checks import check_integer
 from ..exceptions import TermError
 from .base import Context, Term, psd_factor
 from .quadratic import knn_laplacian
@@ -68,13 +69,14 @@ class TotalVariation(Term):
         X = ctx.require_inputs("TotalVariation")
 
         def compute() -> np.ndarray:
-            L = knn_laplacian(X, self.n_neighbors)
+            L = knn_laplacian(X, k)
             i, j = np.nonzero(np.triu(-L, 1))
             D = np.zeros((i.size, ctx.n))
             D[np.arange(i.size), i] = 1.0
             D[np.arange(i.size), j] = -1.0
             return D @ ctx.K
-        return ctx.cached(("tv", self.n_neighbors), compute)
+        k = check_integer(self.n_neighbors, "n_neighbors", error=TermError)
+        return ctx.cached(("tv", k), compute)
 
     def expr(self, alpha, ctx):
         return cp.norm1(self.incidence(ctx) @ alpha)

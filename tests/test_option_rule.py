@@ -1,0 +1,174 @@
+"""One rule for an option given by name (:func:`lssvm_cvx.checks.check_option`), and the input
+checks mended beside it (nineteenth session, 2026-11-30).
+
+Before, an option was checked by ``value not in NAMES`` at some thirty sites: a NumPy array
+there crashed with NumPy's "truth value of an array is ambiguous", a list where the names were a
+dict with ``TypeError: unhashable type``.  A fold that is an array of strings reached
+array_api_compat (``AttributeError``), a ragged list of labels crashed in ``np.asarray``, and a
+``(train, test)`` pair given as ``folds`` was reported as ``cv``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lssvm_cvx.checks import as_targets, binary_labels, check_option
+from lssvm_cvx.exceptions import HyperparameterError, InputError, LssvmCvxError, TermError
+from lssvm_cvx.formulations import FORMULATIONS, get_formulation
+from lssvm_cvx.harness import compare
+from lssvm_cvx.harness.export import export_problem
+from lssvm_cvx.harness.sweep import sweep
+from lssvm_cvx.harness.warm import warm_path
+from lssvm_cvx.linalg.folds import make_folds
+from lssvm_cvx.solvers import profile
+from lssvm_cvx.terms.nonconvex import SmoothlyThresholding
+
+#: what a user may pass where a name belongs (besides a wrong name)
+NOT_NAMES = {"an array of names": np.array(["a", "b"]), "a 2 x 2 array": np.ones((2, 2)),
+             "a list": ["a"], "a number": 1.0, "a dict": {"a": 1}, "bytes": b"high"}
+
+
+def test_check_option_returns_a_name_and_refuses_the_rest_by_name():
+    assert check_option("b", ("a", "b"), "form") == "b"
+    assert check_option(np.str_("b"), ("a", "b"), "form") == "b"
+    assert check_option(None, ("a", None), "rerun") is None
+    with pytest.raises(HyperparameterError, match=r"^form must be one of \('a', 'b'\), got 'c'$"):
+        check_option("c", ("a", "b"), "form")
+    with pytest.raises(HyperparameterError, match="got None"):
+        check_option(None, ("a", "b"), "form")
+    for bad in NOT_NAMES.values():
+        with pytest.raises(HyperparameterError, match="^form must be one of"):
+            check_option(bad, ("a", "b"), "form")
+    with pytest.raises(InputError, match="^setting must"):
+        check_option([1], {"high": 1}, "setting", error=InputError)
+
+
+def test_check_option_does_not_match_a_number_to_a_flag():
+    """``1 in (True,)`` is True in Python; an option is a name, so it is refused."""
+    with pytest.raises(HyperparameterError):
+        check_option(1, (True, "a"), "flag")
+
+
+@pytest.mark.parametrize("label", list(NOT_NAMES))
+def test_the_harness_refuses_a_setting_that_is_not_a_name(label):
+    bad = NOT_NAMES[label]
+    f = FORMULATIONS["lssvm"].random_instance(12)
+    with pytest.raises(InputError, match="^setting must be one of"):
+        compare(f, ["CLARABEL"], setting=bad)
+    with pytest.raises(LssvmCvxError, match="tolerance profile must be one of"):
+        profile("CLARABEL", bad)
+    with pytest.raises(InputError, match="^rerun must be one of"):
+        sweep(["lssvm"], ["CLARABEL"], sizes=[12], rerun=bad)
+    with pytest.raises(InputError, match="DPP parameter must be one of"):
+        warm_path(f, "CLARABEL", bad, [1.0, 2.0])
+    with pytest.raises(HyperparameterError, match="^unknown formulation"):
+        get_formulation(bad)
+
+
+@pytest.mark.parametrize("label", ["an array of names", "a list", "a number"])
+def test_export_refuses_a_format_that_is_not_a_name(label, tmp_path):
+    f = FORMULATIONS["lssvm"].random_instance(12)
+    with pytest.raises(InputError, match="^format must be one of"):
+        export_problem(f, tmp_path / "p.npz", format=NOT_NAMES[label])
+    assert export_problem(f, tmp_path / "p.npz", format="NPZ").exists()  # any case, as before
+
+
+@pytest.mark.parametrize("label", ["an array of names", "a list", "a number"])
+def test_a_path_over_a_weight_that_is_not_a_name_is_refused(label):
+    """The engine's, the composition's and the primal engine's paths (a list crashed with
+    ``TypeError: unhashable type`` in ``name not in dict``)."""
+    bad = NOT_NAMES[label]
+    f = FORMULATIONS["regularized_lssvm"].random_instance(12)
+    key = sorted(f.terms_)[0]
+    with pytest.raises(HyperparameterError, match="^term key must be one of"):
+        f.path(bad, [0.1, 1.0])
+    assert f.path(key, [0.1, 1.0]) is not None
+    with pytest.raises(HyperparameterError, match="^term must be one of"):
+        f.decomposition().path(bad, [0.1, 1.0], f.targets())
+
+
+def test_a_nonconvex_term_names_its_penalty_by_the_one_rule():
+    with pytest.raises(TermError, match="penalty must be one of"):
+        SmoothlyThresholding(penalty=np.array(["l1"])).penalty_()
+
+
+def test_a_fold_of_strings_is_refused_as_input():
+    for folds in (np.array(["a", "b"]), [np.array(["a", "b"]), [1, 2]], [[0, 1], [2, "x"]]):
+        with pytest.raises(InputError, match="must hold integer indices"):
+            make_folds(4, folds)
+
+
+def test_a_pair_given_as_folds_is_reported_as_folds():
+    """A bad ``(train, test)`` pair given as ``folds`` was reported as ``cv``."""
+    pairs = [(np.array([1, 2, 3]), np.array([0])), (np.array([0, 1]), np.array([2, 3]))]
+    with pytest.raises(InputError, match=r"^folds: split 0 trains on 3 of the 4 points"):
+        make_folds(5, pairs)
+    with pytest.raises(InputError, match=r"^cv: split"):
+        make_folds(5, pairs, name="cv")
+
+
+def test_ragged_labels_are_refused_as_input():
+    with pytest.raises(InputError, match="^y must be a 1-D array of labels"):
+        binary_labels([[1, 2], [3]])
+
+
+def test_as_targets_with_columns():
+    Y = np.arange(6.0).reshape(3, 2)
+    assert as_targets(Y, 3, columns=True).shape == (3, 2)
+    assert as_targets(Y[:, 0], None, columns=True).shape == (3,)
+    assert as_targets(Y[:, :1], 3).shape == (3,)
+    with pytest.raises(InputError, match=r"^y must have shape \(4,\) or \(4, T\), got \(3, 2\)"):
+        as_targets(Y, 4, columns=True)
+    with pytest.raises(InputError, match=r"^y: Found array with dim 3"):
+        as_targets(np.zeros((3, 2, 1)), 3, columns=True)
+    with pytest.raises(InputError, match="NaN"):
+        as_targets([1.0, np.nan], None, name="residuals", columns=True)
+
+
+def _selection_calls():
+    """Each selection function's option, set to ``bad`` (the other arguments valid)."""
+    from lssvm_cvx.formulations.regularized import RegularizedLSSVM
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.selection.auto import auto_search
+    from lssvm_cvx.selection.componentwise_cv import cv_path
+    from lssvm_cvx.selection.heldout import heldout_predictions
+    from lssvm_cvx.selection.kernel_choice import choose_kernels
+    from lssvm_cvx.selection.l2svm_gradient import select_gradient
+    from lssvm_cvx.selection.multiobjective import select_model, select_pareto
+    from lssvm_cvx.selection.pareto_nlp import trace_front_nlp, trace_fronts_nlp
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (16, 2))
+    y = np.sign(X[:, 0] + 0.1)
+    form = RegularizedLSSVM(X, y, kernel=RBF(1.0))
+    split = [(np.arange(8, 16), np.arange(8))]
+    fp = lambda Xt, yt, v, Xv: np.zeros(len(Xv))  # noqa: E731
+    comps = [(RBF(1.0), (0,)), (RBF(1.0), (1,))]
+    return {
+        "cv_path(rule)": lambda b: cv_path(X, y, [1.0], fp, folds=2, rule=b),
+        "cv_path(score)": lambda b: cv_path(X, y, [1.0], fp, folds=2, score=b),
+        "heldout_predictions(estimand)": lambda b: heldout_predictions(form, split, estimand=b),
+        "choose_kernels(rule)": lambda b: choose_kernels(X, y, comps, [0], gammas=[1.0], rule=b),
+        "choose_kernels(method)": lambda b: choose_kernels(X, y, comps, [0], gammas=[1.0], method=b),
+        "select_model(model)": lambda b: select_model(X, y, model=b),
+        "select_model(method)": lambda b: select_model(X, y, method=b),
+        "select_pareto(kpcr_search)": lambda b: select_pareto(X, y, kpcr_search=b),
+        "select_pareto(variants)": lambda b: select_pareto(X, y, variants=[(b, "paper")]),
+        "trace_front_nlp(method)": lambda b: trace_front_nlp(
+            lambda x: float(x @ x), lambda x: float(x.sum()), [1.0], np.zeros(2), method=b),
+        "trace_fronts_nlp(methods)": lambda b: trace_fronts_nlp(
+            lambda x: float(x @ x), lambda x: float(x.sum()), [1.0], np.zeros(2), methods=(b,)),
+        "auto_search(criterion)": lambda b: auto_search(lambda g, rows: None, 16, criterion=b),
+        "select_gradient(criterion)": lambda b: select_gradient(X, y, sigma2=1.0, lam=1.0, criterion=b),
+    }
+
+
+@pytest.mark.parametrize("label", ["an array of names", "a list", "a dict"])
+def test_the_selection_functions_refuse_an_option_that_is_not_a_name(label):
+    """Before: NumPy's "truth value of an array is ambiguous", or ``TypeError: unhashable``."""
+    bad = NOT_NAMES[label]
+    for what, call in _selection_calls().items():
+        with pytest.raises(HyperparameterError, match="must be one of") as info:
+            call(bad)
+        assert "got" in str(info.value), what
