@@ -142,18 +142,19 @@ def encode_labels(y: np.ndarray, *, binary: bool = False, model: str = "") -> tu
     return classes, np.where(yi[:, None] == np.arange(C)[None, :], 1.0, -1.0)
 
 
-def check_positive(value: Any, name: str, *,
+def check_positive(value: Any, name: str, *, allow_zero: bool = False,
                    error: type[LssvmCvxError] = HyperparameterError) -> float:
-    """``float(value)`` if it is a finite number > 0 (not a bool or a string), else ``error``
-    (default :class:`HyperparameterError`) naming ``name``."""
+    """``float(value)`` if it is a finite number > 0 (``allow_zero``: >= 0; not a bool or a
+    string), else ``error`` (default :class:`HyperparameterError`) naming ``name``."""
+    bound = ">= 0" if allow_zero else "> 0"
     try:
         if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
             raise ValueError  # a ragged list raises it in np.ndim
         v = float(value)
     except (TypeError, ValueError):
-        raise error(f"{name} must be a number > 0, got {value!r}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise error(f"{name} must be a finite number > 0, got {value!r}")
+        raise error(f"{name} must be a number {bound}, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        raise error(f"{name} must be a finite number {bound}, got {value!r}")
     return v
 
 

@@ -1,5 +1,5 @@
-"""The built-in terms' and losses' own parameters, and counts, by one rule each (nineteenth
-session, 2026-11-30): :func:`lssvm_cvx.checks.check_integer`, ``check_positive`` and
+"""The built-in terms', losses' and composite kernels' own parameters, and counts, by one rule
+each (nineteenth session, 2026-11-30): :func:`lssvm_cvx.checks.check_integer`, ``check_positive`` and
 ``check_option``.
 
 Before (a4c47df), a fuzz of every constructor parameter of the built-in terms and losses,
@@ -86,3 +86,30 @@ def test_check_integer():
     for bad in (True, np.True_, 1.5, 2.0, "2", [2], np.ones(1), None, 0, -3):
         with pytest.raises(HyperparameterError, match="^k must be an integer >= 1, got"):
             check_integer(bad, "k")
+
+
+def _kernels():
+    from lssvm_cvx.kernels import Componentwise, Polynomial, Product, Scaled, Sum
+
+    return {
+        "Sum([RBF, 'linear'])": (Sum([RBF(1.0), "linear"]), "^Sum: every kernel must be a Kernel object"),
+        "Sum(1.0)": (Sum(1.0), "^Sum needs a non-empty list of kernels"),
+        "Product([])": (Product([]), "^Product needs a non-empty list of kernels"),
+        "Scaled('rbf')": (Scaled("rbf"), "^Scaled: every kernel must be a Kernel object"),
+        "Scaled()": (Scaled(), "^Scaled: every kernel must be a Kernel object, got None"),
+        "Componentwise(columns=[0, 1.5])": (Componentwise(RBF(1.0), columns=[0, 1.5]),
+                                            "^a component's column must be an integer >= 0, got 1.5"),
+        "Componentwise(columns=0)": (Componentwise(RBF(1.0), columns=0), "^columns must be None or a list"),
+        "Polynomial(t=True)": (Polynomial(t=True), "^t must be a number >= 0"),
+        "Polynomial(t=-1)": (Polynomial(t=-1.0), "^t must be a finite number >= 0"),
+    }
+
+
+@pytest.mark.parametrize("label", list(_kernels()))
+def test_a_bad_composite_kernel_is_refused_by_name(label):
+    """Before (a4c47df): a member that is not a kernel reached ``AttributeError: ... has no
+    attribute '_validate'``, a number where the list belongs ``TypeError: ... has no len()``,
+    ``columns=[0, 1.5]`` used column 1 and ``Polynomial(t=True)`` the offset 1, silently."""
+    kernel, message = _kernels()[label]
+    with pytest.raises(InputError, match=message):
+        RegularizedLSSVM(X, Y, kernel=kernel, terms={"rkhs": (RKHSNorm(), 1.0)}).solve()

@@ -206,8 +206,7 @@ class Polynomial(Kernel):
 
     def _validate(self) -> None:
         check_integer(self.degree, "degree")
-        if not isinstance(self.t, Real) or not np.isfinite(self.t) or self.t < 0:
-            raise HyperparameterError(f"t must be a finite number >= 0, got {self.t!r}")
+        check_positive(self.t, "t", allow_zero=True)
 
     def _gram(self, X, Z):
         G = X @ (X if Z is None else Z).T
@@ -219,6 +218,20 @@ class Polynomial(Kernel):
         return (np.einsum("ij,ij->i", X, X) + float(self.t)) ** int(self.degree)
 
 
+def _check_kernels(kernels: Any, owner: str) -> None:
+    """Refuse (:class:`HyperparameterError`) ``kernels`` unless it is a non-empty list or tuple
+    of :class:`Kernel` objects, each valid: the members of a composite kernel (``Sum``,
+    ``Product``, ``Scaled``, ``Componentwise``).  Until the nineteenth session (2026-11-30) a
+    member that is not a kernel reached ``AttributeError: ... has no attribute '_validate'``
+    and a number where the list belongs ``TypeError: ... has no len()``."""
+    if not isinstance(kernels, (list, tuple)) or not kernels:
+        raise HyperparameterError(f"{owner} needs a non-empty list of kernels, got {kernels!r}")
+    for k in kernels:
+        if not isinstance(k, Kernel):
+            raise HyperparameterError(f"{owner}: every kernel must be a Kernel object, got {k!r}")
+        k._validate()
+
+
 class Sum(Kernel):
     """Sum of kernels ``k(x, z) = Σ_j k_j(x, z)`` (also written ``k1 + k2``)."""
 
@@ -226,10 +239,7 @@ class Sum(Kernel):
         self.kernels = kernels
 
     def _validate(self):
-        if len(self.kernels) == 0:
-            raise HyperparameterError("Sum needs at least one kernel")
-        for k in self.kernels:
-            k._validate()
+        _check_kernels(self.kernels, "Sum")
 
     def _gram(self, X, Z):
         out = self.kernels[0]._gram(X, Z)
@@ -253,10 +263,7 @@ class Product(Kernel):
         self.kernels = kernels
 
     def _validate(self):
-        if len(self.kernels) == 0:
-            raise HyperparameterError("Product needs at least one kernel")
-        for k in self.kernels:
-            k._validate()
+        _check_kernels(self.kernels, "Product")
 
     def _gram(self, X, Z):
         out = self.kernels[0]._gram(X, Z)
@@ -273,10 +280,8 @@ class Scaled(Kernel):
         self.scale = scale
 
     def _validate(self):
-        if self.kernel is None:
-            raise HyperparameterError("Scaled needs a kernel")
+        _check_kernels([self.kernel], "Scaled")
         check_positive(self.scale, "scale")
-        self.kernel._validate()
 
     def _gram(self, X, Z):
         return float(self.scale) * self.kernel._gram(X, Z)
@@ -350,17 +355,18 @@ class Componentwise(Kernel):
         return list(k) if isinstance(k, (list, tuple)) else [cast(Kernel, k)]
 
     def _validate(self):
-        for k in self.base_kernels():
-            if not isinstance(k, Kernel):
-                raise HyperparameterError(f"componentwise base kernels must be Kernel objects, got {k!r}")
-            k._validate()
+        _check_kernels(self.base_kernels(), "Componentwise")
 
     def _groups(self, n_features: int) -> list[tuple[int, ...]]:
         if self.columns is None:
             return [(j,) for j in range(n_features)]
+        if not isinstance(self.columns, (list, tuple, np.ndarray)) or isinstance(self.columns, str):
+            raise InputError(f"columns must be None or a list of column indices or tuples of them, "
+                             f"got {self.columns!r}")
         groups = []
         for c in self.columns:
-            g = tuple(int(v) for v in (c if isinstance(c, (list, tuple, np.ndarray)) else (c,)))
+            g = tuple(check_integer(v, "a component's column", low=0, error=InputError)
+                      for v in (c if isinstance(c, (list, tuple, np.ndarray)) else (c,)))
             if not g or min(g) < 0 or max(g) >= n_features:
                 raise InputError(
                     f"component column(s) {c!r} out of range for data with {n_features} features"

@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_integer
+from ..checks import check_integer, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import RBF, Kernel, Polynomial, sq_dists
 
@@ -282,8 +282,7 @@ class PolynomialRoughness(Roughness):
     def __init__(self, X: Any, degree: int, t: float = 1.0):
         X = _X(X)
         check_integer(degree, "degree")
-        if not isinstance(t, Real) or not np.isfinite(t) or t < 0:
-            raise HyperparameterError(f"t must be a finite number >= 0, got {t!r}")
+        check_positive(t, "t", allow_zero=True)
         self.degree, self.t = int(degree), float(t)
         d = self.degree
         self.G = X @ X.T + self.t
