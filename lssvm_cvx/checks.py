@@ -164,9 +164,10 @@ def check_integer(value: Any, name: str, *, low: int = 1,
     and not a float such as ``1.5`` or ``2.0``), else ``error`` naming ``name``: the one rule of
     a count (a degree, a number of neighbours, of iterations, a block size).
 
-    Until the nineteenth session (2026-11-30) the rule was written at seven places, two of
-    which took ``True`` for 1, and the graph terms cast ``n_neighbors`` with ``int()``
-    (``1.5`` silently became 1, a string or an array crashed inside the term).
+    Until the nineteenth session (2026-11-30) the rule was written at six places, one of
+    which took ``True`` for 1 (the GNC fit's iteration counts), and the graph terms cast
+    ``n_neighbors`` with ``int()`` (``1.5`` silently became 1, a string or an array crashed
+    inside the term).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < low:
         raise error(f"{name} must be an integer >= {low}, got {value!r}")
