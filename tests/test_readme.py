@@ -239,3 +239,30 @@ def test_gpu_section_runs_and_its_numbers_are_the_committed_run(tmp_path, monkey
     assert f"takes {fit:.4g}× bare PyTorch" in flat
     assert f"takes {grid:.3g} bare eigendecompositions" in flat
     assert f"takes {nys:.3g}× one bare normal-equation pass" in flat
+
+
+def test_guide_term_with_parameters_checks_them_by_name():
+    """The guide's ``Differences`` term (after the ChainTV example): it solves, its closed form
+    agrees with CLARABEL, and ``order=1.5`` is refused by name (not as the term's own method
+    failing, which a plain ``int()`` would have hidden: 1.5 would have been order 1)."""
+    import numpy as np
+    import pytest
+
+    from lssvm_cvx.exceptions import TermError
+
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"## Compose a new regularizer\n(.*?)\n## ", text, re.S).group(1)
+    first = re.findall(r"```python\n(.*?)```", section, re.S)[0].split("est = RegularizedLSSVMRegressor")[0]
+    block = next(b for b in _rst_python_blocks(GUIDE.read_text(encoding="utf-8"))
+                 if "class Differences" in b)
+    ns: dict = {"__name__": "__readme__"}
+    exec(compile(first + "\norder = np.argsort(X[:, 0])\n" + block, "guide-differences", "exec"), ns)
+    smooth = ns["smooth"]
+    closed, conic = smooth.solve(), smooth.solve("CLARABEL")
+    assert closed.status == "optimal" and conic.status == "optimal"
+    fit = [smooth.fitted(r.values) for r in (closed, conic)]   # α is not identifiable
+    np.testing.assert_allclose(fit[0], fit[1], atol=1e-5 * np.abs(fit[0]).max())
+    bad = ns["RegularizedLSSVM"](ns["X"], ns["y"], kernel=ns["RBF"](0.5),
+                                 terms={"rkhs": (ns["RKHSNorm"](), 0.1), "d": (ns["Differences"](1.5), 0.01)})
+    with pytest.raises(TermError, match=r"^Differences: order must be an integer >= 1, got 1\.5$"):
+        bad.solve()
