@@ -172,3 +172,40 @@ def test_the_selection_functions_refuse_an_option_that_is_not_a_name(label):
         with pytest.raises(HyperparameterError, match="must be one of") as info:
             call(bad)
         assert "got" in str(info.value), what
+
+
+@pytest.mark.parametrize("bad", [1.5, "10", True, -1, 0])
+def test_the_selection_functions_refuse_a_count_that_is_not_one(bad):
+    """Before (a4c47df): ``n_eps=1.5`` or ``"10"`` crashed in NumPy, ``n_eps=0`` in
+    ``np.concatenate``, ``True`` ran as 1; the baselines' grid sizes and fold counts, the
+    kernel choice's passes alike."""
+    from lssvm_cvx.kernels import RBF
+    from lssvm_cvx.selection.kernel_choice import choose_kernels
+    from lssvm_cvx.selection.multiobjective import select_model, select_pareto
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, (16, 2))
+    y = np.sin(X[:, 0])
+    calls = {"n_eps": lambda b: select_model(X, y, n_eps=b),
+             "n_eps ": lambda b: select_pareto(X, y, n_eps=b),
+             "n_sigma": lambda b: select_model(X, y, method="cv", n_sigma=b),
+             "n_lam": lambda b: select_model(X, y, method="cv", n_lam=b),
+             "n_r": lambda b: select_model(X, y, model="kpcr", method="cv", n_r=b),
+             "cv": lambda b: select_model(X, y, method="cv", cv=b),
+             "criterion_cv": lambda b: select_model(X, y, method="sum", criterion_cv=b),
+             "nlp_maxiter": lambda b: select_model(X, y, nlp_maxiter=b),
+             "max_passes": lambda b: choose_kernels(X, y, [(RBF(1.0), (0,)), (RBF(1.0), (1,))], [0],
+                                                    gammas=[1.0], max_passes=b)}
+    for name, call in calls.items():
+        value = 1 if name in ("cv", "criterion_cv") and bad == 0 else bad   # folds: at least 2
+        with pytest.raises(HyperparameterError, match=f"^{name.strip()} must be an integer >= "):
+            call(value)
+
+
+def test_gnc_refuses_a_start_that_is_not_a_name():
+    from lssvm_cvx.selection.gnc import gnc
+
+    problem = FORMULATIONS["componentwise_stp"].random_instance(12)
+    for bad in (np.array(["l2", "l1"]), ["l2"], 2.0):
+        with pytest.raises(HyperparameterError, match="^start must be one of"):
+            gnc(problem, start=bad)

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils import check_array
 
-from ..checks import as_matrix, as_targets, check_grid, check_option
+from ..checks import as_matrix, as_targets, check_grid, check_integer, check_option
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
@@ -223,6 +223,7 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     """
     check_option(rule, KERNEL_CHOICE_RULES, "rule")
     check_option(method, ("auto", "factors", "dense"), "method")
+    check_integer(max_passes, "max_passes")
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64).reshape(-1)
     if X.ndim != 2 or X.shape[0] != y.shape[0] or y.shape[0] < 3:

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import binary_labels, check_option, check_positive
+from ..checks import binary_labels, check_integer, check_option, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.l2svm_active_set import State, solve_fixed
 from ..kernels.base import sq_dists
@@ -290,8 +290,7 @@ def select_gradient(X: Any, y: Any, *, sigma2: float, lam: float, criterion: str
     lo, hi = (check_positive(v, "lam_bounds") for v in lam_bounds)
     if not lo < hi:
         raise HyperparameterError(f"need lam_bounds[0] < lam_bounds[1], got {lam_bounds!r}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise HyperparameterError(f"max_iter must be a positive integer, got {max_iter!r}")
+    check_integer(max_iter, "max_iter")
     Xa = np.asarray(X, dtype=np.float64)
     if Xa.ndim != 2:
         raise InputError(f"X must be 2-D, got shape {Xa.shape}")

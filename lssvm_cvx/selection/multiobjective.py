@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from ..checks import as_matrix, as_targets, check_option
+from ..checks import as_matrix, as_targets, check_integer, check_option
 from ..exceptions import HyperparameterError
 from ..formulations.alpha_krr import EpsAlphaKRR, ParetoAlphaKRR
 from ..formulations.multiobjective import (
@@ -337,6 +337,8 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     complexity = check_complexity(complexity)
     check_option(method, METHODS, "method")
     s = check_s(s)
+    _check_counts(n_eps=n_eps, n_sigma=n_sigma, n_lam=n_lam, n_r=n_r, cv=cv, criterion_cv=criterion_cv,
+                  seed=seed, nlp_maxiter=nlp_maxiter)
     degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]
     if not degs:
         raise HyperparameterError("degrees is empty")
@@ -427,6 +429,7 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     kernel = check_kernel_name(kernel)
     complexity = check_complexity(complexity)
     s = check_s(s)
+    _check_counts(n_eps=n_eps, nlp_maxiter=nlp_maxiter)
     degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]
     if not degs:
         raise HyperparameterError("degrees is empty")
@@ -490,6 +493,14 @@ def _centred_eig(K):
     Kc = K - K.mean(0)[None, :] - K.mean(1)[:, None] + K.mean()
     w, V = np.linalg.eigh((Kc + Kc.T) / 2)
     return w[::-1], V[:, ::-1]
+
+
+def _check_counts(**counts: Any) -> None:
+    """The grid sizes, fold counts and seed as integers (``nlp_maxiter`` may be None): until
+    2026-11-30 ``n_eps=1.5`` crashed in NumPy, ``n_eps=0`` in ``np.concatenate``."""
+    for name, v in counts.items():
+        if v is not None or name != "nlp_maxiter":
+            check_integer(v, name, low={"cv": 2, "criterion_cv": 2, "seed": 0}.get(name, 1))
 
 
 def _grid_select(X, y, model, kernel, method, complexity, degs, t, n_sigma, n_lam, n_r, cv, seed):
