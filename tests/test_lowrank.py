@@ -196,7 +196,7 @@ def test_rank_larger_than_m(X):
         nystroem_factor(X, k, 500)
     with pytest.raises(HyperparameterError, match="larger than"):
         icf_factor(X, k, rank=121)
-    with pytest.raises(HyperparameterError, match="positive integer"):
+    with pytest.raises(HyperparameterError, match="must be an integer >= 1"):
         eigen_factor(k(X), rank=0)
 
 

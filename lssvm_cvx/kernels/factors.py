@@ -50,6 +50,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
+from ..checks import check_integer
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .base import Kernel, Precomputed
 
@@ -133,9 +134,7 @@ def numerical_rank_threshold(s_max: float, m: int) -> float:
 def _check_rank(rank: Any, m: int, what: str = "rank") -> int | None:
     if rank is None:
         return None
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or rank < 1:
-        raise HyperparameterError(f"{what} must be a positive integer or None, got {rank!r}")
-    if rank > m:
+    if check_integer(rank, what) > m:
         raise HyperparameterError(f"{what} = {rank} is larger than the number of training points m = {m}")
     return int(rank)
 
