@@ -25,6 +25,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from .checks import check_option
 from .harness.files import atomic_write
 
 __all__ = ["catalogue", "refresh", "source_hash", "list_line", "paper_short", "plain_text",
@@ -401,10 +402,7 @@ def show_text(entry: dict[str, Any], view: str = "text") -> str:
     str
         The text, without a final newline.
     """
-    from .exceptions import HyperparameterError
-
-    if view not in ("text", "latex", "source"):
-        raise HyperparameterError(f"view must be 'text', 'latex' or 'source', got {view!r}")
+    check_option(view, ("text", "latex", "source"), "view")
     e = entry
     if view == "latex":
         out = [f"% {e['name']}: {e['citation']}", r"% (needs amsmath: \tag, \tfrac, bmatrix)"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from numbers import Integral
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from sklearn.utils import check_array
@@ -164,7 +164,7 @@ def check_integer(value: Any, name: str, *, low: int = 1,
     and not a float such as ``1.5`` or ``2.0``), else ``error`` naming ``name``: the one rule of
     a count (a degree, a number of neighbours, of iterations, a block size).
 
-    Until the nineteenth session (2026-11-30) the rule was written at six places, one of
+    Until the nineteenth session (2026-11-30) the rule was written at ten places, one of
     which took ``True`` for 1 (the GNC fit's iteration counts), and the graph terms cast
     ``n_neighbors`` with ``int()`` (``1.5`` silently became 1, a string or an array crashed
     inside the term).
@@ -212,10 +212,14 @@ def check_grid(values: Any, name: str, *, allow_zero: bool = False, flat: bool =
     return g
 
 
-def check_option(value: Any, options: Iterable[str | None], name: str, *,
-                 error: type[LssvmCvxError] = HyperparameterError) -> Any:
+_Name = TypeVar("_Name", bound="str | None")
+
+
+def check_option(value: Any, options: Iterable[_Name], name: str, *,
+                 error: type[LssvmCvxError] = HyperparameterError) -> _Name:
     """``value`` if it is one of ``options`` (names, and None where None is one), else
-    ``error`` naming ``name``: the one rule of an option given by name.
+    ``error`` naming ``name``: the one rule of an option given by name.  The option returned
+    is the entry of ``options`` (a ``str``, where ``value`` may be a ``numpy.str_``).
 
     Until the nineteenth session (2026-11-30) some thirty sites wrote ``value not in NAMES``,
     which a NumPy array answers with NumPy's "truth value of an array is ambiguous"
@@ -224,7 +228,7 @@ def check_option(value: Any, options: Iterable[str | None], name: str, *,
     """
     opts = tuple(options)
     if (value is None or isinstance(value, str)) and value in opts:
-        return value
+        return opts[opts.index(value)]
     raise error(f"{name} must be one of {opts}, got {value!r}")
 
 

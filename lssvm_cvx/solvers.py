@@ -47,6 +47,7 @@ __all__ = [
     "available_solvers",
     "profile",
     "check_solver",
+    "check_backend",
     "check_solve_arguments",
     "capture_output",
     "raw_status",
@@ -237,12 +238,18 @@ def profile(solver: str, setting: str = "high") -> SolverProfile:
     """The options and tolerance of ``solver`` at ``setting`` (``"high"``, ``"default"`` or
     ``"low"``); a loose default for solvers the harness does not know."""
     check_option(setting, PROFILE_NAMES, "the tolerance profile", error=SolverNotAvailableError)
-    if solver == "closed_form":
-        return PROFILES["closed_form"]
     if not isinstance(solver, str):
         check_solver(solver)  # raises, naming what was given
+    if solver == "closed_form":
+        return PROFILES["closed_form"]
     spec = SOLVERS.get(solver.upper())
     return spec.profiles[setting] if spec is not None else _FALLBACK
+
+
+def check_backend(solver: Any) -> str:
+    """``"closed_form"``, or the name of an installed cvxpy solver (:func:`check_solver`'s
+    normalised name); a value that is not a name raises :class:`SolverNotAvailableError`."""
+    return "closed_form" if isinstance(solver, str) and solver == "closed_form" else check_solver(solver)
 
 
 def check_solver(solver: str) -> str:

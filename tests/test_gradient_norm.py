@@ -196,7 +196,7 @@ def test_cross_gram_and_errors(rng):
         gradient_norm_gram(bad)
     with pytest.raises(InputError, match="features"):
         gradient_norm_gram(X, Z[:, :2])
-    with pytest.raises(InputError, match="0 samples"):
+    with pytest.raises(InputError, match=r"0 sample\(s\)"):
         gradient_norm_gram(X[:0])
 
 

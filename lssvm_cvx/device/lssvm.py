@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..exceptions import HyperparameterError, InputError
+from ..checks import check_option
+from ..exceptions import InputError
 from ..linalg.arrays import check_finite, check_memory, float_dtype, namespace_of, pairwise_blocks, sq_dists
 from ..linalg.engine import RKHS, decompose
 from ..linalg.quadratic import QuadraticSystem
@@ -184,8 +185,7 @@ def loo_path_residuals(K: Any, y: Any, gammas: Any, *, method: str = "eigh") -> 
     array of shape (len(gammas), n)
     """
     gs = [positive(g) for g in gammas]
-    if method not in ("cholesky", "eigh"):
-        raise HyperparameterError(f"method must be 'cholesky' or 'eigh', got {method!r}")
+    check_option(method, ("cholesky", "eigh"), "method")
     if method == "cholesky":                          # I, H, L and L⁻¹ per γ
         xp, _, _ = check_system_inputs(K, y, 4.0)
         return xp.stack([_bordered(K, g).loo(y) for g in gs])

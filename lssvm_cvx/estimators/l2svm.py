@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from ..exceptions import HyperparameterError
 from ..formulations.l2svm_active_set import solve_fixed
 from ..kernels.base import Kernel
-from ..kernels.factors import OLD_SPELLINGS, LowRankFactor, low_rank_method, make_factor
+from ..kernels.factors import LOW_RANK_METHODS, OLD_SPELLINGS, LowRankFactor, low_rank_method, make_factor
 from ..selection.l2svm_gradient import select_gradient
 from ..selection.l2svm_path import Expandable, expand, regularization_path
 from .base import BestOfSearch, BinaryClassifierMixin, KernelMixin, check_fitted, encode_labels
@@ -29,7 +29,6 @@ from .search_results import search_results
 
 __all__ = ["L2SVMClassifier"]
 
-_LOW_RANK = (None, "eigen", "nystroem", "nystroem-density", "icf")
 
 
 class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, ClassifierMixin,
@@ -177,7 +176,7 @@ class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, Classifi
         "path": ["boolean"],
         "criterion": [StrOptions({"span", "radius_margin"})],
         "rank": [POSITIVE_INT, None],
-        "low_rank": [StrOptions({m for m in _LOW_RANK if m is not None} | set(OLD_SPELLINGS),
+        "low_rank": [StrOptions({m for m in LOW_RANK_METHODS if m is not None} | set(OLD_SPELLINGS),
                                 deprecated=set(OLD_SPELLINGS)), None],
         "threshold": [NONNEGATIVE, None],
         "n_landmarks": [POSITIVE_INT, None],

@@ -62,7 +62,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..checks import as_matrix, check_gamma, check_same_features
+from ..checks import as_gram, as_matrix, as_targets, check_gamma, check_integer, check_same_features
 from ..exceptions import InputError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
@@ -339,7 +339,7 @@ def tikhonov_c(alpha: Any, gamma: Any) -> np.ndarray:
     With this ``c``, AReg training (9) returns the LS-SVM solution ``α`` of eq. (2) (or of the
     weighted LS-SVM, eq. 75): ``(Ω + I)α + b + (1/γ - 1)α = (Ω + I/γ)α + b``.
     """
-    alpha = np.asarray(alpha, dtype=np.float64)
+    alpha = as_targets(alpha, None, name="alpha")
     g = check_gamma(gamma, alpha.shape[0])
     return (1.0 / np.asarray(g) - 1.0) * alpha
 
@@ -351,8 +351,7 @@ def weighted_lssvm_gammas(alpha: Any, c: Any) -> np.ndarray:
     They exist (``γ_i > 0``) iff ``sign(α_i)(c_i + α_i) > 0`` for every ``i`` (eq. 77);
     otherwise :class:`InputError` names the offending points.
     """
-    alpha = np.asarray(alpha, dtype=np.float64).reshape(-1)
-    c = np.asarray(c, dtype=np.float64).reshape(-1)
+    alpha, c = as_targets(alpha, None, name="alpha"), as_targets(c, None, name="c")
     if alpha.shape != c.shape:
         raise InputError(f"alpha and c must have the same shape, got {alpha.shape} and {c.shape}")
     ok = np.sign(alpha) * (c + alpha) > 0
@@ -412,16 +411,19 @@ def recover_tikhonov_gamma(Omega: Any, y: Any, c: Any, *, bias: bool = True,
     border :
         The bias border (``1``, or ``y`` for the classifier in ``Ω_y`` form); default ones.
     """
-    O = np.asarray(Omega, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
-    c = np.asarray(c, dtype=np.float64).reshape(-1)
+    O, y, c = as_gram(Omega, name="Omega"), as_targets(y, None), as_targets(c, None, name="c")
     N = y.shape[0]
-    if O.shape != (N, N) or c.shape != (N,):
-        raise InputError(f"Omega must be ({N}, {N}) and c ({N},), got {O.shape} and {c.shape}")
-    lo, hi = map(float, gamma_range)
+    a = np.ones(N) if border is None else as_targets(border, None, name="border")
+    if O.shape != (N, N) or c.shape != (N,) or a.shape != (N,):
+        raise InputError(f"Omega must be ({N}, {N}), c and border ({N},), got {O.shape}, "
+                         f"{c.shape} and {a.shape}")
+    try:
+        lo, hi = map(float, gamma_range)
+    except (TypeError, ValueError):
+        lo = hi = math.nan
     if not (0 < lo < hi and math.isfinite(hi)):
         raise InputError(f"gamma_range must be (low, high) with 0 < low < high, got {gamma_range!r}")
-    a = np.ones(N) if border is None else np.asarray(border, dtype=np.float64)
+    check_integer(grid_size, "grid_size", low=2)
     s, V = np.linalg.eigh(O)
     s = np.maximum(s, 0.0)
     yt, at = V.T @ y, V.T @ a

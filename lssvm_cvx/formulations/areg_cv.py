@@ -116,9 +116,10 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
+from ..checks import as_gram
 from ..exceptions import HyperparameterError
 from ..kernels import RBF, Kernel
-from ..linalg.folds import make_folds
+from ..linalg.folds import check_folds, make_folds
 from ..linalg.lstsq import LSQR_ITER, MU_GRID, normal_lstsq
 from ..linalg.scores import gcv_score
 from ..solution import Solution
@@ -138,7 +139,10 @@ __all__ = [
 
 
 def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
-    """``Ω_CV`` of eq. (45): the blocks ``Ω_{V_l V_l}`` on the diagonal, zero elsewhere."""
+    """``Ω_CV`` of eq. (45): the blocks ``Ω_{V_l V_l}`` on the diagonal, zero elsewhere
+    (``folds``: a partition of the points, :func:`~lssvm_cvx.linalg.folds.check_folds`)."""
+    Omega = as_gram(Omega)
+    folds = check_folds(folds, Omega.shape[0])
     out = np.zeros_like(Omega)
     for f in folds:
         out[np.ix_(f, f)] = Omega[np.ix_(f, f)]
@@ -149,6 +153,7 @@ def fast_cv_matrices(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> tuple[np
     """``(A, D)`` of the fast CV system: the averaged training map of eq. (46),
     ``A = ((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV``, and the third block row of eq. (52) as derived in
     the module docstring, ``D = (L Ω_CV - Ω)/(L-1)`` (so that ``Dα + (ē - e^v) = 0``)."""
+    Omega = as_gram(Omega)
     L = len(folds)
     Ocv = omega_cv(Omega, folds)
     A = ((L - 2) * Omega + Ocv) / (L - 1)

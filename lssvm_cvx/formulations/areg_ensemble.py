@@ -27,11 +27,12 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..checks import check_grid, check_option
+from ..checks import as_matrix, as_targets, check_grid, check_option
 from ..exceptions import HyperparameterError, InputError, LabelError, SolverError
 from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
 from ..solution import Solution
+from ..solvers import solve_problem
 from .areg import AREG_REF, ValidationData
 from .base import BuiltProblem, Reference
 from .lssvm import AREG_PAPER
@@ -109,20 +110,18 @@ def simplex_lstsq(P: Any, t: Any) -> np.ndarray:
     kept when it is non-negative, and the best kept point is returned.  The optimum has some
     support ``S*`` on which it is the equality-constrained minimiser, so the enumeration finds
     the global minimum value (a finite, exact "closed form"; with ties, the point of smallest
-    support found first).  Larger ``m`` solve the QP with CLARABEL.
+    support found first).  Larger ``m`` solve the QP with CLARABEL (60 s limit).
     """
-    P = np.asarray(P, dtype=np.float64)
-    t = np.asarray(t, dtype=np.float64).reshape(-1)
-    if P.ndim != 2 or P.shape[0] != t.shape[0]:
+    P, t = as_matrix(P, name="P"), as_targets(t, None, name="t")
+    if P.shape[0] != t.shape[0]:
         raise InputError(f"P must be (n, m) with n = len(t), got {P.shape} and {t.shape}")
     m = P.shape[1]
     if m > ENUMERATE_MAX_M:
         lam_var = cp.Variable(m, nonneg=True)
         prob = cp.Problem(cp.Minimize(cp.sum_squares(P @ lam_var - t)), [cp.sum(lam_var) == 1])
-        prob.solve(solver="CLARABEL")
-        if lam_var.value is None:
-            raise SolverError("the simplex QP (28) has no solution", solver="CLARABEL", status=prob.status)
-        return np.clip(lam_var.value, 0.0, None) / np.clip(lam_var.value, 0.0, None).sum()
+        solve_problem(prob, "CLARABEL", time_limit=60.0)  # a failure raises, with the status
+        lam = np.clip(np.asarray(lam_var.value), 0.0, None)
+        return lam / lam.sum()
     Q, q = P.T @ P, P.T @ t
     scale = max(float(np.abs(Q).max()), 1e-300)
     best, best_val = None, np.inf
@@ -524,9 +523,8 @@ def criterion_search(F: Any, y: Any, criterion: str = "misclassification", *,
     result is a point no pairwise move improves — a local, not necessarily global, optimum
     (the criterion is piecewise constant on a polyhedral partition of the simplex).
     """
-    F = np.asarray(F, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
-    if F.ndim != 2 or F.shape[0] != y.shape[0]:
+    F, y = as_matrix(F, name="F"), as_targets(y, None)
+    if F.shape[0] != y.shape[0]:
         raise InputError(f"F must be (n_val, m) with n_val = len(y), got {F.shape} and {y.shape}")
     if not np.all(np.isin(y, (-1.0, 1.0))):
         raise LabelError("criterion_search needs validation labels in {-1, +1}")

@@ -193,7 +193,7 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         return self._cache["G"]
 
     def _margin(self) -> str:
-        return str(check_option(self.margin, MARGINS, "margin"))
+        return check_option(self.margin, MARGINS, "margin")
 
     @property
     def R(self) -> np.ndarray:
@@ -235,7 +235,7 @@ class AutoLSSVM(HeldOutResiduals, Formulation):
         return _weight(self.gamma, "gamma", positive=True)
 
     def _form(self) -> str:
-        return str(check_option(self.form, FORMS, "form"))
+        return check_option(self.form, FORMS, "form")
 
     def validate(self) -> None:
         self.rhs()

@@ -28,7 +28,7 @@ import numpy as np
 from ..certificates import Certificate
 from ..exceptions import InputError, NotSupportedError, SolverError
 from ..solution import OPTIMAL, OPTIMAL_INACCURATE, Solution
-from ..solvers import check_solve_arguments, check_solver, solve_problem
+from ..solvers import check_backend, check_solve_arguments, solve_problem
 from .kkt import KKT, NONSMOOTH_ATOMS, kkt_report, kkt_residuals, lagrangian_kkt
 
 __all__ = ["Reference", "BuiltProblem", "Formulation", "kkt_residuals", "kkt_report",
@@ -169,8 +169,7 @@ class Formulation(ABC):
         the status stays ``optimal_inaccurate``) or when ``accept_inaccurate``; otherwise it
         raises too.  With ``raise_on_failure=False`` the status is returned instead.
         """
-        if solver != "closed_form":
-            check_solver(solver)
+        check_backend(solver)
         options, time_limit = check_solve_arguments(options, time_limit)
         if solver == "closed_form":
             self.validate()

@@ -55,6 +55,16 @@ from .componentwise_sparse import SparseComponents
 
 __all__ = ["ComponentwiseSTP", "kernel_dof_weights", "component_dimensions"]
 
+#: first (convex) stage of the graduated non-convexity (:func:`lssvm_cvx.selection.gnc.gnc`):
+#: "l2" = least squares (Algorithm 1), "l1" = the penalty's tangent at 0
+STARTS = ("l2", "l1")
+
+
+def _l1(start: str) -> bool:
+    """Whether the relaxation starts from the ℓ1 penalty (else the weighted ℓ2 one)."""
+    return check_option(start, STARTS, "start") == "l1"
+
+
 class ComponentwiseSTP(SparseComponents):
     """STP component selection, eq. (24)-(25); the weighted least-squares step of Algorithm 1.
 
@@ -265,7 +275,7 @@ class ComponentwiseSTP(SparseComponents):
         e = self.targets() - Yh.sum(axis=1) - b
         sn = self.smoothed_norms(Yh)
         pen = self.penalty_.value(sn)
-        if start == "l1":
+        if _l1(start):
             lin = self.penalty_.derivative(0.0) * sn
             return float(0.5 * np.sum((1 - zeta) * pen + zeta * lin) + 0.5 * e @ e)
         return float(0.5 * np.sum((1 - zeta) * pen) + 0.5 * zeta * rho * np.sum(self._ws() * Yh * Yh)
@@ -277,7 +287,7 @@ class ComponentwiseSTP(SparseComponents):
         Yh = self.basis.outputs(z)
         eps = self._eps()
         slope = self.penalty_.derivative(self.smoothed_norms(Yh)) / self.norm_scale
-        if start == "l1":
+        if _l1(start):
             slope = (1 - zeta) * slope + zeta * self.penalty_.derivative(0.0) / self.norm_scale
             return slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
         return ((1 - zeta) * slope[None, :] / (2.0 * np.sqrt(Yh * Yh + eps * eps))
@@ -292,7 +302,7 @@ class ComponentwiseSTP(SparseComponents):
         e -= e.mean()
         eps = self._eps()
         slope = self.penalty_.derivative(self.smoothed_norms(Yh)) / self.norm_scale
-        if start == "l1":
+        if _l1(start):
             slope = (1 - zeta) * slope + zeta * self.penalty_.derivative(0.0) / self.norm_scale
             dYh = 0.5 * slope[None, :] * Yh / np.sqrt(Yh * Yh + eps * eps)
         else:

@@ -47,7 +47,7 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_gram, as_matrix, check_option, check_positive
+from ..checks import as_gram, as_matrix, as_targets, check_option, check_positive
 from ..exceptions import InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
@@ -87,14 +87,18 @@ def exact_factor(K: np.ndarray, *, name: str = "kernel matrix") -> np.ndarray:
 
 def dual_objective(H: np.ndarray, lam: float, alpha: np.ndarray) -> float:
     """Problem 2's objective ``W(α) = -½ α^T H(λ) α + 1^T α`` (to be maximised)."""
-    alpha = np.asarray(alpha, dtype=np.float64)
+    H = as_gram(H, name="H")
+    alpha, lam = as_targets(alpha, H.shape[0], name="alpha"), check_positive(lam, "lam")
     return float(-0.5 * alpha @ (H @ alpha) - 0.25 * lam * alpha @ alpha + alpha.sum())
 
 
 def primal_objective(K: np.ndarray, y: np.ndarray, lam: float, alpha: np.ndarray, b: float) -> float:
     """Problem 1's objective at ``h = Σ α_i y_i κ_{x_i} + b`` with the optimal slacks
     ``ξ_i = max(0, 1 - y_i h(x_i))``: ``||ξ||² + (λ/2) (y∘α)^T K (y∘α)``."""
-    c = np.asarray(alpha) * y
+    K = as_gram(K, name="K")
+    y, alpha = as_targets(y, K.shape[0]), as_targets(alpha, K.shape[0], name="alpha")
+    lam, b = check_positive(lam, "lam"), float(as_targets([b], 1, name="b")[0])
+    c = alpha * y
     f = K @ c
     xi = np.maximum(0.0, 1.0 - y * (f + b))
     return float(xi @ xi + 0.5 * lam * c @ f)
@@ -103,7 +107,7 @@ def primal_objective(K: np.ndarray, y: np.ndarray, lam: float, alpha: np.ndarray
 def asymptotic_alpha(y: np.ndarray, lam: float) -> np.ndarray:
     """Eq. (14): the solution of Problem 4 (the limit of Problem 2 as λ → ∞),
     ``α_i = 4 m_- / (m λ)`` for ``y_i = +1`` and ``4 m_+ / (m λ)`` otherwise."""
-    y = np.asarray(y, dtype=np.float64)
+    y, lam = as_targets(y, None), check_positive(lam, "lam")
     m, mp = y.size, float(np.sum(y > 0))
     mm = m - mp
     return np.where(y > 0, 4.0 * mm / (m * lam), 4.0 * mp / (m * lam))
@@ -111,7 +115,7 @@ def asymptotic_alpha(y: np.ndarray, lam: float) -> np.ndarray:
 
 def b_infinity(y: np.ndarray) -> float:
     """§2.6: the limit of the bias as λ → ∞, ``b_∞ = (m_+ - m_-) / m``."""
-    y = np.asarray(y)
+    y = as_targets(y, None)
     return float((int(np.sum(y > 0)) - int(np.sum(y < 0))) / y.size)
 
 

@@ -115,7 +115,7 @@ def check_degree(degree: Any) -> int:
 
 def check_complexity(c: str) -> str:
     """Return ``c`` after checking it is ``"roughness"`` or ``"l2"``."""
-    return str(check_option(c, ("roughness", "l2"), "complexity"))
+    return check_option(c, ("roughness", "l2"), "complexity")
 
 
 def check_kernel_name(k: str) -> str:
@@ -129,7 +129,8 @@ def sigma2_range(X: np.ndarray, n_max: int = 1000) -> tuple[float, float]:
     """σ² bounds from §V: the paper's σ (of ``exp(-D/2σ²)``) in ``[μ - 2δ, μ + 2δ]`` with μ, δ
     the mean and std of the pairwise distances, mapped to ``σ² = 2σ²_paper``.  The lower end is
     clipped at ``μ/10`` when ``μ - 2δ`` is not positive."""
-    if X.shape[0] > n_max:
+    X = as_matrix(X, min_samples=2)
+    if X.shape[0] > check_integer(n_max, "n_max", low=2):
         X = X[np.random.default_rng(0).choice(X.shape[0], n_max, replace=False)]
     d = np.sqrt(sq_dists(X)[np.triu_indices(X.shape[0], 1)])
     mu, delta = float(d.mean()), float(d.std())
@@ -299,7 +300,7 @@ def kpcr_components(eigvals: np.ndarray, r: float, rtol: float = 1e-10) -> int:
     """``m(r)``: the number of leading eigenvalues whose cumulative share of the trace (over the
     numerical rank ``t``) is ≤ r (§IV-B), at least 1."""
     r = check_r(r)
-    lam = np.asarray(eigvals, dtype=np.float64)
+    lam = as_targets(eigvals, None, name="eigvals")
     lam = lam[lam > rtol * max(lam.max(), 0.0)] if lam.size and lam.max() > 0 else lam[:0]
     if lam.size == 0:
         return 0

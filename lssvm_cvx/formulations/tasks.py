@@ -53,7 +53,7 @@ def check_task(task: Any) -> str:
     str
         The task.
     """
-    return str(check_option(task, TASKS, "task"))
+    return check_option(task, TASKS, "task")
 
 
 def task_targets(y: Any, n: int, task: str, *, classes: Any = None,

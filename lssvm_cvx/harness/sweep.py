@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checks import check_option
+from ..checks import check_integer, check_option
 from .sweep_files import (
     MANIFEST_FORMAT,
     SWEEP_COLUMNS,
@@ -261,8 +261,7 @@ def _check_args(sizes: Any, repeats: Any, profiles: Sequence[str], params: Any, 
     if (isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) or not sizes
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 4 for v in sizes)):
         raise InputError(f"sizes must be a non-empty list of integers >= 4, got {sizes!r}")
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise InputError(f"repeats must be a positive integer, got {repeats!r}")
+    check_integer(repeats, "repeats", error=InputError)
     bad = [p for p in profiles if not isinstance(p, str) or p not in PROFILE_NAMES]
     if bad or not profiles:
         raise InputError(f"profiles must name some of {', '.join(PROFILE_NAMES)}, got "

@@ -367,7 +367,7 @@ class Componentwise(Kernel):
         for c in self.columns:
             g = tuple(check_integer(v, "a component's column", low=0, error=InputError)
                       for v in (c if isinstance(c, (list, tuple, np.ndarray)) else (c,)))
-            if not g or min(g) < 0 or max(g) >= n_features:
+            if not g or max(g) >= n_features:
                 raise InputError(
                     f"component column(s) {c!r} out of range for data with {n_features} features"
                 )

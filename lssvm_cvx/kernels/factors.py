@@ -50,7 +50,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from ..checks import check_integer
+from ..checks import check_integer, check_option
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .base import Kernel, Precomputed
 
@@ -61,6 +61,7 @@ __all__ = [
     "nystrom_factor",
     "low_rank_method",
     "OLD_SPELLINGS",
+    "LOW_RANK_METHODS",
     "icf_factor",
     "truncate",
     "numerical_rank_threshold",
@@ -276,6 +277,7 @@ def nystroem_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *,
         raise HyperparameterError("n_landmarks is required")
     rank = _check_rank(rank, m)
     threshold = _check_threshold(threshold)
+    check_option(weighting, ("uniform", "density"), "weighting")
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) \
         else random_state
     idx = None
@@ -283,7 +285,7 @@ def nystroem_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *,
         idx = np.sort(rng.choice(m, n_landmarks, replace=False))
         Z = X[idx]
         w = np.full(n_landmarks, 1.0 / n_landmarks)
-    elif weighting == "density":
+    else:                                             # "density"
         import warnings
 
         from sklearn.cluster import KMeans
@@ -298,8 +300,6 @@ def nystroem_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *,
         nonempty = counts > 0
         Z = km.cluster_centers_[nonempty]
         w = counts[nonempty] / m
-    else:
-        raise HyperparameterError(f"weighting must be 'uniform' or 'density', got {weighting!r}")
     W = kernel(Z)
     W[np.diag_indices_from(W)] += eps / 2.0
     sw = np.sqrt(w)
@@ -377,13 +377,15 @@ def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: f
 #: the package's one spelling of the Nyström methods (scikit-learn's ``Nystroem``), and the old
 #: spellings still accepted with a FutureWarning (issue 30, item 4)
 OLD_SPELLINGS = {"nystrom": "nystroem", "nystrom-density": "nystroem-density"}
+#: the methods of :func:`make_factor` (None: the exact eigen factor at its default threshold)
+LOW_RANK_METHODS = (None, "eigen", "nystroem", "nystroem-density", "icf")
 
 
 def low_rank_method(method: str | None, *, stacklevel: int = 3) -> str | None:
     """``method`` in the package's spelling: ``"nystrom"`` and ``"nystrom-density"`` become
     ``"nystroem"`` and ``"nystroem-density"`` with a FutureWarning (removed in a later
     release); anything else is returned as it is."""
-    if method in OLD_SPELLINGS:
+    if isinstance(method, str) and method in OLD_SPELLINGS:
         warnings.warn(f"low_rank={method!r} is spelled {OLD_SPELLINGS[method]!r} (scikit-learn's "
                       "Nystroem); the old spelling will be removed", FutureWarning,
                       stacklevel=stacklevel)
@@ -407,7 +409,7 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
     ``"nystroem-density"``, ``"icf"`` (the old spellings ``"nystrom"``, ``"nystrom-density"``
     with a FutureWarning: :func:`low_rank_method`).  ``n_landmarks`` defaults to ``min(m,
     max(rank, 60% of m))`` for Nyström (the paper's 60%, §4.4)."""
-    method = low_rank_method(method)
+    method = check_option(low_rank_method(method), LOW_RANK_METHODS, "low_rank")
     if method in (None, "eigen"):
         if K is None:
             if kernel is None:
@@ -422,11 +424,8 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
         return nystroem_factor(X, kernel, n_landmarks,
                                weighting="uniform" if method == "nystroem" else "density",
                                threshold=threshold, rank=rank, eps=eps, random_state=random_state)
-    if method == "icf":
-        K_icf = K if kernel is None or isinstance(kernel, Precomputed) else None
-        return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K_icf)
-    raise HyperparameterError(
-        f"low_rank must be None, 'eigen', 'nystroem', 'nystroem-density' or 'icf', got {method!r}")
+    K_icf = K if kernel is None or isinstance(kernel, Precomputed) else None     # "icf"
+    return icf_factor(X, kernel, rank=rank, threshold=threshold, eps=eps, K=K_icf)
 
 
 def pivoted_cholesky(G: np.ndarray | None = None, rtol: float = 1e-10, *,
@@ -471,8 +470,7 @@ def pivoted_cholesky(G: np.ndarray | None = None, rtol: float = 1e-10, *,
     piv : numpy.ndarray of shape (r,)
         The pivots in the order chosen.
     """
-    if rule not in ("max", "trace"):
-        raise HyperparameterError(f"rule must be 'max' or 'trace', got {rule!r}")
+    check_option(rule, ("max", "trace"), "rule")
     if G is not None:
         G = np.asarray(G, dtype=np.float64)
         d0 = np.diag(G).copy()

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_integer, check_positive
 from ..exceptions import HyperparameterError, NotPSDError
 from .base import RBF, Kernel
 from .psd import psd_eigh
@@ -82,11 +83,11 @@ class RandomFourierMap:
     def __init__(self, sigma2: float, n_features_in: int, n_components: int, random_state: Any = None):
         from sklearn.utils import check_random_state
 
-        if not (np.isfinite(sigma2) and sigma2 > 0):
-            raise HyperparameterError(f"sigma2 must be > 0 for random Fourier features, got {sigma2!r}")
+        sigma2 = check_positive(sigma2, "sigma2")
         rng = check_random_state(random_state)
-        m = int(n_components)
-        self.W = rng.normal(scale=np.sqrt(2.0 / sigma2), size=(int(n_features_in), m))
+        m = check_integer(n_components, "n_components")
+        self.W = rng.normal(scale=np.sqrt(2.0 / sigma2),
+                            size=(check_integer(n_features_in, "n_features_in"), m))
         self.offset = rng.uniform(0.0, 2.0 * np.pi, size=m)
         self.scale = np.sqrt(2.0 / m)
 

@@ -248,8 +248,8 @@ class Decomposition(Representation):
             ``solve``, ``loo``, ``kfold`` and ``diagnostics`` of the factorised system.
         """
         w = self.weights(weights)
-        if representation not in (None, "bordered", "range", "augmented") or (
-                representation == "bordered" and not self._bordered_weights(w)) or (
+        check_option(representation, (None, "bordered", "range", "augmented"), "representation")
+        if (representation == "bordered" and not self._bordered_weights(w)) or (
                 representation == "range" and not self._range_allowed(w)):
             raise HyperparameterError(f"representation {representation!r} at weights {w}: use "
                                       "'augmented', 'bordered' where every weighted term is "

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_integer, check_option
 from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
@@ -74,10 +75,7 @@ def lsqr_lstsq(A: np.ndarray, g: np.ndarray, *, iter_lim: int = LSQR_ITER,
     """
     from scipy.sparse.linalg import lsqr
 
-    it = int(iter_lim)
-    if it < 1:
-        raise HyperparameterError(f"iter_lim must be a positive integer, got {iter_lim!r}")
-    r = lsqr(A, g, atol=tol, btol=tol, iter_lim=it)
+    r = lsqr(A, g, atol=tol, btol=tol, iter_lim=check_integer(iter_lim, "iter_lim"))
     return r[0], {"method": "lsqr", "iterations": int(r[2]), "istop": int(r[1])}
 
 
@@ -167,8 +165,7 @@ def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np
     early-stopped CG; its iterates stay orthogonal to ``a``).  ``info``, if given, receives
     ``{"method": "cholesky" | "eigh" | "lsqr", ...}``.
     """
-    if method not in ("exact", "lsqr"):
-        raise HyperparameterError(f"method must be 'exact' or 'lsqr', got {method!r}")
+    check_option(method, ("exact", "lsqr"), "method")
     N = M_alpha.shape[1]
     M = np.empty((M_alpha.shape[0], N + 1))
     M[:, :N] = M_alpha
@@ -206,12 +203,11 @@ def normal_lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: 
     exceeds :data:`CHOL_RCOND`, else :func:`min_norm_lstsq`;
     ``method="lsqr"``: :func:`lsqr_lstsq` (early-stopped CG);
     ``method="tikhonov"``: :func:`tikhonov_lstsq` with weight ``mu``."""
+    check_option(method, ("exact", "lsqr", "tikhonov"), "method")
     if method == "lsqr":
         return lsqr_lstsq(G, h, iter_lim=iter_lim)
     if method == "tikhonov":
         return tikhonov_lstsq(G, h, mu)
-    if method != "exact":
-        raise HyperparameterError(f"method must be 'exact', 'lsqr' or 'tikhonov', got {method!r}")
     chol = cholesky_if_conditioned(G.T @ G, CHOL_RCOND)
     if chol is not None:
         return chol.solve(G.T @ h), {"method": "cholesky", "rcond": chol.rcond}

@@ -34,7 +34,7 @@ from array_api_compat import array_namespace, device
 from ..checks import check_option
 from .folds import disjoint_folds
 
-__all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
+__all__ = ["SCORES", "ALIASES", "SEARCH_SCORES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
            "diagonal_residuals", "block_residuals", "path_residuals", "path_fit_residuals"]
 
 #: LOO mean squared error, mean absolute error, squared hinge of the LOO decision values
@@ -42,6 +42,8 @@ __all__ = ["SCORES", "ALIASES", "loo_score", "gcv_score", "dual_gcv", "leverage_
 SCORES = ("mse", "mae", "hinge2", "error")
 #: other spellings accepted (the LS-SVM estimators' ``selection_score="misclassification"``)
 ALIASES = {"misclassification": "error"}
+#: the two scores the searches of :mod:`lssvm_cvx.selection` offer by these names
+SEARCH_SCORES = ("mse", "misclassification")
 
 
 def loo_score(R: Any, Y: Any, criterion: str, weights: np.ndarray | None = None) -> Any:

@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_option
-from ..exceptions import HyperparameterError
+from ..checks import as_matrix, as_targets, check_integer, check_option
+from ..exceptions import HyperparameterError, InputError
 from ..linalg.folds import make_folds
+from ..linalg.scores import SEARCH_SCORES
 
 __all__ = ["CVPath", "cv_path", "RULES", "default_lam_grid", "default_xi_grid",
            "default_sigma2_grid", "one_se_index"]
@@ -77,8 +78,14 @@ class CVPath:
 
 
 def one_se_index(mean: np.ndarray, se: np.ndarray) -> int:
-    """First index (most regularized first) whose mean is ≤ min + se at the minimum."""
-    mean = np.asarray(mean, dtype=np.float64)
+    """First index (most regularized first) whose mean is ≤ min + se at the minimum (a value
+    that failed has a mean of NaN or inf)."""
+    try:
+        mean, se = np.asarray(mean, dtype=np.float64), np.asarray(se, dtype=np.float64)
+    except (TypeError, ValueError):
+        mean = se = np.zeros((0, 0))
+    if mean.ndim != 1 or mean.shape != se.shape:
+        raise InputError("mean and se must be two vectors of numbers of one length")
     finite = np.isfinite(mean)
     if not finite.any():
         raise HyperparameterError("every grid value failed in cross-validation")
@@ -100,7 +107,7 @@ def cv_path(X: np.ndarray, y: np.ndarray, grid: Sequence[float],
     targets).
     """
     check_option(rule, RULES, "rule")
-    check_option(score, ("mse", "misclassification"), "score")
+    check_option(score, SEARCH_SCORES, "score")
     grid_arr = np.asarray(grid, dtype=np.float64).reshape(-1)
     if grid_arr.size == 0:
         raise HyperparameterError("the CV grid is empty")
@@ -137,20 +144,20 @@ def cv_path(X: np.ndarray, y: np.ndarray, grid: Sequence[float],
 
 def default_lam_grid(y: np.ndarray, n: int = 7) -> np.ndarray:
     """λ of the STP, most regularized first: ``||y - ȳ||² × logspace(0, -2, n)``."""
-    y = np.asarray(y, dtype=np.float64)
+    y = as_targets(y, None)
     ss = float(np.sum((y - y.mean()) ** 2)) or 1.0
-    return ss * np.logspace(0.0, -2.0, n)
+    return ss * np.logspace(0.0, -2.0, check_integer(n, "n"))
 
 
 def default_xi_grid(y: np.ndarray, n: int = 7) -> np.ndarray:
     """ξ of eq. (20) / (30), most regularized (smallest) first: ``logspace(-0.5, 2.5, n) /
     std(y)``."""
-    sd = float(np.std(np.asarray(y, dtype=np.float64))) or 1.0
-    return np.logspace(-0.5, 2.5, n) / sd
+    sd = float(np.std(as_targets(y, None))) or 1.0
+    return np.logspace(-0.5, 2.5, check_integer(n, "n")) / sd
 
 
 def default_sigma2_grid(X: np.ndarray) -> np.ndarray:
     """σ² of the one-dimensional RBF components: the median column variance times
     ``(1, 3, 10, 30, 100)``."""
-    v = float(np.median(np.var(np.asarray(X, dtype=np.float64), axis=0)))
+    v = float(np.median(np.var(as_matrix(X), axis=0)))
     return (v if v > 0 else 1.0) * np.array([1.0, 3.0, 10.0, 30.0, 100.0])

@@ -17,17 +17,14 @@ import numpy as np
 
 from ..checks import check_option, check_positive
 from ..exceptions import HyperparameterError
-from ..formulations.componentwise_gnc import ComponentwiseSTP
+from ..formulations.componentwise_gnc import STARTS, ComponentwiseSTP
 from ..formulations.componentwise_sparse import selected_components
 from ..solution import Solution
+from ..solvers import check_backend
 from ..linalg.threads import small_system_blas
 
 __all__ = ["GNCResult", "gnc", "prune_overlaps", "check_schedule", "stage_histories",
            "run_stages", "DEFAULT_SCHEDULE", "STARTS"]
-
-#: first (convex) stage of the deformation: "l2" = least squares (Algorithm 1), "l1" = the
-#: penalty's tangent at 0
-STARTS = ("l2", "l1")
 
 #: default ζ schedule of Algorithm 1 ("a strictly decreasing series 1, ζ(1), ζ(2), …, 0")
 DEFAULT_SCHEDULE: tuple[float, ...] = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.0)
@@ -220,6 +217,7 @@ def gnc(problem: ComponentwiseSTP, *, schedule: Sequence[float] | None = None,
     """
     sched = check_schedule(schedule)
     check_option(start, STARTS, "start")
+    check_backend(step)                      # before the first stage, naming what was given
     rho = check_positive(rho, "rho")
     problem.validate()
     B = problem.basis

@@ -43,7 +43,7 @@ from ..checks import check_option
 from ..exceptions import InputError, SolverError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..linalg.folds import check_split
-from ..solvers import profile
+from ..solvers import check_backend, profile
 from ..terms import RKHSNorm
 from .gnc_terms import gnc_fit
 
@@ -304,6 +304,8 @@ def heldout_predictions(form: RegularizedLSSVM, splits: Sequence[tuple[np.ndarra
     Y = form.targets() if Y is None else np.asarray(Y, dtype=np.float64)
     splits = check_splits(splits, form.n)
     n = form.n
+    if solver is not None:
+        check_backend(solver)
     closed = (form.is_quadratic and solver in (None, "closed_form")
               and not nonconvex_keys(form.terms_))
     terms = [t for t, _ in form.terms_.values()]

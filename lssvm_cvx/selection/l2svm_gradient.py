@@ -42,7 +42,15 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import binary_labels, check_integer, check_option, check_positive
+from ..checks import (
+    as_gram,
+    as_matrix,
+    as_targets,
+    binary_labels,
+    check_integer,
+    check_option,
+    check_positive,
+)
 from ..exceptions import HyperparameterError, InputError
 from ..formulations.l2svm_active_set import State, solve_fixed
 from ..kernels.base import sq_dists
@@ -91,7 +99,7 @@ def rbf_gram_and_derivative(X: np.ndarray, sigma2: float, D: np.ndarray | None =
     diagonal, hence ``∂ diag K``, is zero)."""
     sigma2 = check_positive(sigma2, "sigma2")
     if D is None:
-        D = sq_dists(X)
+        D = sq_dists(as_matrix(X))
     K = np.exp(-D / sigma2)
     return K, K * D / sigma2
 
@@ -107,6 +115,15 @@ def ball_beta(Kt: np.ndarray, *, solver: str = "CLARABEL") -> tuple[float, np.nd
     beta = np.clip(np.asarray(prob.vars["beta"].value, dtype=np.float64), 0.0, None)
     beta /= beta.sum()  # a feasible β: R² is the ball objective at it (≤ the optimum by rounding)
     return float(beta @ np.diag(Kt) - beta @ Kt @ beta), beta
+
+
+def _inputs(K: Any, dK: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Gram, its derivative (both square, of one size) and ±1 labels, checked."""
+    K, dK = as_gram(K, name="K"), as_gram(dK, name="dK")
+    y = as_targets(y, K.shape[0])
+    if dK.shape != K.shape or not np.all(np.isin(y, (-1.0, 1.0))):
+        raise InputError(f"dK must have K's shape {K.shape} and y labels in {{-1, +1}}")
+    return K, dK, y
 
 
 def _solve(K: np.ndarray, y: np.ndarray, lam: float, E0: np.ndarray | None) -> State:
@@ -131,6 +148,7 @@ def radius_margin_gradient(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: fl
     solver : str
         Solver of the enclosing-ball QP.
     """
+    K, dK, y = _inputs(K, dK, y)
     m = y.size
     st = _solve(K, y, lam, E0)
     E, a = st.E, y[st.E] * st.alpha_E
@@ -169,8 +187,8 @@ def span_gradient(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: float, *, e
     E0 : ndarray or None
         Warm-start active set.
     """
-    if eta < 0:
-        raise HyperparameterError(f"eta must be >= 0, got {eta!r}")
+    eta = check_positive(eta, "eta", allow_zero=True)
+    K, dK, y = _inputs(K, dK, y)
     m = y.size
     st = _solve(K, y, lam, E0)
     E, al = st.E, st.alpha_E

@@ -168,12 +168,8 @@ class L2SVMPath:
                ) -> tuple[float, np.ndarray, np.ndarray]:
         """``(λ*, lambdas, values)``: the λ minimising ``criterion`` ("span" or
         "radius_margin"); ties go to the largest λ (the most regularised)."""
-        if criterion == "span":
-            vals = self.span(lambdas)
-        elif criterion == "radius_margin":
-            vals = self.radius_margin(lambdas)
-        else:
-            raise HyperparameterError(f"criterion must be 'span' or 'radius_margin', got {criterion!r}")
+        check_option(criterion, ("span", "radius_margin"), "criterion")
+        vals = self.span(lambdas) if criterion == "span" else self.radius_margin(lambdas)
         lams = self.lambdas if lambdas is None else np.asarray(lambdas, dtype=np.float64)
         self.criteria[criterion] = vals
         k = int(np.flatnonzero(vals <= vals.min())[0])
@@ -222,6 +218,7 @@ def expand(path: Expandable, st: State, *, expansion: str = "landmarks", eps: fl
     Returns ``(Z, γ, α_0)`` with ``Z`` the expansion points (indices into the training Gram for
     a precomputed kernel).
     """
+    check_option(expansion, ("landmarks", "support"), "expansion")
     hess, y, kernel = path.hess, path.y, path.kernel
     pre = kernel is None or isinstance(kernel, Precomputed)
     if hess.factor is None or hess.factor.info.get("numerically_exact", False):
@@ -233,16 +230,14 @@ def expand(path: Expandable, st: State, *, expansion: str = "landmarks", eps: fl
         if pre:
             return fac.landmark_index, fac.A @ w, st.alpha0
         return fac.Z, fac.A @ w, st.alpha0
-    if expansion == "support":
-        if kernel is None or isinstance(kernel, Precomputed):  # i.e. ``pre``
-            raise HyperparameterError("expansion='support' needs a kernel function")
-        XE = np.asarray(path.X)[st.E]
-        KEE = kernel(XE)
-        KEE[np.diag_indices_from(KEE)] += eps / 2.0
-        f = fac.R[st.E] @ w
-        gamma = Cholesky.factor(KEE, name="K_EE(ε)", overwrite=True, check_cond=False).solve(f)
-        return XE, gamma, st.alpha0
-    raise HyperparameterError(f"expansion must be 'landmarks' or 'support', got {expansion!r}")
+    if kernel is None or isinstance(kernel, Precomputed):  # expansion == "support"
+        raise HyperparameterError("expansion='support' needs a kernel function")
+    XE = np.asarray(path.X)[st.E]
+    KEE = kernel(XE)
+    KEE[np.diag_indices_from(KEE)] += eps / 2.0
+    f = fac.R[st.E] @ w
+    gamma = Cholesky.factor(KEE, name="K_EE(ε)", overwrite=True, check_cond=False).solve(f)
+    return XE, gamma, st.alpha0
 
 
 def regularization_path(y: Any, *, K: np.ndarray | None = None, factor: LowRankFactor | None = None,

@@ -47,7 +47,7 @@ from ..kernels import RBF, Kernel
 from ..linalg.engine import RKHS, decompose
 from ..linalg.folds import check_folds, make_folds
 from ..linalg.quadratic import QuadraticSystem
-from ..linalg.scores import loo_score
+from ..linalg.scores import SEARCH_SCORES, loo_score
 from ..linalg.spectral import EIGH_BREAK_EVEN, use_eigh
 
 __all__ = [
@@ -115,7 +115,7 @@ def _score(residuals: np.ndarray, y: np.ndarray, score: str,
     """(Weighted) mean squared residual, or the misclassification rate of the held-out
     predictions ``y - r`` (sign for one column of ±1 targets, argmax for one-vs-rest columns):
     the package's one score vocabulary, :func:`lssvm_cvx.linalg.scores.loo_score`."""
-    check_option(score, ("mse", "misclassification"), "score")
+    check_option(score, SEARCH_SCORES, "score")
     n = residuals.shape[0]
     return float(loo_score(residuals.reshape(n, -1, 1), np.asarray(y).reshape(n, -1), score,
                            weights)[0])
@@ -183,7 +183,7 @@ def gamma_sweep(Omega: np.ndarray, y: np.ndarray, gammas: ArrayLike, *,
         per split with another metric.
     """
     check_option(criterion, CRITERIA, "criterion")
-    check_option(score, ("mse", "misclassification"), "score")
+    check_option(score, SEARCH_SCORES, "score")
     check_option(method, ("auto", "eigh", "cholesky"), "method")
     gamma_grid = check_grid(gammas, "gammas", flat=np.isscalar(gammas))
     Omega, y = _data(Omega, y)

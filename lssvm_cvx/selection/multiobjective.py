@@ -81,8 +81,7 @@ class Selection:
 def _bounds(model: str, kernel: str, X: np.ndarray) -> list[tuple[float, float]]:
     bnds = []
     if kernel == "rbf":
-        lo, hi = sigma2_range(X)
-        bnds.append((np.log(lo), np.log(hi)))
+        bnds.append(tuple(np.log(sigma2_range(X))))
     bnds.append(tuple(np.log(LAM_BOUNDS)) if model == "krr" else R_BOUNDS)
     return bnds
 
@@ -101,8 +100,7 @@ def _minimise(fun, bounds, starts, maxiter: int = 200) -> tuple[np.ndarray, dict
                    bounds=bounds, options={"maxiter": int(maxiter), "gtol": 1e-9, "ftol": 1e-14})
     x = res.x if res.fun <= np.nanmin(vals) else x0
     g = fun(x)[1]
-    lo = np.array([b[0] for b in bounds])
-    hi = np.array([b[1] for b in bounds])
+    lo, hi = np.array(bounds, dtype=np.float64).T
     pg = np.where(x <= lo + 1e-10, np.minimum(g, 0), np.where(x >= hi - 1e-10, np.maximum(g, 0), g))
     return x, {"status": int(res.status), "nit": int(res.nit), "success": bool(res.success),
                "proj_grad": float(np.max(np.abs(pg)))}
@@ -236,10 +234,6 @@ def _compare(fr: dict[str, Any], s: float) -> dict[str, Any]:
             "active": act.tolist(),
             "dtheta": np.max(np.abs(fe.X - fm.X), axis=1).tolist(),
             "dE_f": np.abs(fe.F[:, 0] - fm.F[:, 0]).tolist()}
-
-
-def _fit_theta(obj, theta) -> dict[str, Any]:
-    return obj.evaluate(np.asarray(theta, float))
 
 
 def finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, *, front=None, scores=None,
@@ -379,7 +373,7 @@ def select_model(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     a, c = (int(i) for i in np.unravel_index(int(np.argmin(scores)), scores.shape))
     d, w = degs[a], float(grid[c])
     obj = make_objectives(model, X, yc, kernel, d, t, complexity, delta_r)
-    ev = _fit_theta(obj, _criterion_fit(obj, bounds, method, w, starts))
+    ev = obj.evaluate(np.asarray(_criterion_fit(obj, bounds, method, w, starts), float))
     return finish_selection(model, kernel, method, complexity, X, y_mean, obj, ev, degree=d, t=t,
                    scores={"weights": grid.tolist(), "degrees": degs, "cv_mse": scores.tolist(),
                            "weight": w}, nfev=nfev + obj.nfev)
@@ -423,6 +417,7 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     cannot converge); ``"slsqp"`` runs the paper's gradient method with its central
     difference in r.
     """
+    check_option(model, ("krr", "kpcr"), "model")
     check_option(kpcr_search, ("grid", "slsqp"), "kpcr_search")
     X = as_matrix(X, min_samples=3)
     y = as_targets(y, X.shape[0])
@@ -433,9 +428,10 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
     degs = [check_degree(d) for d in (degrees if kernel == "poly" else [2])]
     if not degs:
         raise HyperparameterError("degrees is empty")
+    meths = tuple(check_option(m, ("eps", "modified_eps"), "a method")
+                  for m in (methods if methods is not None else ("eps", "modified_eps")))
     for m, _ in variants:
-        check_option(m, ("modified_eps", "eps"), "a variant's method")
-    meths = tuple(methods) if methods is not None else ("eps", "modified_eps")
+        check_option(m, meths, "a variant's method")
     y_mean = float(y.mean())
     yc = y - y_mean
     bounds = _bounds(model, kernel, X)
@@ -462,7 +458,7 @@ def select_pareto(X: Any, y: Any, *, model: str = "krr", kernel: str = "rbf",
             dist = np.where(ok, np.sum(((P - z) / span) ** 2, axis=1), np.inf)
             d, obj, fr, idx = picks[int(np.argmin(dist))]
         nf = fr["fronts"][method]
-        ev = _fit_theta(obj, nf.X[idx])
+        ev = obj.evaluate(np.asarray(nf.X[idx], float))
         front = {"eps": np.asarray(fr["eps"]).tolist(), "E_f": nf.F[:, 0].tolist(),
                  "E_c": nf.F[:, 1].tolist(), "theta": nf.X.tolist(),
                  "ideal": fr["ideal"].tolist(), "index": int(idx), "degree": d,
@@ -562,7 +558,8 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     the whole sweep) or ``"closed_form"`` (the spectral path of :class:`SpectralPath`).
     Returns the front, the chosen α and the sweep timings.
     """
-    cls = ParetoAlphaKRR if method == "modified_eps" else EpsAlphaKRR
+    cls = ParetoAlphaKRR if check_option(method, ("modified_eps", "eps"), "method") == "modified_eps" \
+        else EpsAlphaKRR
     form = cls(X, y, kernel=kernel, complexity=complexity, eps=1.0, s=s)
     form.path = lambda: ParetoAlphaKRR.path(form)  # type: ignore[method-assign]  # ε-form, α-path
     d = form.prepared()
@@ -575,7 +572,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     bounds = z[1] + (max(hi, z[1] * 1.001 + 1e-9) - z[1]) * np.logspace(-4, 0, n_eps)
     bounds = np.maximum(bounds, 1e-12)
     eps_vals = bounds / s if method == "modified_eps" else bounds
-    if solver == "closed_form":  # the spectral path: one eigh, O(r) per ε
+    if isinstance(solver, str) and solver == "closed_form":  # the spectral path: one eigh, O(r) per ε
         t0 = time.perf_counter()
         sp = form.path()
         F, C, times = [], [], []

@@ -43,6 +43,8 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ..checks import as_gram, as_matrix, check_integer
+from ..exceptions import InputError
 from ..formulations.regularized import RegularizedLSSVM
 from ..kernels.psd import psd_eigh
 from ..linalg.scores import loo_score, path_residuals
@@ -76,7 +78,8 @@ def screen_landmarks(n: int, r: int = SCREEN_RANK, random_state: Any = None) -> 
     """
     from sklearn.utils import check_random_state
 
-    r = min(int(r), int(n))
+    n = check_integer(n, "n")
+    r = min(check_integer(r, "r"), n)
     return np.sort(check_random_state(random_state).permutation(n)[:r])
 
 
@@ -99,6 +102,10 @@ def nystroem_features(K_XL: np.ndarray, K_LL: np.ndarray) -> tuple[np.ndarray, n
     T : numpy.ndarray of shape (r, q)
         The map from the features' coordinates to the landmark coefficients.
     """
+    K_LL = as_gram(K_LL, name="K_LL")
+    K_XL = as_matrix(K_XL, name="K_XL")
+    if K_XL.shape[1] != K_LL.shape[0]:
+        raise InputError(f"K_XL must have one column per landmark ({K_LL.shape[0]}), got {K_XL.shape[1]}")
     lam, U = psd_eigh(K_LL, rtol=SCREEN_EIG_RTOL)
     T = U / np.sqrt(lam)
     return K_XL @ T, T

@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_option, check_positive
+from ..checks import as_targets, check_integer, check_option, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.arrays import namespace_or_numpy, sq_dists
 
@@ -87,16 +87,8 @@ def _as_2d(X: Any, name: str) -> np.ndarray:
             raise InputError(f"{name} must be a finite 2-D array with samples, got shape "
                              f"{tuple(X.shape)}")
         return X
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim == 1:
-        X = X[:, None]
-    if X.ndim != 2:
-        raise InputError(f"{name} must be a 2-D array, got shape {X.shape}")
-    if X.shape[0] == 0:
-        raise InputError(f"{name} has 0 samples")
-    if not np.all(np.isfinite(X)):
-        raise InputError(f"{name} contains NaN or infinity")
-    return X
+    X = as_targets(X, None, name=name, columns=True)      # finite numbers, 1-D or 2-D
+    return X[:, None] if X.ndim == 1 else X
 
 
 def _gamma(gamma: Any) -> float:
@@ -190,7 +182,7 @@ def _p(X: np.ndarray, n_features: int | None) -> int:
 def exact_diagonal(gamma: float, dim: int) -> float:
     """``∫ ||∇k(x, z)||² dx`` over ``R^dim`` for ``k = exp(-γ||x - z||²)``: the diagonal of eq. (41),
     ``γ² (π/(2γ))^{dim/2} dim/γ = dim γ (π/(2γ))^{dim/2}``."""
-    g = _gamma(gamma)
+    g, dim = _gamma(gamma), check_integer(dim, "dim")
     return float(dim * g * (np.pi / (2 * g)) ** (dim / 2))
 
 
@@ -273,7 +265,7 @@ def rbf_model_gradient(x: Any, X: Any, alpha: Any, gamma: float) -> np.ndarray:
     """``∇f(x)`` for ``f(x) = Σ_i α_i exp(-γ||x - x_i||²)`` at points ``x`` (eq. 7): shape (m, d)."""
     x = _as_2d(x, "x")
     X = _as_2d(X, "X")
-    alpha = np.asarray(alpha, dtype=np.float64).reshape(-1)
+    alpha = as_targets(alpha, X.shape[0], name="alpha")
     g = _gamma(gamma)
     K = np.exp(-g * sq_dists(x, X))  # (m, n)
     W = K * alpha[None, :]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import check_option
+from ..checks import check_option, check_positive
 from ..exceptions import HyperparameterError, TermError
 from .base import Context, Term
 from .penalties import PENALTIES, Penalty, make_penalty
@@ -68,8 +68,7 @@ class SmoothlyThresholding(Term):
             The penalty object of :mod:`lssvm_cvx.terms.penalties`.
         """
         check_option(self.penalty, sorted(PENALTIES), "SmoothlyThresholding: penalty", error=TermError)
-        if not (isinstance(self.eps, (int, float)) and np.isfinite(self.eps) and self.eps > 0):
-            raise TermError(f"SmoothlyThresholding: eps must be > 0, got {self.eps!r}")
+        check_positive(self.eps, "SmoothlyThresholding: eps", error=TermError)
         try:
             return make_penalty(self.penalty, lam=1.0, a=self.a)
         except HyperparameterError as exc:

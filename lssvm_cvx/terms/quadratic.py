@@ -78,7 +78,7 @@ class Quadratic(Term):
             raise TermError("Quadratic term needs a matrix P")
         if callable(self.P):
             return self.P(ctx)
-        P = as_gram(self.P, name="Quadratic: P")
+        P = as_gram(self.P, name="Quadratic: P", finite=False)  # the term check scans it
         # a model refitted without some points: the matrix of the remaining ones
         return P if ctx.rows is None else P[np.ix_(ctx.rows, ctx.rows)]
 
@@ -267,7 +267,7 @@ class GradientNorm(Term):
         return self._form() != "exact"
 
     def _form(self) -> str:
-        return str(check_option(self.form, ("normalized", "exact"), "GradientNorm: form", error=TermError))
+        return check_option(self.form, ("normalized", "exact"), "GradientNorm: form", error=TermError)
 
     def refit_change(self, ctx: Context, keep: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray] | None:

@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_integer, check_positive
+from ..checks import as_gram, as_matrix, as_targets, check_integer, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import RBF, Kernel, Polynomial, sq_dists
 
@@ -86,21 +86,12 @@ __all__ = [
 
 
 def _X(X: Any) -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim == 1:
-        X = X[:, None]
-    if X.ndim != 2 or X.shape[0] < 1:
-        raise InputError(f"X must be a non-empty 2-D array, got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise InputError("X contains NaN or inf")
-    return X
+    X = as_targets(X, None, name="X", columns=True)        # finite numbers, 1-D or 2-D
+    return X[:, None] if X.ndim == 1 else X
 
 
 def _alpha(alpha: Any, n: int) -> np.ndarray:
-    a = np.asarray(alpha, dtype=np.float64)
-    if a.shape[0] != n or a.ndim not in (1, 2):
-        raise InputError(f"alpha must have {n} rows (one per centre), got shape {a.shape}")
-    return a
+    return as_targets(alpha, n, name="alpha (one row per centre)", columns=True)
 
 
 def _cols(a: np.ndarray) -> np.ndarray:
@@ -329,7 +320,7 @@ def roughness(kernel: Kernel, X: Any) -> Roughness:
 
 def l2_complexity(K: Any, alpha: Any) -> float:
     """L2 (RKHS) norm complexity ``Σ_l α_l'Kα_l`` of eq. (22)."""
-    K = np.asarray(K, dtype=np.float64)
+    K = as_gram(K, name="K")
     a = _cols(_alpha(alpha, K.shape[0]))
     return float(np.sum(a * (K @ a)))
 
@@ -340,20 +331,34 @@ def fit_error(K: Any, alpha: Any, y: Any, b: Any = 0.0) -> float:
     eq. (15) prints ``Σ_l (y_l - Kα_l)'(y_l - Kα_l)`` without the ``1/2n`` of eq. (12); we keep
     eq. (12) so that ``E = E_f + νE_c`` (eq. 11) holds with both terms on the same scale.
     """
-    K = np.asarray(K, dtype=np.float64)
-    r = np.asarray(y, dtype=np.float64) - (K @ _alpha(alpha, K.shape[1]) + b)
+    K = as_matrix(K, name="K")
+    f = K @ _alpha(alpha, K.shape[1])
+    try:
+        r = as_targets(y, K.shape[0], columns=True) - (f + np.asarray(b, dtype=np.float64))
+    except (TypeError, ValueError):
+        r = np.full(0, np.nan)
+    if r.shape != f.shape or not np.all(np.isfinite(r)):
+        raise InputError(f"y and b must be finite and match K @ alpha of shape {f.shape}")
     return float(np.sum(r * r) / (2 * K.shape[0]))
+
+
+def _fourier(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    a, b = as_targets(a, None, name="a"), as_targets(b, None, name="b")
+    if a.shape != b.shape:
+        raise InputError(f"a and b must have one entry per frequency each, got {a.size} and {b.size}")
+    return a, b
 
 
 def fourier_l2_norm(a0: float, a: Any, b: Any) -> float:
     """``∫_{-π}^{π} f(x)² dx`` for ``f = a0 + Σ_k a_k sin kx + b_k cos kx`` (eq. 19, corrected:
     the constant term contributes ``2π a0²``; the paper prints ``2π a0``)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
+    a, b = _fourier(a, b)
+    a0 = float(as_targets([a0], 1, name="a0")[0])
     return float(2 * np.pi * a0**2 + np.pi * np.sum(a**2 + b**2))
 
 
 def fourier_roughness(a: Any, b: Any) -> float:
     """``∫_{-π}^{π} f'(x)² dx = π Σ_k k² (a_k² + b_k²)`` (eq. 21)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
+    a, b = _fourier(a, b)
     k = np.arange(1, a.size + 1)
     return float(np.pi * np.sum(k**2 * (a**2 + b**2)))

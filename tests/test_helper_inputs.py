@@ -1,0 +1,134 @@
+"""The papers' helper functions refuse bad input with the package's exceptions (twentieth
+session, 2026-12-01).
+
+A scan of the public functions of the formulation, selection and term modules called each one
+with a NaN in an array argument, a string where a number or an array belongs, and a fraction
+where a count belongs.  On 8732153 (before this session) 29 of the 119 bad calls below were
+refused by the package; 58 crashed inside NumPy or SciPy (``could not convert string to float``,
+``LinAlgError``, ``IndexError``) and 32 returned an answer: a NaN objective, a truncated count
+(``RandomFourierMap(1.0, 2.5, 3)`` drew 2 columns), or, for
+:func:`~lssvm_cvx.formulations.areg.recover_tikhonov_gamma`, a finite γ (the grid's end).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from lssvm_cvx import model_selection as ms
+from lssvm_cvx.exceptions import LssvmCvxError
+from lssvm_cvx.formulations import areg, areg_cv, areg_ensemble, l2svm
+from lssvm_cvx.formulations import multiobjective as mo
+from lssvm_cvx.kernels import RBF
+from lssvm_cvx.kernels.features import RandomFourierMap
+from lssvm_cvx.selection import componentwise_cv as ccv
+from lssvm_cvx.selection import kernel_choice as kc
+from lssvm_cvx.selection import l2svm_gradient as lg
+from lssvm_cvx.selection import screen
+from lssvm_cvx.terms import gradient_norm as gn
+from lssvm_cvx.terms import roughness as ro
+
+rng = np.random.default_rng(0)
+N = 12
+X = rng.normal(size=(N, 2))
+y = X[:, 0] + 0.1 * rng.normal(size=N)
+yc = np.sign(y + 1e-3)
+K = RBF(1.0)(X)
+a = rng.normal(size=N)
+c = np.abs(rng.normal(size=N)) + 0.1
+folds = [np.arange(0, 4), np.arange(4, 8), np.arange(8, 12)]
+F = rng.normal(size=(N, 3))
+
+#: name -> (function, valid positional arguments); every array argument of floats gets a NaN
+#: and a string in turn, every number a string
+CALLS = {
+    "tikhonov_c": (areg.tikhonov_c, (a, 2.0)),
+    "recover_tikhonov_gamma": (areg.recover_tikhonov_gamma, (K, y, c)),
+    "omega_cv": (areg_cv.omega_cv, (K, folds)),
+    "fast_cv_matrices": (areg_cv.fast_cv_matrices, (K, folds)),
+    "simplex_lstsq": (areg_ensemble.simplex_lstsq, (F, y)),
+    "criterion_search": (areg_ensemble.criterion_search, (F, yc)),
+    "asymptotic_alpha": (l2svm.asymptotic_alpha, (yc, 1.0)),
+    "b_infinity": (l2svm.b_infinity, (yc,)),
+    "primal_objective": (l2svm.primal_objective, (K, yc, 1.0, np.abs(a), 0.1)),
+    "dual_objective": (l2svm.dual_objective, (K, 1.0, np.abs(a))),
+    "kpcr_components": (mo.kpcr_components, (np.linspace(3, 0.1, N), 0.9)),
+    "sigma2_range": (mo.sigma2_range, (X,)),
+    "rbf_roughness": (ro.rbf_roughness, (X, 1.0)),
+    "l2_complexity": (ro.l2_complexity, (K, a)),
+    "fit_error": (ro.fit_error, (K, a, y)),
+    "fourier_l2_norm": (ro.fourier_l2_norm, (1.0, a[:3], a[3:6])),
+    "fourier_roughness": (ro.fourier_roughness, (a[:3], a[3:6])),
+    "model_kernel": (gn.model_kernel, (X,)),
+    "exact_diagonal": (gn.exact_diagonal, (1.0, 2)),
+    "rbf_model_gradient": (gn.rbf_model_gradient, (X[:3], X, a, 1.0)),
+    "loo_residuals": (ms.loo_residuals, (K, y, 2.0)),
+    "gcv": (ms.gcv, (K, y, 2.0)),
+    "rbf_gram_and_derivative": (lg.rbf_gram_and_derivative, (X, 1.0)),
+    "span_gradient": (lg.span_gradient, (K, K * 0.1, yc, 1.0)),
+    "default_lam_grid": (ccv.default_lam_grid, (y,)),
+    "default_sigma2_grid": (ccv.default_sigma2_grid, (X,)),
+    "loo_factors": (kc.loo_factors, (F, y, [0.5, 2.0])),
+    "screen_landmarks": (screen.screen_landmarks, (N, 5)),
+    "nystroem_features": (screen.nystroem_features, (K[:, :5], K[:5, :5])),
+    "RandomFourierMap": (RandomFourierMap, (1.0, 2, 3)),
+}
+
+
+def _mutants(args):
+    for i, v in enumerate(args):
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f":
+            w = v.copy()
+            w.flat[0] = np.nan
+            yield f"NaN in argument {i}", i, w
+        if isinstance(v, (np.ndarray, float, int)):
+            yield f"a string as argument {i}", i, "abc"
+        if isinstance(v, int):
+            yield f"{v + 0.5} as argument {i}", i, v + 0.5
+
+
+CASES = [(name, label, i, bad) for name, (_, args) in CALLS.items()
+         for label, i, bad in _mutants(args)]
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_the_valid_call_runs(name):
+    fn, args = CALLS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn(*args)
+
+
+@pytest.mark.parametrize(("name", "label", "i", "bad"), CASES,
+                         ids=[f"{n}: {lab}" for n, lab, _, _ in CASES])
+def test_bad_input_is_refused_by_the_package(name, label, i, bad):
+    fn, args = CALLS[name]
+    args = list(args)
+    args[i] = bad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(LssvmCvxError):
+            fn(*args)
+
+
+def test_a_fold_out_of_range_and_a_short_gram_are_refused():
+    with pytest.raises(LssvmCvxError, match="folds|fold"):
+        areg_cv.omega_cv(K, [np.array([0, 99])] + folds[1:])
+    with pytest.raises(LssvmCvxError):
+        screen.nystroem_features(K[:, :4], K[:5, :5])
+    with pytest.raises(LssvmCvxError):
+        lg.span_gradient(K, K[:5, :5], yc, 1.0)
+    with pytest.raises(LssvmCvxError):
+        ro.fourier_roughness(a[:3], a[:2])
+
+
+def test_recover_tikhonov_gamma_refuses_nan_targets_it_used_to_answer():
+    """With a NaN in ``y`` the line search returned the grid's lower end, 1e-6, as γ."""
+    bad = y.copy()
+    bad[0] = np.nan
+    with pytest.raises(LssvmCvxError, match="y"):
+        areg.recover_tikhonov_gamma(K, bad, c)
+    with pytest.raises(LssvmCvxError, match="grid_size"):
+        areg.recover_tikhonov_gamma(K, y, c, grid_size=1.5)
