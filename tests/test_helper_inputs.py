@@ -3,9 +3,9 @@ session, 2026-12-01).
 
 A scan of the public functions of the formulation, selection and term modules called each one
 with a NaN in an array argument, a string where a number or an array belongs, and a fraction
-where a count belongs.  On 8732153 (before this session) 29 of the 119 bad calls below were
-refused by the package; 58 crashed inside NumPy or SciPy (``could not convert string to float``,
-``LinAlgError``, ``IndexError``) and 32 returned an answer: a NaN objective, a truncated count
+where a count belongs.  On 8732153 (before this session) 37 of the 147 bad calls below were
+refused by the package; 74 crashed inside NumPy or SciPy (``could not convert string to float``,
+``LinAlgError``, ``IndexError``) and 36 returned an answer: a NaN objective, a truncated count
 (``RandomFourierMap(1.0, 2.5, 3)`` drew 2 columns), or, for
 :func:`~lssvm_cvx.formulations.areg.recover_tikhonov_gamma`, a finite γ (the grid's end).
 """
@@ -21,7 +21,7 @@ from lssvm_cvx import model_selection as ms
 from lssvm_cvx.exceptions import LssvmCvxError
 from lssvm_cvx.formulations import areg, areg_cv, areg_ensemble, l2svm
 from lssvm_cvx.formulations import multiobjective as mo
-from lssvm_cvx.kernels import RBF
+from lssvm_cvx.kernels import RBF, Linear
 from lssvm_cvx.kernels.features import RandomFourierMap
 from lssvm_cvx.selection import componentwise_cv as ccv
 from lssvm_cvx.selection import kernel_choice as kc
@@ -74,7 +74,19 @@ CALLS = {
     "screen_landmarks": (screen.screen_landmarks, (N, 5)),
     "nystroem_features": (screen.nystroem_features, (K[:, :5], K[:5, :5])),
     "RandomFourierMap": (RandomFourierMap, (1.0, 2, 3)),
+    # the searches (selection only: mended during the sweep of 6d4bca2)
+    "select_gradient": (lambda X_, y_: lg.select_gradient(X_, y_, sigma2=1.0, lam=1.0, max_iter=2),
+                        (X, yc)),
+    "choose_kernels": (lambda X_, y_, g_: kc.choose_kernels(
+        X_, y_, [(RBF(1.0), (0,)), (Linear(), (0,))], [0], gammas=g_), (X, y, [1.0, 10.0])),
+    "cv_path": (lambda X_, y_, g_: ccv.cv_path(X_, y_, g_, _mean_predictor, folds=4),
+                (X, y, [1.0, 0.1])),
+    "screen_loo": (lambda F_, y_, w_: screen.screen_loo(F_, y_, w_, "mse"), (F, y, [0.1, 1.0])),
 }
+
+
+def _mean_predictor(X_train, y_train, value, X_test):
+    return np.full(len(X_test), y_train.mean())
 
 
 def _mutants(args):
@@ -85,6 +97,9 @@ def _mutants(args):
             yield f"NaN in argument {i}", i, w
         if isinstance(v, (np.ndarray, float, int)):
             yield f"a string as argument {i}", i, "abc"
+        if isinstance(v, list):
+            yield f"NaN in argument {i}", i, [np.nan] + v[1:]
+            yield f"a list of strings as argument {i}", i, ["a"] * len(v)
         if isinstance(v, int):
             yield f"{v + 0.5} as argument {i}", i, v + 0.5
 
@@ -111,6 +126,15 @@ def test_bad_input_is_refused_by_the_package(name, label, i, bad):
         warnings.simplefilter("ignore")
         with pytest.raises(LssvmCvxError):
             fn(*args)
+
+
+def test_a_short_target_vector_is_refused_by_the_searches():
+    """``cv_path`` and ``screen_loo`` took a ``y`` one entry short (an ``IndexError`` or a
+    reshape error later, or, for ``cv_path``, an answer over the first rows)."""
+    with pytest.raises(LssvmCvxError, match="y has 11 entries"):
+        ccv.cv_path(X[:, :1], y[:-1], [1.0], _mean_predictor, folds=3)
+    with pytest.raises(LssvmCvxError, match="Y"):
+        screen.screen_loo(F, y[:-1], [1.0], "mse")
 
 
 def test_a_fold_out_of_range_and_a_short_gram_are_refused():

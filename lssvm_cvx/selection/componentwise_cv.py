@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import as_matrix, as_targets, check_integer, check_option
+from ..checks import as_matrix, as_targets, check_grid, check_integer, check_option
 from ..exceptions import HyperparameterError, InputError
 from ..linalg.folds import make_folds
 from ..linalg.scores import SEARCH_SCORES
@@ -108,11 +108,9 @@ def cv_path(X: np.ndarray, y: np.ndarray, grid: Sequence[float],
     """
     check_option(rule, RULES, "rule")
     check_option(score, SEARCH_SCORES, "score")
-    grid_arr = np.asarray(grid, dtype=np.float64).reshape(-1)
-    if grid_arr.size == 0:
-        raise HyperparameterError("the CV grid is empty")
-    X = np.asarray(X)
-    y = np.asarray(y, dtype=np.float64)
+    grid_arr = check_grid(grid, "the CV grid", allow_zero=True, flat=True)
+    X = as_matrix(X, min_samples=2)
+    y = as_targets(y, X.shape[0])
     fl = make_folds(len(y), folds, seed)
     errs = np.full((grid_arr.size, len(fl)), np.inf)
     extras: list[list[dict]] = [[] for _ in grid_arr]

@@ -49,7 +49,7 @@ import numpy as np
 from sklearn.utils import check_array
 
 from ..checks import as_matrix, as_targets, check_grid, check_integer, check_option
-from ..exceptions import HyperparameterError, InputError
+from ..exceptions import InputError
 from ..formulations.componentwise import column_groups, component_columns_gram
 from ..formulations.componentwise_basis import ComponentBasis
 from ..formulations.componentwise_gnc import component_dimensions
@@ -224,18 +224,11 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     check_option(rule, KERNEL_CHOICE_RULES, "rule")
     check_option(method, ("auto", "factors", "dense"), "method")
     check_integer(max_passes, "max_passes")
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
-    if X.ndim != 2 or X.shape[0] != y.shape[0] or y.shape[0] < 3:
-        raise InputError(f"X must be (N, n_features) with N = len(y) >= 3; got X {X.shape}, "
-                         f"y of length {y.shape[0]}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
-        raise InputError("X and y must be finite (no NaN or inf)")
-    g_arr = np.atleast_1d(np.asarray(gammas, dtype=np.float64))
-    if g_arr.size == 0 or not np.all(np.isfinite(g_arr) & (g_arr > 0)):
-        raise HyperparameterError(f"gammas must be finite positive numbers, got {g_arr.tolist()}")
+    X = as_matrix(X, min_samples=3)
+    y = as_targets(y, X.shape[0])
+    check_grid(gammas, "gammas", flat=True)             # checked once, before any fit
     comps = list(components)
-    sel0 = sorted({int(d) for d in selected})
+    sel0 = sorted({check_integer(d, "a selected component", low=0, error=InputError) for d in selected})
     if any(d < 0 or d >= len(comps) for d in sel0):
         raise InputError(f"selected components {sel0} out of range [0, {len(comps) - 1}]")
     groups = column_groups(comps)

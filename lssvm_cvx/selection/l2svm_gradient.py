@@ -309,10 +309,10 @@ def select_gradient(X: Any, y: Any, *, sigma2: float, lam: float, criterion: str
     if not lo < hi:
         raise HyperparameterError(f"need lam_bounds[0] < lam_bounds[1], got {lam_bounds!r}")
     check_integer(max_iter, "max_iter")
-    Xa = np.asarray(X, dtype=np.float64)
-    if Xa.ndim != 2:
-        raise InputError(f"X must be 2-D, got shape {Xa.shape}")
+    Xa = as_matrix(X, min_samples=2)
     ypm = binary_labels(y)[0]
+    if ypm.shape[0] != Xa.shape[0]:
+        raise InputError(f"y has {ypm.shape[0]} labels but X has {Xa.shape[0]} samples")
     t0 = time.perf_counter()
     D = sq_dists(Xa)
     cache: dict[str, Any] = {"E": None, "theta": None, "bv": None}

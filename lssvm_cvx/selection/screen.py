@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ..checks import as_gram, as_matrix, check_integer
+from ..checks import as_gram, as_matrix, as_targets, check_grid, check_integer
 from ..exceptions import InputError
 from ..formulations.regularized import RegularizedLSSVM
 from ..kernels.psd import psd_eigh
@@ -139,10 +139,11 @@ def screen_loo(F: np.ndarray, Y: np.ndarray, weights: Any, criterion: str, *,
     numpy.ndarray of shape (len(weights),)
         The criterion at each weight (lower is better).
     """
+    F = as_matrix(F, name="F")
     n, q = F.shape
-    ws = np.asarray(weights, dtype=np.float64).reshape(-1)
-    Y2 = np.asarray(Y, dtype=np.float64).reshape(n, -1)
-    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    ws = check_grid(weights, "weights", flat=True)
+    Y2 = as_targets(Y, n, name="Y", columns=True).reshape(n, -1)
+    s = np.ones(n) if sample_weight is None else as_targets(sample_weight, n, name="sample_weight")
     sw, total = np.sqrt(s), float(s.sum())
     G = sw[:, None] * (F - (s @ F) / total)
     Yc = sw[:, None] * (Y2 - (s @ Y2) / total)
