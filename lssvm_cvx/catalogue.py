@@ -25,7 +25,6 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from .checks import check_option
 from .harness.files import atomic_write
 
 __all__ = ["catalogue", "refresh", "source_hash", "list_line", "paper_short", "plain_text",
@@ -402,6 +401,8 @@ def show_text(entry: dict[str, Any], view: str = "text") -> str:
     str
         The text, without a final newline.
     """
+    from .checks import check_option  # here: the CLI's listing must not import scikit-learn
+
     check_option(view, ("text", "latex", "source"), "view")
     e = entry
     if view == "latex":
