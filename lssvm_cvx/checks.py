@@ -18,7 +18,7 @@ from sklearn.utils import check_array
 from .exceptions import HyperparameterError, InputError, LabelError, LssvmCvxError
 
 __all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "binary_labels", "encode_labels",
-           "check_gamma", "check_positive", "check_integer", "check_grid", "check_option",
+           "check_gamma", "check_number", "check_positive", "check_integer", "check_grid", "check_option",
            "named_message"]
 
 
@@ -147,14 +147,25 @@ def check_positive(value: Any, name: str, *, allow_zero: bool = False,
     """``float(value)`` if it is a finite number > 0 (``allow_zero``: >= 0; not a bool or a
     string), else ``error`` (default :class:`HyperparameterError`) naming ``name``."""
     bound = ">= 0" if allow_zero else "> 0"
+    v = check_number(value, name, error=error, bound=bound)
+    if v < 0 or (v == 0 and not allow_zero):
+        raise error(f"{name} must be a finite number {bound}, got {value!r}")
+    return v
+
+
+def check_number(value: Any, name: str, *, error: type[LssvmCvxError] = HyperparameterError,
+                 bound: str = "") -> float:
+    """``float(value)`` if it is one finite real number (not a bool, a string or an array),
+    else ``error`` naming ``name`` (``bound``, e.g. ``"> 0"``, is added to the message)."""
+    what = f"a number {bound}".rstrip()
     try:
         if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
             raise ValueError  # a ragged list raises it in np.ndim
         v = float(value)
     except (TypeError, ValueError):
-        raise error(f"{name} must be a number {bound}, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise error(f"{name} must be a finite number {bound}, got {value!r}")
+        raise error(f"{name} must be {what}, got {value!r}") from None
+    if not np.isfinite(v):
+        raise error(f"{name} must be a finite {what[2:]}, got {value!r}")
     return v
 
 

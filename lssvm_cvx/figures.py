@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_integer
+from .checks import check_integer, check_positive
 from .exceptions import HyperparameterError, InputError, NotSupportedError
 
 __all__ = ["OKABE_ITO", "MAX_DPI", "slide_rc", "slide_style", "save_figure",
@@ -60,16 +60,6 @@ MAX_DPI = 1200.0
 PNG_DPI = 200.0
 
 
-def _positive(value: Any, name: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a positive number, got {value!r}") from None
-    if isinstance(value, bool) or not np.isfinite(v) or v <= 0:
-        raise HyperparameterError(f"{name} must be a positive finite number, got {value!r}")
-    return v
-
-
 def slide_rc(font_scale: float = 1.0) -> dict[str, Any]:
     """The rcParams of :func:`slide_style`.
 
@@ -85,7 +75,7 @@ def slide_rc(font_scale: float = 1.0) -> dict[str, Any]:
     """
     from cycler import cycler
 
-    s = _positive(font_scale, "font_scale")
+    s = check_positive(font_scale, "font_scale")
     return {
         "figure.figsize": (6.4, 4.8), "figure.dpi": 100, "savefig.dpi": PNG_DPI,
         "savefig.bbox": "tight", "savefig.pad_inches": 0.05,
@@ -157,7 +147,7 @@ def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: float | None = N
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise InputError(f"path must end in .svg or .png, got {str(out)!r}")
-    res = PNG_DPI if dpi is None else _positive(dpi, "dpi")
+    res = PNG_DPI if dpi is None else check_positive(dpi, "dpi")
     if res > MAX_DPI:
         raise HyperparameterError(f"dpi must be at most {MAX_DPI:g}, got {dpi!r}")
     metadata = {"Date": None} if fmt == "svg" else {"Software": "lssvm-cvx"}

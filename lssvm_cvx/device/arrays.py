@@ -12,7 +12,7 @@ import contextvars
 from collections.abc import Iterator
 from typing import Any
 
-from ..exceptions import HyperparameterError
+from ..checks import check_positive
 
 __all__ = ["array_api_dispatch", "dispatching", "foreign_array", "on_accelerator", "positive"]
 
@@ -68,10 +68,4 @@ def on_accelerator(X: Any) -> bool:
 def positive(value: Any, name: str = "gamma") -> float:
     """``value`` as a positive finite float; anything else is a one-line
     :class:`HyperparameterError` naming ``name``."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a positive number, got {value!r}") from None
-    if not v > 0 or v == float("inf"):
-        raise HyperparameterError(f"{name} must be a positive finite number, got {value!r}")
-    return v
+    return check_positive(value, name)

@@ -41,6 +41,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..selection.auto import CRITERIA, auto_search
 from ..terms.gradient_basis import MARGINS, basis_transform
 from ..linalg.threads import small_system_blas
+from ..checks import check_positive
 from ..exceptions import ConditioningWarning, HyperparameterError, InputError
 from .auto_device import (auto_calibration_targets, auto_decision_device,
                           auto_interval_device, auto_labels_device, auto_proba_device,
@@ -413,11 +414,8 @@ class AutoLSSVMRegressor(DeviceModelMixin, RegressorMixin, _AutoBase):
         centred at ``x_i`` (only ``y_i`` is left out).
         """
         check_fitted(self, "coef_")
-        try:
-            cov = float(coverage)
-        except (TypeError, ValueError):
-            raise HyperparameterError(f"coverage must be a number in (0, 1), got {coverage!r}") from None
-        if not 0 < cov < 1:
+        cov = check_positive(coverage, "coverage")
+        if not cov < 1:
             raise HyperparameterError(f"coverage must be in (0, 1), got {coverage!r}")
         if getattr(self, "sample_weighted_", False):
             raise InputError("predict_interval assumes exchangeable, unweighted observations "

@@ -30,7 +30,6 @@ from .search_results import search_results
 __all__ = ["L2SVMClassifier"]
 
 
-
 class L2SVMClassifier(BestOfSearch, BinaryClassifierMixin, KernelMixin, ClassifierMixin,
                       BaseEstimator):
     """Binary ℓ2-SVM (squared hinge loss), Bonidal et al. (2013) Problems 1-2.

@@ -7,13 +7,12 @@ objectives are in :mod:`lssvm_cvx.formulations.multiobjective`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from numbers import Real
 from typing import Any, ClassVar, TypeVar
 
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, as_targets
+from ..checks import as_matrix, as_targets, check_positive
 from ..exceptions import HyperparameterError
 from ..kernels.base import RBF, Polynomial
 from ..kernels.psd import psd_eigh
@@ -404,8 +403,7 @@ class WeightedSumAlphaKRR(AlphaKRR):
 
     def validate(self) -> None:
         super().validate()
-        if not isinstance(self.nu, Real) or not np.isfinite(self.nu) or self.nu <= 0:
-            raise HyperparameterError(f"nu must be a finite number > 0, got {self.nu!r}")
+        check_positive(self.nu, "nu")
 
     def parameter_values(self) -> dict[str, Any]:
         return {"nu": float(self.nu)}

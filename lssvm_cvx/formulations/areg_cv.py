@@ -142,7 +142,11 @@ def omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
     """``Ω_CV`` of eq. (45): the blocks ``Ω_{V_l V_l}`` on the diagonal, zero elsewhere
     (``folds``: a partition of the points, :func:`~lssvm_cvx.linalg.folds.check_folds`)."""
     Omega = as_gram(Omega)
-    folds = check_folds(folds, Omega.shape[0])
+    return _omega_cv(Omega, check_folds(folds, Omega.shape[0]))
+
+
+def _omega_cv(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`omega_cv` on a checked Gram and partition."""
     out = np.zeros_like(Omega)
     for f in folds:
         out[np.ix_(f, f)] = Omega[np.ix_(f, f)]
@@ -154,8 +158,9 @@ def fast_cv_matrices(Omega: np.ndarray, folds: Sequence[np.ndarray]) -> tuple[np
     ``A = ((L-2)/(L-1)) Ω + (1/(L-1)) Ω_CV``, and the third block row of eq. (52) as derived in
     the module docstring, ``D = (L Ω_CV - Ω)/(L-1)`` (so that ``Dα + (ē - e^v) = 0``)."""
     Omega = as_gram(Omega)
+    folds = check_folds(folds, Omega.shape[0])   # before len(): an int is refused by name
     L = len(folds)
-    Ocv = omega_cv(Omega, folds)
+    Ocv = _omega_cv(Omega, folds)
     A = ((L - 2) * Omega + Ocv) / (L - 1)
     D = (L * Ocv - Omega) / (L - 1)
     return A, D

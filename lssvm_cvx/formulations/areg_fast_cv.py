@@ -11,7 +11,8 @@ from typing import Any, ClassVar
 import cvxpy as cp
 import numpy as np
 
-from ..exceptions import HyperparameterError, NotSupportedError
+from ..checks import check_positive
+from ..exceptions import NotSupportedError
 from ..kernels import RBF, Kernel
 from ..linalg.lstsq import LSQR_ITER, constrained_lstsq
 from ..solution import Solution
@@ -64,13 +65,7 @@ class ARegFastCV(FoldData):
         self.xi = xi
 
     def _xi(self) -> float:
-        try:
-            xi = float(self.xi)
-        except (TypeError, ValueError):
-            raise HyperparameterError(f"xi must be a number > 0, got {self.xi!r}") from None
-        if not np.isfinite(xi) or xi <= 0:
-            raise HyperparameterError(f"xi must be a finite number > 0, got {self.xi!r}")
-        return xi
+        return check_positive(self.xi, "xi")
 
     def validate(self) -> None:
         super().validate()

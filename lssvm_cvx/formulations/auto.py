@@ -52,8 +52,8 @@ from typing import Any, ClassVar, TypeVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_matrix, check_option
-from ..exceptions import HyperparameterError, NotPSDError
+from ..checks import as_matrix, check_option, check_positive
+from ..exceptions import NotPSDError
 from ..linalg.engine import decompose
 from ..linalg.penalties import normalizers
 from ..linalg.quadratic import QuadraticSystem
@@ -70,14 +70,7 @@ AUTO_PAPER = "Sorber, L. (2017), Auto LS-SVM, technical note, 25 August 2017"
 
 
 def _weight(value: Any, name: str, *, positive: bool = False) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"{name} must be a number >= 0, got {value!r}") from None
-    if not np.isfinite(v) or v < 0 or (positive and v == 0):
-        raise HyperparameterError(
-            f"{name} must be a finite number {'> 0' if positive else '>= 0'}, got {value!r}")
-    return v
+    return check_positive(value, name, allow_zero=not positive)
 
 
 _AutoT = TypeVar("_AutoT", bound="AutoLSSVM")

@@ -47,7 +47,7 @@ from typing import Any, ClassVar, cast
 import cvxpy as cp
 import numpy as np
 
-from ..checks import as_gram, as_matrix, as_targets, check_option, check_positive
+from ..checks import as_gram, as_matrix, as_targets, check_number, check_option, check_positive
 from ..exceptions import InputError, NotPSDError
 from ..kernels import RBF, Kernel
 from ..kernels.base import check_psd
@@ -88,7 +88,12 @@ def exact_factor(K: np.ndarray, *, name: str = "kernel matrix") -> np.ndarray:
 def dual_objective(H: np.ndarray, lam: float, alpha: np.ndarray) -> float:
     """Problem 2's objective ``W(α) = -½ α^T H(λ) α + 1^T α`` (to be maximised)."""
     H = as_gram(H, name="H")
-    alpha, lam = as_targets(alpha, H.shape[0], name="alpha"), check_positive(lam, "lam")
+    return _dual_value(H, check_positive(lam, "lam"), alpha)
+
+
+def _dual_value(H: np.ndarray, lam: float, alpha: Any) -> float:
+    """:func:`dual_objective` at a checked ``H`` and ``λ`` (``α`` is checked here)."""
+    alpha = as_targets(alpha, H.shape[0], name="alpha")
     return float(-0.5 * alpha @ (H @ alpha) - 0.25 * lam * alpha @ alpha + alpha.sum())
 
 
@@ -97,7 +102,7 @@ def primal_objective(K: np.ndarray, y: np.ndarray, lam: float, alpha: np.ndarray
     ``ξ_i = max(0, 1 - y_i h(x_i))``: ``||ξ||² + (λ/2) (y∘α)^T K (y∘α)``."""
     K = as_gram(K, name="K")
     y, alpha = as_targets(y, K.shape[0]), as_targets(alpha, K.shape[0], name="alpha")
-    lam, b = check_positive(lam, "lam"), float(as_targets([b], 1, name="b")[0])
+    lam, b = check_positive(lam, "lam"), check_number(b, "b", error=InputError)
     c = alpha * y
     f = K @ c
     xi = np.maximum(0.0, 1.0 - y * (f + b))
@@ -350,7 +355,7 @@ class L2SVMDual(_L2SVMBase):
 
     def dual_objective(self, alpha: np.ndarray) -> float:
         """Problem 2's objective ``-½ α^T H(λ) α + 1^T α``."""
-        return dual_objective(self.H, self._lam(), alpha)
+        return _dual_value(self.H, self._lam(), alpha)   # H: the formulation's own, checked
 
     def closed_form(self) -> Solution:
         E, alpha, a0 = self._active()

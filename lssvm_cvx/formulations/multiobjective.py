@@ -59,7 +59,7 @@ from typing import Any, cast
 import numpy as np
 import scipy.linalg as sla
 
-from ..checks import as_matrix, as_targets, check_integer, check_option
+from ..checks import as_matrix, as_targets, check_integer, check_option, check_positive
 from ..exceptions import HyperparameterError
 from ..kernels.base import sq_dists
 from ..linalg import Cholesky
@@ -96,16 +96,15 @@ R_BOUNDS = (0.8, 1.0)  # §V: r ∈ [0.8, 1]
 
 def check_r(r: Any) -> float:
     """``r ∈ (0, 1]`` (share of the centred Gram's trace kept by KPCR)."""
-    if not isinstance(r, Real) or isinstance(r, bool) or not np.isfinite(float(r)) or not 0 < float(r) <= 1:
+    v = check_positive(r, "r")
+    if v > 1:
         raise HyperparameterError(f"r must be a number in (0, 1], got {r!r}")
-    return float(r)
+    return v
 
 
 def check_lam(lam: Any) -> float:
     """Return ``lam`` as a float after checking it is finite and > 0."""
-    if not isinstance(lam, Real) or isinstance(lam, bool) or not np.isfinite(float(lam)) or float(lam) <= 0:
-        raise HyperparameterError(f"lam (lambda) must be a finite number > 0, got {lam!r}")
-    return float(lam)
+    return check_positive(lam, "lam (lambda)")
 
 
 def check_degree(degree: Any) -> int:
@@ -154,9 +153,7 @@ class _Objectives:
         self.n = self.X.shape[0]
         self.kernel = check_kernel_name(kernel)
         self.degree = check_degree(degree)
-        if not isinstance(t, Real) or not np.isfinite(float(t)) or float(t) < 0:
-            raise HyperparameterError(f"t must be a finite number >= 0, got {t!r}")
-        self.t = float(t)
+        self.t = check_positive(t, "t", allow_zero=True)
         self.complexity = check_complexity(complexity)
         self._last: tuple[bytes, dict] | None = None
         self._poly: PolynomialRoughness | None = None

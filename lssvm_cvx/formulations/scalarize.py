@@ -54,13 +54,12 @@ minimiser is returned, possibly a dominated one — see §III-C, Fig. 3, reprodu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Real
 from typing import Any
 
 import cvxpy as cp
 import numpy as np
 
-from ..checks import check_grid
+from ..checks import check_grid, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..solvers import solve_problem
 from .base import BuiltProblem
@@ -148,9 +147,7 @@ def _eps_parameter(eps: Any, k: int) -> cp.Parameter:
 
 def check_s(s: Any) -> float:
     """Return ``s`` as a float after checking it is finite and > 0."""
-    if not isinstance(s, Real) or isinstance(s, bool) or not np.isfinite(float(s)) or float(s) <= 0:
-        raise HyperparameterError(f"s must be a finite number > 0, got {s!r}")
-    return float(s)
+    return check_positive(s, "s")
 
 
 def _vars_of(exprs: Sequence[cp.Expression]) -> dict[str, cp.Variable]:

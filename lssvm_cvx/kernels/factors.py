@@ -50,7 +50,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from ..checks import check_integer, check_option
+from ..checks import check_integer, check_option, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .base import Kernel, Precomputed
 
@@ -143,13 +143,7 @@ def _check_rank(rank: Any, m: int, what: str = "rank") -> int | None:
 def _check_threshold(threshold: Any) -> float | None:
     if threshold is None:
         return None
-    try:
-        t = float(threshold)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"threshold must be a number >= 0 or None, got {threshold!r}") from None
-    if not np.isfinite(t) or t < 0:
-        raise HyperparameterError(f"threshold must be a finite number >= 0, got {threshold!r}")
-    return t
+    return check_positive(threshold, "threshold (a number >= 0 or None)", allow_zero=True)
 
 
 def _keep(values: np.ndarray, threshold: float | None, rank: int | None) -> np.ndarray:

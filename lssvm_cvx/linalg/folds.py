@@ -119,6 +119,10 @@ def disjoint_folds(folds: Sequence[Any], n: int, *, cover: bool = False) -> list
     """
     rule = (f"folds must partition the {n} points: disjoint, non-empty index sets that cover "
             "every point" if cover else f"folds must be disjoint, non-empty index sets into {n} points")
+    if isinstance(folds, (str, bytes)) or not isinstance(folds, Iterable) \
+            or getattr(folds, "ndim", 1) == 0:
+        raise InputError(f"folds must be a sequence of index sets, got {type(folds).__name__} "
+                         f"{folds!r} ({rule})")
     try:
         out = [index_set(f, n, f"fold {k}") for k, f in enumerate(folds)]
     except InputError as exc:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_integer, check_option
+from ..checks import check_integer, check_option, check_positive
 from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
@@ -131,9 +131,7 @@ def tikhonov_lstsq(A: np.ndarray, g: np.ndarray, mu: float | str = "gcv", *,
         mu_v = float(mus[k])
         info.update(gcv=curve, grid=mus, at_boundary=k in (0, mus.size - 1))
     else:
-        if isinstance(mu, bool) or not np.isfinite(mu) or mu <= 0:
-            raise HyperparameterError(f"mu must be a finite number > 0 or 'gcv', got {mu!r}")
-        mu_v = float(mu)
+        mu_v = check_positive(mu, "mu")
     info["mu"] = mu_v
     x = Vt.T @ (s / (s ** 2 + mu_v) * beta)
     return x, info

@@ -39,6 +39,8 @@ SYMMETRY_RTOL = 1e-7
 def check_weight(name: str, w: Any) -> float:
     """``w`` as a float, refused (:class:`HyperparameterError`) unless finite and ``>= 0``."""
     try:
+        if isinstance(w, (bool, np.bool_, str, bytes)):
+            raise ValueError  # True is not a weight of 1, nor "0.5" one of 0.5
         v = float(w)
     except (TypeError, ValueError):
         raise HyperparameterError(f"the weight of term {name!r} must be a number, got {w!r}"

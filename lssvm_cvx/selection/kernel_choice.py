@@ -229,7 +229,7 @@ def choose_kernels(X: np.ndarray, y: np.ndarray,
     check_grid(gammas, "gammas", flat=True)             # checked once, before any fit
     comps = list(components)
     sel0 = sorted({check_integer(d, "a selected component", low=0, error=InputError) for d in selected})
-    if any(d < 0 or d >= len(comps) for d in sel0):
+    if any(d >= len(comps) for d in sel0):
         raise InputError(f"selected components {sel0} out of range [0, {len(comps) - 1}]")
     groups = column_groups(comps)
     group_of = {d: tuple(comps[d][1]) for d in range(len(comps))}

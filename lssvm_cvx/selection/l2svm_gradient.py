@@ -149,6 +149,12 @@ def radius_margin_gradient(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: fl
         Solver of the enclosing-ball QP.
     """
     K, dK, y = _inputs(K, dK, y)
+    return _radius_margin(K, dK, y, lam, E0, solver)
+
+
+def _radius_margin(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: float,
+                   E0: np.ndarray | None, solver: str) -> BoundValue:
+    """:func:`radius_margin_gradient` on checked inputs (:func:`select_gradient`'s loop)."""
     m = y.size
     st = _solve(K, y, lam, E0)
     E, a = st.E, y[st.E] * st.alpha_E
@@ -189,6 +195,12 @@ def span_gradient(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: float, *, e
     """
     eta = check_positive(eta, "eta", allow_zero=True)
     K, dK, y = _inputs(K, dK, y)
+    return _span(K, dK, y, lam, eta, A, B, E0)
+
+
+def _span(K: np.ndarray, dK: np.ndarray, y: np.ndarray, lam: float, eta: float, A: float,
+          B: float, E0: np.ndarray | None) -> BoundValue:
+    """:func:`span_gradient` on checked inputs (:func:`select_gradient`'s loop)."""
     m = y.size
     st = _solve(K, y, lam, E0)
     E, al = st.E, st.alpha_E
@@ -305,6 +317,7 @@ def select_gradient(X: Any, y: Any, *, sigma2: float, lam: float, criterion: str
     check_option(criterion, CRITERIA, "criterion")
     sigma2 = check_positive(sigma2, "sigma2")
     lam = check_positive(lam, "lam")
+    eta = check_positive(eta, "eta", allow_zero=True)   # the loop's criteria take it checked
     lo, hi = (check_positive(v, "lam_bounds") for v in lam_bounds)
     if not lo < hi:
         raise HyperparameterError(f"need lam_bounds[0] < lam_bounds[1], got {lam_bounds!r}")
@@ -322,9 +335,9 @@ def select_gradient(X: Any, y: Any, *, sigma2: float, lam: float, criterion: str
         s2, lm = float(np.exp(theta[0])), float(np.exp(theta[1]))
         K, dK = rbf_gram_and_derivative(Xa, s2, D)
         if criterion == "span":
-            bv = span_gradient(K, dK, ypm, lm, eta=eta, A=A, B=B, E0=cache["E"])
+            bv = _span(K, dK, ypm, lm, eta, A, B, cache["E"])
         else:
-            bv = radius_margin_gradient(K, dK, ypm, lm, E0=cache["E"], solver=solver)
+            bv = _radius_margin(K, dK, ypm, lm, cache["E"], solver)
         cache.update(E=bv.state.E, theta=theta.copy(), bv=bv)
         history.append({"sigma2": s2, "lam": lm, "value": bv.value,
                         "grad_norm": float(np.linalg.norm(bv.grad))})

@@ -32,6 +32,7 @@ from ..formulations.scalarize import check_s
 from ..kernels.base import RBF, Polynomial
 from ..linalg.folds import make_folds
 from ..linalg.scores import gcv_score
+from ..solvers import check_backend
 from .lssvm import gamma_sweep
 from .pareto import ParetoFront, select_ideal_point, trace_front
 from .pareto_nlp import NLPFront, trace_fronts_nlp
@@ -558,6 +559,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     the whole sweep) or ``"closed_form"`` (the spectral path of :class:`SpectralPath`).
     Returns the front, the chosen α and the sweep timings.
     """
+    check_integer(n_eps, "n_eps", low=1)
     cls = ParetoAlphaKRR if check_option(method, ("modified_eps", "eps"), "method") == "modified_eps" \
         else EpsAlphaKRR
     form = cls(X, y, kernel=kernel, complexity=complexity, eps=1.0, s=s)
@@ -572,7 +574,7 @@ def alpha_front(X: Any, y: Any, kernel: Any, *, complexity: str = "roughness",
     bounds = z[1] + (max(hi, z[1] * 1.001 + 1e-9) - z[1]) * np.logspace(-4, 0, n_eps)
     bounds = np.maximum(bounds, 1e-12)
     eps_vals = bounds / s if method == "modified_eps" else bounds
-    if isinstance(solver, str) and solver == "closed_form":  # the spectral path: one eigh, O(r) per ε
+    if check_backend(solver) == "closed_form":  # the spectral path: one eigh, O(r) per ε
         t0 = time.perf_counter()
         sp = form.path()
         F, C, times = [], [], []

@@ -62,12 +62,11 @@ The L2 complexity of eq. (22) is ``α'Kα`` (:func:`l2_complexity`); the RKHS no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
-from ..checks import as_gram, as_matrix, as_targets, check_integer, check_positive
+from ..checks import as_gram, as_matrix, as_targets, check_integer, check_number, check_positive
 from ..exceptions import HyperparameterError, InputError
 from ..kernels.base import RBF, Kernel, Polynomial, sq_dists
 
@@ -222,9 +221,7 @@ class RBFRoughness(Roughness):
 
     def __init__(self, X: Any, sigma2: float):
         X = _X(X)
-        if not isinstance(sigma2, Real) or not np.isfinite(sigma2) or sigma2 <= 0:
-            raise HyperparameterError(f"sigma2 must be a finite number > 0, got {sigma2!r}")
-        self.sigma2 = float(sigma2)
+        self.sigma2 = check_positive(sigma2, "sigma2")
         self.D = sq_dists(X)
         K = np.exp(-self.D / self.sigma2)
         s = self.sigma2
@@ -353,7 +350,7 @@ def fourier_l2_norm(a0: float, a: Any, b: Any) -> float:
     """``∫_{-π}^{π} f(x)² dx`` for ``f = a0 + Σ_k a_k sin kx + b_k cos kx`` (eq. 19, corrected:
     the constant term contributes ``2π a0²``; the paper prints ``2π a0``)."""
     a, b = _fourier(a, b)
-    a0 = float(as_targets([a0], 1, name="a0")[0])
+    a0 = check_number(a0, "a0", error=InputError)
     return float(2 * np.pi * a0**2 + np.pi * np.sum(a**2 + b**2))
 
 
