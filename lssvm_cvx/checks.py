@@ -157,15 +157,15 @@ def check_number(value: Any, name: str, *, error: type[LssvmCvxError] = Hyperpar
                  bound: str = "") -> float:
     """``float(value)`` if it is one finite real number (not a bool, a string or an array),
     else ``error`` naming ``name`` (``bound``, e.g. ``"> 0"``, is added to the message)."""
-    what = f"a number {bound}".rstrip()
+    what = f"number {bound}".rstrip()
     try:
         if isinstance(value, (bool, np.bool_, str, bytes)) or np.ndim(value) > 0:
             raise ValueError  # a ragged list raises it in np.ndim
         v = float(value)
     except (TypeError, ValueError):
-        raise error(f"{name} must be {what}, got {value!r}") from None
+        raise error(f"{name} must be a {what}, got {value!r}") from None
     if not np.isfinite(v):
-        raise error(f"{name} must be a finite {what[2:]}, got {value!r}")
+        raise error(f"{name} must be a finite {what}, got {value!r}")
     return v
 
 

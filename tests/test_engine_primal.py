@@ -263,7 +263,7 @@ def test_a_declared_definite_term_is_checked():
     with pytest.raises(HyperparameterError, match=r"need ridge > 0 and rough >= 0, got "
                                                   r"ridge=0\.0, rough=0\.0"):
         dec.system({"ridge": 0.0})
-    with pytest.raises(HyperparameterError, match=r"term 'rough' must be finite and >= 0, got "
+    with pytest.raises(HyperparameterError, match=r"term 'rough' must be a finite number >= 0, got "
                                                   r"-2\.0"):     # the weights' own check
         dec.system({"rough": -2.0})
     # an undeclared identity keeps weight 0 (C of an m < N design is definite)

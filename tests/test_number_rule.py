@@ -51,7 +51,7 @@ def _sites():
     from lssvm_cvx.formulations.areg_fast_cv import ARegFastCV
     from lssvm_cvx.formulations.auto import AutoLSSVM
     from lssvm_cvx.formulations.l2svm import primal_objective
-    from lssvm_cvx.formulations.multiobjective import KRRObjectives
+    from lssvm_cvx.formulations.multiobjective import KPCRObjectives, KRRObjectives
     from lssvm_cvx.kernels import RBF
     from lssvm_cvx.kernels.factors import eigen_factor
     from lssvm_cvx.linalg.lstsq import tikhonov_lstsq
@@ -66,6 +66,8 @@ def _sites():
         "Auto LS-SVM gamma=True": lambda: AutoLSSVM(X, y, gamma=True).validate(),
         "weighted-sum alpha KRR nu=True": lambda: WeightedSumAlphaKRR(X, y, nu=True).validate(),
         "KRR objectives t=True": lambda: KRRObjectives(X, y, t=True),
+        "KPCR objectives delta_r='0.1'": lambda: KPCRObjectives(X, y, delta_r="0.1"),
+        "KPCR objectives delta_r=nan": lambda: KPCRObjectives(X, y, delta_r=np.nan),
         "RBF roughness sigma2=True": lambda: RBFRoughness(X, True),
         "eigen_factor threshold='0'": lambda: eigen_factor(K, threshold="0"),
         "tikhonov_lstsq mu=None": lambda: tikhonov_lstsq(K, y, mu=None),
@@ -89,6 +91,31 @@ SITES = sorted(_sites())
 def test_a_parameter_that_is_not_one_finite_number_is_refused(name):
     with pytest.raises(LssvmCvxError, match="must be a"):
         _sites()[name]()
+
+
+def test_a_term_weight_and_a_threshold_are_refused_in_the_rule_s_words():
+    """The engine's term weights go through :func:`check_positive` (twenty-second session:
+    ``check_weight`` converted with its own ``float()``), naming the term; ``eigen_factor``
+    names its parameter ``threshold`` (it was "threshold (a number >= 0 or None)")."""
+    from lssvm_cvx.formulations.multiobjective import KPCRObjectives
+    from lssvm_cvx.kernels.factors import eigen_factor
+    from lssvm_cvx.linalg.engine import RKHS, decompose
+
+    K = np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    for w, words in ((np.nan, "a finite number >= 0, got nan"), (-1, "a finite number >= 0"),
+                     ("1", "a number >= 0, got '1'"), (True, "a number >= 0, got True"),
+                     (np.ones(2), "a number >= 0")):
+        with pytest.raises(HyperparameterError,
+                           match=re.escape(f"weight of term 'r' must be {words}")):
+            decompose(K, 1.0, {"r": (RKHS, w)})
+    assert decompose(K, 1.0, {"r": (RKHS, np.float32(0.5))}).weights()["r"] == 0.5
+    with pytest.raises(HyperparameterError, match=r"^threshold must be a finite number >= 0, got -1"):
+        eigen_factor(K, threshold=-1.0)
+    for d in (0.1, np.float32(0.25), 0.49):
+        assert KPCRObjectives(X, y, delta_r=d).delta_r == d
+    for d in (0.0, 0.5, -0.1):
+        with pytest.raises(HyperparameterError, match=r"^delta_r must be in \(0, 0.5\)"):
+            KPCRObjectives(X, y, delta_r=d)
 
 
 def test_predict_interval_refuses_a_coverage_given_as_a_string():
@@ -170,17 +197,14 @@ def _own_number_rules() -> set[tuple[str, int]]:
 
 #: the sites left, each guarded otherwise: the CLI's argparse type
 #: (its own exception class), the harness's report cells and the sweep file's cells (a
-#: missing value is NaN, a text cell stays text), the
-#: engine's term weights (their message names the term; bool and str refused since
-#: 2026-12-01), a kernel's ``__mul__`` (a number is a scale), the KPCR ``delta_r`` range
+#: missing value is NaN, a text cell stays text), a kernel's ``__mul__`` (a number is a
+#: scale)
 OWN_NUMBER_RULE = {
     ("cli.py", "float() in try"),
     ("harness/sweep_files.py", "float() in try"),
     ("harness/sweep_report.py", "float() in try"),
     ("harness/warm.py", "float() in try"),
-    ("linalg/problem_checks.py", "float() in try"),
     ("kernels/base.py", "isinstance Real"),
-    ("formulations/multiobjective.py", "isinstance Real"),
 }
 
 

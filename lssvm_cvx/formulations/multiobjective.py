@@ -53,13 +53,12 @@ Paper slips handled here (see also :mod:`lssvm_cvx.terms.roughness`)
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any, cast
 
 import numpy as np
 import scipy.linalg as sla
 
-from ..checks import as_matrix, as_targets, check_integer, check_option, check_positive
+from ..checks import as_matrix, as_targets, check_integer, check_number, check_option, check_positive
 from ..exceptions import HyperparameterError
 from ..kernels.base import sq_dists
 from ..linalg import Cholesky
@@ -324,9 +323,9 @@ class KPCRObjectives(_Objectives):
     def __init__(self, X: Any, y: Any, kernel: str = "rbf", *, degree: int = 2, t: float = 1.0,
                  complexity: str = "roughness", delta_r: float = 0.01):
         super().__init__(X, y, kernel, degree=degree, t=t, complexity=complexity)
-        if not isinstance(delta_r, Real) or not 0 < delta_r < 0.5:
+        self.delta_r = check_number(delta_r, "delta_r", bound="in (0, 0.5)")
+        if not 0 < self.delta_r < 0.5:
             raise HyperparameterError(f"delta_r must be in (0, 0.5), got {delta_r!r}")
-        self.delta_r = float(delta_r)
         self.yc = self.y - self.y.mean()
         self._eig: tuple[float | None, np.ndarray, np.ndarray] | None = None
 

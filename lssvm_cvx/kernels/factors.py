@@ -143,7 +143,7 @@ def _check_rank(rank: Any, m: int, what: str = "rank") -> int | None:
 def _check_threshold(threshold: Any) -> float | None:
     if threshold is None:
         return None
-    return check_positive(threshold, "threshold (a number >= 0 or None)", allow_zero=True)
+    return check_positive(threshold, "threshold", allow_zero=True)
 
 
 def _keep(values: np.ndarray, threshold: float | None, rank: int | None) -> np.ndarray:

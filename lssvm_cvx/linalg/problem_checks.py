@@ -25,8 +25,8 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
-from ..checks import check_grid
-from ..exceptions import HyperparameterError, InputError, InputTypeError
+from ..checks import check_grid, check_positive
+from ..exceptions import InputError, InputTypeError
 from .arrays import check_finite
 
 __all__ = ["check_terms", "check_weight", "check_weights_array", "check_gram",
@@ -37,18 +37,9 @@ SYMMETRY_RTOL = 1e-7
 
 
 def check_weight(name: str, w: Any) -> float:
-    """``w`` as a float, refused (:class:`HyperparameterError`) unless finite and ``>= 0``."""
-    try:
-        if isinstance(w, (bool, np.bool_, str, bytes)):
-            raise ValueError  # True is not a weight of 1, nor "0.5" one of 0.5
-        v = float(w)
-    except (TypeError, ValueError):
-        raise HyperparameterError(f"the weight of term {name!r} must be a number, got {w!r}"
-                                  ) from None
-    if not (np.isfinite(v) and v >= 0):
-        raise HyperparameterError(f"the weight of term {name!r} must be finite and >= 0, "
-                                  f"got {w!r}")
-    return v
+    """``w`` as a float, refused (:class:`HyperparameterError`) unless one finite number
+    ``>= 0`` (:func:`lssvm_cvx.checks.check_positive`: not a bool, a string or an array)."""
+    return check_positive(w, f"the weight of term {name!r}", allow_zero=True)
 
 
 def check_weights_array(name: str, values: Any) -> np.ndarray:
