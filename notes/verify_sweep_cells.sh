@@ -16,7 +16,7 @@ else
   "componentwise_fusion 60 HIGHS default,low"
   "componentwise_lssvm 300 DAQP low"
   "componentwise_lssvm_classifier 300 DAQP low"
-  "componentwise_stp 300 ECOS,closed_form default,high"
+  "componentwise_stp 300 ECOS default,high"
   "pareto_krr_sum 60 CVXOPT default,high,low"
   )
 fi
