@@ -1,0 +1,60 @@
+"""Twenty-one more public helpers (linalg, kernels, terms, selection) called with the bad
+inputs of ``tests/test_helper_inputs.py`` (its ``_mutants``: a NaN in each float array, a
+string for each array or number, a fraction for each count).  Exploratory (twenty-third
+session): prints each bad call that was not refused with the package's exception, and the
+counts.  ``python notes/fuzz_more_helpers.py``.  The Pareto helpers' NaN answers are by
+design (a NaN row is an ε whose solve failed)."""
+import sys, warnings, traceback
+sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests'))
+import numpy as np
+from test_helper_inputs import _mutants, X, y, yc, K, a, c, folds, F, N
+from lssvm_cvx.exceptions import LssvmCvxError
+from lssvm_cvx.selection import pareto, lssvm as sl
+from lssvm_cvx.linalg import scores, lstsq, folds as fo, refits
+from lssvm_cvx.terms import quadratic as tq, roughness as ro, gradient_norm as gn
+from lssvm_cvx.kernels import factors, psd, RBF
+Fp = np.abs(F)
+G = np.eye(3)
+CALLS = {
+ "dominated": (pareto.dominated, (Fp[:, :2],)),
+ "non_dominated_mask": (pareto.non_dominated_mask, (Fp[:, :2],)),
+ "select_ideal_point": (pareto.select_ideal_point, (Fp[:, :2],)),
+ "ideal_point_weights": (pareto.ideal_point_weights, (Fp[:, :2], np.zeros(2), 0)),
+ "kfold_residuals": (sl.kfold_residuals, (K, y, 2.0, folds)),
+ "gamma_sweep": (sl.gamma_sweep, (K, y, [1.0, 10.0])),
+ "select_gamma_sigma2": (sl.select_gamma_sigma2, (X, y, [1.0, 10.0], [0.5, 2.0])),
+ "score_residuals": (sl.score_residuals, (a, y)),
+ "gcv_score": (scores.gcv_score, (1.0, 12, 3.0)),
+ "tikhonov_lstsq": (lstsq.tikhonov_lstsq, (F, y)),
+ "min_norm_lstsq": (lstsq.min_norm_lstsq, (F, y)),
+ "lsqr_lstsq": (lstsq.lsqr_lstsq, (F, y)),
+ "make_folds": (fo.make_folds, (12, 3)),
+ "brute_force_loo": (refits.brute_force_loo, (F, y, G, 0.1, 1.0)),
+ "knn_laplacian": (tq.knn_laplacian, (X, 3)),
+ "poly_roughness": (ro.poly_roughness, (X, 2)),
+ "gradient_norm_gram": (gn.gradient_norm_gram, (X,)),
+ "nystroem_factor": (factors.nystroem_factor, (X, RBF(1.0), 5)),
+ "icf_factor": (factors.icf_factor, (X, RBF(1.0))),
+ "pivoted_cholesky": (factors.pivoted_cholesky, (K,)),
+ "psd_factor": (psd.psd_factor, (K,)),
+}
+tot = {"valid_fail": 0, "refused": 0, "crash": 0, "answer": 0}
+for name, (fn, args) in CALLS.items():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fn(*args)
+        except Exception as e:
+            print("VALID CALL FAILS", name, type(e).__name__, e); tot["valid_fail"] += 1; continue
+        for label, i, bad in _mutants(args):
+            aa = list(args); aa[i] = bad
+            try:
+                r = fn(*aa)
+                tot["answer"] += 1
+                print("ANSWER ", name, "|", label, "|", type(r).__name__)
+            except LssvmCvxError:
+                tot["refused"] += 1
+            except Exception as e:
+                tot["crash"] += 1
+                print("CRASH  ", name, "|", label, "|", type(e).__name__, str(e)[:90])
+print(tot)
