@@ -1,9 +1,10 @@
-"""Twenty-one more public helpers (linalg, kernels, terms, selection) called with the bad
+"""Twenty-seven more public helpers (linalg, kernels, terms, selection) called with the bad
 inputs of ``tests/test_helper_inputs.py`` (its ``_mutants``: a NaN in each float array, a
 string for each array or number, a fraction for each count).  Exploratory (twenty-third
 session): prints each bad call that was not refused with the package's exception, and the
 counts.  ``python notes/fuzz_more_helpers.py``.  The Pareto helpers' NaN answers are by
-design (a NaN row is an ε whose solve failed)."""
+design (a NaN row is an ε whose solve failed), and so are ``one_se_index``'s (a grid value
+whose folds failed)."""
 import sys, warnings, traceback
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests'))
 import numpy as np
@@ -13,8 +14,11 @@ from lssvm_cvx.selection import pareto, lssvm as sl
 from lssvm_cvx.linalg import scores, lstsq, folds as fo, refits
 from lssvm_cvx.terms import quadratic as tq, roughness as ro, gradient_norm as gn
 from lssvm_cvx.kernels import factors, psd, RBF
+from lssvm_cvx.selection import componentwise_cv as ccv, kernel_choice as kc, heldout, gnc, eta_als
 Fp = np.abs(F)
 G = np.eye(3)
+L = np.abs(np.random.default_rng(1).normal(size=(4, 3)))
+splits = [(np.r_[folds[1], folds[2]], folds[0]), (np.r_[folds[0], folds[2]], folds[1])]
 CALLS = {
  "dominated": (pareto.dominated, (Fp[:, :2],)),
  "non_dominated_mask": (pareto.non_dominated_mask, (Fp[:, :2],)),
@@ -37,6 +41,13 @@ CALLS = {
  "icf_factor": (factors.icf_factor, (X, RBF(1.0))),
  "pivoted_cholesky": (factors.pivoted_cholesky, (K,)),
  "psd_factor": (psd.psd_factor, (K,)),
+ "default_xi_grid": (ccv.default_xi_grid, (y, 7)),
+ "one_se_index": (ccv.one_se_index, (np.array([3., 1., 2.]), np.array([.1, .5, .1]))),
+ "simplest_within_one_se": (kc.simplest_within_one_se, (L, [1.0, 2.0, 3.0, 4.0])),
+ "check_splits": (heldout.check_splits, (splits, 12)),
+ "check_schedule": (gnc.check_schedule, ([1.0, 0.5, 0.0],)),
+ "eta_fusion": (lambda *a: eta_als.eta_fusion(*a, kernel=RBF(1.0), max_iter=3),
+                (X[:8], y[:8], X[8:], y[8:])),
 }
 tot = {"valid_fail": 0, "refused": 0, "crash": 0, "answer": 0}
 for name, (fn, args) in CALLS.items():
