@@ -24,9 +24,9 @@ from lssvm_cvx.formulations import multiobjective as mo
 from lssvm_cvx.kernels import RBF, Linear
 from lssvm_cvx.kernels.features import RandomFourierMap
 from lssvm_cvx.selection import componentwise_cv as ccv
+from lssvm_cvx.selection import gnc, heldout, screen
 from lssvm_cvx.selection import kernel_choice as kc
 from lssvm_cvx.selection import l2svm_gradient as lg
-from lssvm_cvx.selection import screen
 from lssvm_cvx.terms import gradient_norm as gn
 from lssvm_cvx.terms import roughness as ro
 
@@ -82,6 +82,11 @@ CALLS = {
     "cv_path": (lambda X_, y_, g_: ccv.cv_path(X_, y_, g_, _mean_predictor, folds=4),
                 (X, y, [1.0, 0.1])),
     "screen_loo": (lambda F_, y_, w_: screen.screen_loo(F_, y_, w_, "mse"), (F, y, [0.1, 1.0])),
+    # twenty-third session (notes/fuzz_more_helpers.py): a string as n crashed in NumPy and
+    # 12.5 passed; a list of strings as the schedule crashed in float()
+    "check_splits": (heldout.check_splits,
+                     ([(np.r_[folds[1], folds[2]], folds[0])], N)),
+    "check_schedule": (gnc.check_schedule, ([1.0, 0.5, 0.0],)),
 }
 
 
@@ -156,3 +161,11 @@ def test_recover_tikhonov_gamma_refuses_nan_targets_it_used_to_answer():
         areg.recover_tikhonov_gamma(K, bad, c)
     with pytest.raises(LssvmCvxError, match="grid_size"):
         areg.recover_tikhonov_gamma(K, y, c, grid_size=1.5)
+
+
+def test_a_gnc_schedule_with_a_nan_inside_is_refused():
+    """``(1, NaN, 0)`` passed ``check_schedule`` (twenty-third session): the comparisons of
+    ``np.diff`` with a NaN are all False, so the schedule looked strictly decreasing."""
+    with pytest.raises(LssvmCvxError, match="schedule"):
+        gnc.check_schedule([1.0, np.nan, 0.0])
+    assert gnc.check_schedule(np.array([1.0, 0.25, 0.0])) == (1.0, 0.25, 0.0)

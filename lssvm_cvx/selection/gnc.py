@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_option, check_positive
+from ..checks import check_grid, check_option, check_positive
 from ..exceptions import HyperparameterError
 from ..formulations.componentwise_gnc import STARTS, ComponentwiseSTP
 from ..formulations.componentwise_sparse import selected_components
@@ -34,6 +34,9 @@ def check_schedule(schedule: Sequence[float] | None,
                    default: Sequence[float] = DEFAULT_SCHEDULE) -> tuple[float, ...]:
     """The ζ schedule as a tuple, checked to decrease strictly from 1 to 0.
 
+    Its values are read by :func:`~lssvm_cvx.checks.check_grid` (twenty-third session: a list
+    of strings crashed in ``float()`` with a ``ValueError``).
+
     Parameters
     ----------
     schedule : sequence of float or None
@@ -46,7 +49,8 @@ def check_schedule(schedule: Sequence[float] | None,
     tuple of float
         The schedule.
     """
-    sched = tuple(float(v) for v in (default if schedule is None else schedule))
+    sched = tuple(float(v) for v in check_grid(default if schedule is None else schedule,
+                                               "schedule", allow_zero=True))
     if len(sched) < 2 or sched[0] != 1.0 or sched[-1] != 0.0 or np.any(np.diff(sched) >= 0):
         raise HyperparameterError(f"schedule must decrease strictly from 1 to 0, got {sched}")
     return sched

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_option
+from ..checks import check_integer, check_option
 from ..exceptions import InputError, SolverError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..linalg.folds import check_split
@@ -106,6 +106,7 @@ def check_splits(splits: Any, n: int) -> list[tuple[np.ndarray, np.ndarray]]:
         Naming ``cv``: no split, an empty test or train set, indices out of range, a test
         point also in train.
     """
+    n = check_integer(n, "n", error=InputError)    # a string crashed in NumPy, 12.5 passed
     out = [check_split(k, pair, n) for k, pair in enumerate(splits)]
     if not out:
         raise InputError("cv yielded no split")
