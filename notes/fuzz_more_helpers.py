@@ -5,7 +5,7 @@ session): prints each bad call that was not refused with the package's exception
 counts.  ``python notes/fuzz_more_helpers.py``.  The Pareto helpers' NaN answers are by
 design (a NaN row is an ε whose solve failed), and so are ``one_se_index``'s (a grid value
 whose folds failed)."""
-import sys, warnings, traceback
+import sys, warnings
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests'))
 import numpy as np
 from test_helper_inputs import _mutants, X, y, yc, K, a, c, folds, F, N
