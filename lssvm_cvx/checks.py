@@ -17,7 +17,8 @@ from sklearn.utils import check_array
 
 from .exceptions import HyperparameterError, InputError, LabelError, LssvmCvxError
 
-__all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "binary_labels", "encode_labels",
+__all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "check_sample_weight",
+           "binary_labels", "encode_labels",
            "check_gamma", "check_number", "check_positive", "check_integer", "check_grid", "check_option",
            "named_message"]
 
@@ -36,14 +37,16 @@ def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
         raise InputError(named_message(name, exc)) from exc
 
 
-def as_gram(K: Any, *, name: str = "Omega", finite: bool = True) -> np.ndarray:
-    """A given (precomputed) Gram as a square float64 matrix of at least 2 rows with finite
-    entries (``finite=False``: not checked, for a Gram the package computed from checked
-    inputs); else :class:`InputError` naming it.  Until the eighteenth session (2026-11-30)
+def as_gram(K: Any, *, name: str = "Omega", finite: bool = True, min_samples: int = 2
+            ) -> np.ndarray:
+    """A given (precomputed) Gram as a square float64 matrix of at least ``min_samples`` rows
+    with finite entries (``finite=False``: not checked, for a Gram the package computed from
+    checked inputs); else :class:`InputError` naming it.  Until the eighteenth session (2026-11-30)
     the formulations read a given Gram with ``np.asarray(K, dtype=np.float64)``: a string or a
     ragged list crashed inside NumPy and a scalar reached an ``IndexError``."""
     try:
-        K = check_array(K, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=finite,
+        K = check_array(K, dtype=np.float64, ensure_min_samples=min_samples,
+                        ensure_min_features=min(min_samples, 1), ensure_all_finite=finite,
                         input_name=name)
     except (ValueError, TypeError) as exc:
         raise InputError(named_message(name, exc)) from exc
@@ -71,6 +74,46 @@ def as_targets(y: Any, n: int | None, *, name: str = "y", columns: bool = False)
     if n is not None and y.shape[0] != n:
         raise InputError(f"{name} has {y.shape[0]} entries but X has {n} samples")
     return y
+
+
+def check_sample_weight(sample_weight: Any, n: int, *, min_positive: int = 1) -> np.ndarray:
+    """``sample_weight`` as ``n`` finite float64 weights ``>= 0`` (a scalar is broadcast), at
+    least ``min_positive`` of them ``> 0``; else :class:`InputError`.  The one rule of a loss's
+    weights (:meth:`lssvm_cvx.losses.Loss.weights`, ``min_positive=1``) and of an estimator's
+    ``fit(..., sample_weight=...)`` (``min_positive=2``: a fit needs two points); until the
+    twenty-fourth session each wrote it.  ``None`` is the caller's to interpret.
+
+    Parameters
+    ----------
+    sample_weight : float or array-like of shape (n,)
+        The weights.
+    n : int
+        The number of observations.
+    min_positive : int, default=1
+        The fewest weights that must be positive.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+    """
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):         # strings, a ragged list: not NumPy's ValueError
+        raise InputError(f"sample_weight must be numbers, got a {type(sample_weight).__name__}"
+                         ) from None
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("sample_weight must be finite and >= 0")
+    k = int(np.count_nonzero(w > 0))
+    if k < min_positive:
+        raise InputError(("sample_weight is zero everywhere" if k == 0 else
+                          f"sample_weight is zero for all but {k} samples")
+                         + (f"; at least {min_positive} need a positive weight"
+                            if min_positive > 1 else ""))
+    return w
 
 
 def check_same_features(X: np.ndarray, n_features: int, *, name: str = "X") -> None:

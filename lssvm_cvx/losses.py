@@ -33,7 +33,7 @@ import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .checks import check_positive
+from .checks import check_positive, check_sample_weight
 from .exceptions import HyperparameterError, InputError, TermError, user_code
 
 __all__ = ["Loss", "Squared", "SquaredHinge", "Hinge", "Huber", "Absolute", "LOSSES", "make_loss",
@@ -74,19 +74,7 @@ class Loss(BaseEstimator):
         """
         if self.sample_weight is None:
             return np.ones(n)
-        try:
-            s = np.asarray(self.sample_weight, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"sample_weight must be numeric: {exc}") from exc
-        if s.ndim == 0:
-            s = np.full(n, float(s))
-        if s.shape != (n,):
-            raise InputError(f"sample_weight must have shape ({n},), got {s.shape}")
-        if not np.all(np.isfinite(s)) or np.any(s < 0):
-            raise InputError("sample_weight must be finite and >= 0")
-        if not np.any(s > 0):
-            raise InputError("sample_weight is zero everywhere")
-        return s
+        return check_sample_weight(self.sample_weight, n)
 
     def check_targets(self, y: np.ndarray) -> None:
         """Classification losses need targets in ``{-1, +1}``.

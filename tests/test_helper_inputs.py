@@ -21,13 +21,16 @@ from lssvm_cvx import model_selection as ms
 from lssvm_cvx.exceptions import LssvmCvxError
 from lssvm_cvx.formulations import areg, areg_cv, areg_ensemble, l2svm
 from lssvm_cvx.formulations import multiobjective as mo
-from lssvm_cvx.kernels import RBF, Linear
+from lssvm_cvx.kernels import RBF, Linear, factors, psd
 from lssvm_cvx.kernels.features import RandomFourierMap
+from lssvm_cvx.linalg import folds as lfolds
+from lssvm_cvx.linalg import lstsq, refits, scores
 from lssvm_cvx.selection import componentwise_cv as ccv
 from lssvm_cvx.selection import gnc, heldout, screen
 from lssvm_cvx.selection import kernel_choice as kc
 from lssvm_cvx.selection import l2svm_gradient as lg
 from lssvm_cvx.terms import gradient_norm as gn
+from lssvm_cvx.terms import quadratic as tq
 from lssvm_cvx.terms import roughness as ro
 
 rng = np.random.default_rng(0)
@@ -87,6 +90,21 @@ CALLS = {
     "check_splits": (heldout.check_splits,
                      ([(np.r_[folds[1], folds[2]], folds[0])], N)),
     "check_schedule": (gnc.check_schedule, ([1.0, 0.5, 0.0],)),
+    # twenty-fourth session (notes/fuzz_more_helpers.py, the gated half): the least-squares
+    # solvers answered a NaN target with a NaN solution and crashed on a NaN or a string in
+    # the matrix; gcv_score took n = 12.5; the factor and graph builders crashed in NumPy,
+    # SciPy or scikit-learn on a NaN or a string
+    "gcv_score": (scores.gcv_score, (1.0, N, 3.0)),
+    "tikhonov_lstsq": (lstsq.tikhonov_lstsq, (F, y)),
+    "min_norm_lstsq": (lstsq.min_norm_lstsq, (F, y)),
+    "lsqr_lstsq": (lstsq.lsqr_lstsq, (F, y)),
+    "make_folds": (lfolds.make_folds, (N, 3)),
+    "brute_force_loo": (refits.brute_force_loo, (F, y, np.eye(3), 0.1, 1.0)),
+    "knn_laplacian": (tq.knn_laplacian, (X, 3)),
+    "nystroem_factor": (factors.nystroem_factor, (X, RBF(1.0), 5)),
+    "icf_factor": (factors.icf_factor, (X, RBF(1.0))),
+    "pivoted_cholesky": (factors.pivoted_cholesky, (K,)),
+    "psd_factor": (psd.psd_factor, (K,)),
 }
 
 
@@ -169,3 +187,70 @@ def test_a_gnc_schedule_with_a_nan_inside_is_refused():
     with pytest.raises(LssvmCvxError, match="schedule"):
         gnc.check_schedule([1.0, np.nan, 0.0])
     assert gnc.check_schedule(np.array([1.0, 0.25, 0.0])) == (1.0, 0.25, 0.0)
+
+
+@pytest.mark.parametrize("name", ["pivoted_cholesky", "psd_factor", "icf_factor_gram"])
+def test_a_nan_off_the_diagonal_of_a_matrix_is_refused(name):
+    """The mutants put their NaN at ``[0, 0]``; ``pivoted_cholesky`` checked its diagonal only,
+    so a NaN off it reached the factor."""
+    Kn = K.copy()
+    Kn[0, 1] = Kn[1, 0] = np.nan
+    fn = {"pivoted_cholesky": factors.pivoted_cholesky, "psd_factor": psd.psd_factor,
+          "icf_factor_gram": lambda G: factors.icf_factor(None, None, K=G)}[name]
+    with pytest.raises(LssvmCvxError, match="NaN|finite"):
+        fn(Kn)
+
+
+def test_the_penalized_engine_refuses_nan_in_its_design_targets_and_penalties():
+    """:class:`~lssvm_cvx.linalg.PenalizedLS` (under ``brute_force_loo`` and the Auto
+    searches) took its NumPy inputs with ``np.asarray``: a NaN target gave NaN residuals."""
+    from lssvm_cvx.linalg.penalized import PenalizedLS
+
+    G = np.eye(3)
+    for args, what in [((F, np.r_[np.nan, y[1:]], G), "Y"),
+                       ((np.r_[[[np.nan, 0.0, 0.0]], F[1:]], y, G), "design"),
+                       ((F, y, np.diag([1.0, np.nan, 1.0])), "penalty")]:
+        with pytest.raises(LssvmCvxError, match=what):
+            PenalizedLS(*args)
+    with pytest.raises(LssvmCvxError, match="weight of penalty"):
+        PenalizedLS(F, y, G).weights("abc", 1.0)
+
+
+@pytest.mark.parametrize("bad", ["abc", [1.0] * (N - 1), np.r_[np.nan, np.ones(N - 1)],
+                                 np.r_[-1.0, np.ones(N - 1)], np.zeros(N)])
+def test_a_loss_and_an_estimator_refuse_bad_sample_weights_with_one_rule(bad):
+    """``Loss.weights`` and the estimators' ``fit(..., sample_weight=...)`` wrote the rule
+    twice (with two messages for a string) until the twenty-fourth session; both call
+    :func:`lssvm_cvx.checks.check_sample_weight` now and say the same thing."""
+    from lssvm_cvx import LSSVMRegressor
+    from lssvm_cvx.exceptions import InputError
+    from lssvm_cvx.losses import Squared
+
+    with pytest.raises(InputError) as by_loss:
+        Squared(sample_weight=bad).weights(N)
+    with pytest.raises(InputError) as by_fit:
+        LSSVMRegressor(gamma=1.0, sigma2=1.0).fit(X, y, sample_weight=bad)
+    assert str(by_fit.value).startswith(str(by_loss.value).split(";")[0])
+
+
+def test_an_estimator_needs_two_positive_weights_and_a_loss_one():
+    from lssvm_cvx import LSSVMRegressor
+    from lssvm_cvx.exceptions import InputError
+    from lssvm_cvx.losses import Squared
+
+    one = np.r_[1.0, np.zeros(N - 1)]
+    assert Squared(sample_weight=one).weights(N).sum() == 1.0
+    with pytest.raises(InputError, match="at least 2 need a positive weight"):
+        LSSVMRegressor(gamma=1.0, sigma2=1.0).fit(X, y, sample_weight=one)
+
+
+def test_the_sample_weight_rule_is_written_once():
+    """The message of the rule appears in one module of the package."""
+    from pathlib import Path
+
+    import lssvm_cvx
+
+    root = Path(lssvm_cvx.__file__).parent
+    sites = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+             if "sample_weight must be finite and >= 0" in p.read_text(encoding="utf-8")]
+    assert sites == ["checks.py"]

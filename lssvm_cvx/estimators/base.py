@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..checks import check_gamma, check_positive, encode_labels, named_message
+from ..checks import check_gamma, check_positive, check_sample_weight, encode_labels, named_message
 from ..exceptions import InputError, InputTypeError, LssvmCvxError, NotFittedError, NumericalError
 from ..kernels.base import Kernel, Precomputed, check_psd, make_kernel
 
@@ -427,23 +427,8 @@ def checked_weights(sample_weight: Any, n: int) -> tuple[np.ndarray | None, np.n
     :class:`InputError` otherwise."""
     if sample_weight is None:
         return None, np.ones(n, dtype=bool)
-    try:
-        w = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError):         # strings, a ragged list: not NumPy's ValueError
-        raise InputError(f"sample_weight must be numbers, got a {type(sample_weight).__name__}"
-                         ) from None
-    if w.ndim == 0:
-        w = np.full(n, float(w))
-    if w.shape != (n,):
-        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise InputError("sample_weight must be finite and >= 0")
-    keep = w > 0
-    if keep.sum() < 2:
-        raise InputError(
-            f"sample_weight is zero for all but {int(keep.sum())} samples; at least 2 need a "
-            "positive weight")
-    return w, keep
+    w = check_sample_weight(sample_weight, n, min_positive=2)
+    return w, w > 0
 
 
 def checked_groups(groups: Any, n: int) -> np.ndarray | None:

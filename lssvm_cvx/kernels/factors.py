@@ -50,7 +50,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from ..checks import check_integer, check_option, check_positive
+from ..checks import as_gram, as_matrix, check_integer, check_option, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .base import Kernel, Precomputed
 
@@ -264,7 +264,7 @@ def nystroem_factor(X: Any, kernel: Kernel | None, n_landmarks: int | None, *,
     """
     t0 = time.perf_counter()
     kernel = _kernel_or_fail(kernel)
-    X = np.asarray(X, dtype=np.float64)
+    X = as_matrix(X)
     m = X.shape[0]
     n_landmarks = _check_rank(n_landmarks, m, "n_landmarks")
     if n_landmarks is None:
@@ -333,7 +333,7 @@ def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: f
     t0 = time.perf_counter()
     if K is None:
         kernel = _kernel_or_fail(kernel)
-        X = np.asarray(X, dtype=np.float64)
+        X = as_matrix(X)
         m = X.shape[0]
         diag = np.asarray(kernel.diag(X), dtype=np.float64) + eps / 2.0
 
@@ -342,7 +342,7 @@ def icf_factor(X: Any, kernel: Kernel | None, *, rank: int | None = None, tol: f
             c[i] += eps / 2.0
             return c
     else:
-        K = np.asarray(K, dtype=np.float64)
+        K = as_gram(K, name="K", min_samples=1)
         m = K.shape[0]
         diag = np.diag(K).copy() + eps / 2.0
 
@@ -466,7 +466,7 @@ def pivoted_cholesky(G: np.ndarray | None = None, rtol: float = 1e-10, *,
     """
     check_option(rule, ("max", "trace"), "rule")
     if G is not None:
-        G = np.asarray(G, dtype=np.float64)
+        G = as_gram(G, name="G", min_samples=1)
         d0 = np.diag(G).copy()
         if column is None:
             def column(i: int) -> np.ndarray:

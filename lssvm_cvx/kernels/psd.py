@@ -15,6 +15,9 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
+from ..checks import as_gram
+from ..exceptions import InputError
+
 __all__ = ["PSD_FACTOR_RTOL", "psd_eigh", "psd_factor"]
 
 #: relative eigenvalue threshold of :func:`psd_factor`: eigenvalues ``<= PSD_FACTOR_RTOL ·
@@ -50,7 +53,7 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
         ``s`` of shape (r,), descending, and ``V`` of shape (n, r).
     """
     if not aac.is_array_api_obj(K) or aac.is_numpy_array(K) or aac.is_dask_array(K):
-        K = np.asarray(K, dtype=np.float64)
+        K = as_gram(np.asarray(K) if aac.is_dask_array(K) else K, name="K", min_samples=0)
         s, V = np.linalg.eigh((K + K.T) / 2)
         top = max(float(s[-1]), 0.0) if s.size else 0.0
         idx = np.flatnonzero(s > rtol * top)[::-1]
@@ -60,6 +63,10 @@ def psd_eigh(K: Any, *, rtol: float = PSD_FACTOR_RTOL, rank: int | None = None
     # another namespace: eigh's ascending order makes the kept eigenvalues a suffix
     xp = aac.array_namespace(K)
     K = xp.astype(K, xp.float64)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise InputError(f"K must be a square matrix, got shape {tuple(K.shape)}")
+    if not bool(xp.all(xp.isfinite(K))):
+        raise InputError("K must be finite (NaN or inf found)")
     s, V = xp.linalg.eigh((K + K.T) / 2)
     n = int(s.shape[0])
     top = max(float(s[-1]), 0.0) if n else 0.0

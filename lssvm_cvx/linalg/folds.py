@@ -14,6 +14,7 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..checks import check_integer
 from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 from .arrays import to_numpy
 
@@ -200,7 +201,9 @@ def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None
     (scikit-learn ``KFold(L, shuffle=True, random_state=seed)``), or ``None`` for
     leave-one-out (``L = n``).  Empty folds, overlaps, missing points or a fold leaving fewer
     than 2 training points raise :class:`InputError`; the messages call the argument
-    ``name``."""
+    ``name``, and an ``n`` that is not an integer ``>= 1`` raises it too (until the
+    twenty-fourth session a string crashed in a comparison)."""
+    n = check_integer(n, "n", error=InputError)
     if folds is None:
         folds = [np.array([i]) for i in range(n)]
     elif isinstance(folds, (int, np.integer)) and not isinstance(folds, bool):

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_integer, check_option, check_positive
+from ..checks import as_matrix, as_targets, check_integer, check_option, check_positive
 from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
@@ -44,6 +44,16 @@ def cholesky_if_conditioned(G: np.ndarray, rcond: float) -> Cholesky | None:
     return chol if chol.rcond > rcond else None
 
 
+def _checked(A: Any, g: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``A`` as a finite float64 matrix and ``g`` as finite targets of its rows (``(m,)`` or
+    ``(m, T)``), else :class:`~lssvm_cvx.exceptions.InputError` naming them.  Until the
+    twenty-fourth session the three solvers below took ``np.asarray`` of their inputs: a NaN
+    in ``g`` came back as a NaN solution, a NaN in ``A`` or a string crashed inside LAPACK or
+    NumPy."""
+    A = as_matrix(A, name="A")
+    return A, as_targets(g, A.shape[0], name="g", columns=True)
+
+
 def min_norm_lstsq(A: np.ndarray, g: np.ndarray, *, eig_rtol: float = EIG_RTOL
                    ) -> tuple[np.ndarray, dict[str, Any]]:
     """Minimum-norm least squares ``min ||A x - g||`` through the normal equations and one
@@ -55,6 +65,7 @@ def min_norm_lstsq(A: np.ndarray, g: np.ndarray, *, eig_rtol: float = EIG_RTOL
     represent in double precision; the dropped directions change ``A x`` by at most
     ``sqrt(eig_rtol) σ_max |x_i|``.
     """
+    A, g = _checked(A, g)
     G = A.T @ A
     s, V = np.linalg.eigh(G)
     keep = s > eig_rtol * max(float(s[-1]), 1e-300)
@@ -75,6 +86,7 @@ def lsqr_lstsq(A: np.ndarray, g: np.ndarray, *, iter_lim: int = LSQR_ITER,
     """
     from scipy.sparse.linalg import lsqr
 
+    A, g = _checked(A, g)
     r = lsqr(A, g, atol=tol, btol=tol, iter_lim=check_integer(iter_lim, "iter_lim"))
     return r[0], {"method": "lsqr", "iterations": int(r[2]), "istop": int(r[1])}
 
@@ -115,8 +127,7 @@ def tikhonov_lstsq(A: np.ndarray, g: np.ndarray, mu: float | str = "gcv", *,
     freedom and the least-squares matrix in ``c`` is numerically rank deficient); the paper
     regularizes only implicitly, by stopping conjugate gradients early (Remark 5.4).
     """
-    A = np.asarray(A, dtype=float)
-    g = np.asarray(g, dtype=float)
+    A, g = _checked(A, g)
     U, s, Vt = np.linalg.svd(A, full_matrices=False)
     beta = U.T @ g
     info: dict[str, Any] = {"method": "tikhonov", "s": s}

@@ -75,12 +75,13 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import check_option
-from ..exceptions import HyperparameterError, InputError, NotSupportedError
-from .arrays import (ArrayCholesky, check_memory, factor_spd, float_dtype, geneig, namespace_of,
+from ..checks import check_number, check_option
+from ..exceptions import HyperparameterError, InputError, InputTypeError, NotSupportedError
+from .arrays import (ArrayCholesky, check_finite, check_memory, factor_spd, float_dtype, geneig, namespace_of,
                      namespace_or_numpy, solve_triangular, take_rows, to_numpy)
 from .cholesky import Cholesky
 from .penalties import normalizer, penalty_set
+from .problem_checks import check_targets
 from .scores import (block_residuals, gcv_score, leverage_residuals, loo_score,
                      path_fit_residuals, path_residuals)
 
@@ -173,10 +174,15 @@ class PenalizedLS:
         named, pd, labels = penalty_set(G, R, penalties, definite)
         xp, device, numpy = namespace_or_numpy(Phi, Y, sample_weight, *named.values())
         foreign = not numpy
-        if not foreign:
-            Phi = np.asarray(Phi, dtype=np.float64)
+        if not foreign:        # NumPy: read and checked here (NaN or a string crashed or
+            try:               # answered NaN until the twenty-fourth session)
+                Phi = np.asarray(Phi, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise InputTypeError(f"the design Phi must be a real array ({exc})") from None
+            check_finite(np, "the design Phi", Phi)
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
+        check_targets(Y, int(Phi.shape[0]))
         self._setup(Phi.shape[0], Phi.shape[1], (named, pd, labels),
                     *(a for a in (Phi, Y) if a is not None), namespace=(xp, device, numpy))
         xp = self.xp
@@ -207,6 +213,7 @@ class PenalizedLS:
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
             namespace_of(self.Phi, Y)    # the targets in the design's namespace and device
+        check_targets(Y, self.N)
         self._targets(np.asarray(Y, dtype=np.float64) if aac.is_numpy_namespace(xp) else Y)
         self.y_mean = (xp.mean(self.Y, axis=0) if self.w is None
                        else (self.w @ self.Y) / self.W)
@@ -233,8 +240,12 @@ class PenalizedLS:
         xp, self.device, numpy = (namespace_or_numpy(*arrays, *named.values())
                                   if namespace is None else namespace)
         if numpy:                        # lists and NumPy arrays: float64
-            named = {k: None if P is None else np.asarray(P, dtype=np.float64)
-                     for k, P in named.items()}
+            try:
+                named = {k: None if P is None else np.asarray(P, dtype=np.float64)
+                         for k, P in named.items()}
+            except (TypeError, ValueError) as exc:
+                raise InputTypeError(f"a penalty matrix must be a real array ({exc})") from None
+            check_finite(np, "the penalty matrices", *(P for P in named.values() if P is not None))
         given = [P for P in named.values() if P is not None]
         if not numpy:                    # off NumPy: lists among the penalties refused by name
             namespace_of(*arrays, *given)
@@ -324,10 +335,10 @@ class PenalizedLS:
             raise HyperparameterError(f"{len(args)} weights for the {len(self.P)} penalties "
                                       f"{self.names}")
         w = dict.fromkeys(self.P, 0.0)
-        w.update(zip(self.P, (float(v) for v in args)))
+        w.update({k: check_number(v, f"the weight of penalty {k!r}") for k, v in zip(self.P, args)})
         for k, v in named.items():
             check_option(k, self.names, "penalty")
-            w[k] = float(v)
+            w[k] = check_number(v, f"the weight of penalty {k!r}")
         return w
 
     def matrix(self, *args: float, **named: float) -> Any:

@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 from array_api_compat import array_namespace, device
 
-from ..checks import check_option
+from ..checks import check_integer, check_option
+from ..exceptions import InputError
 from .folds import disjoint_folds
 
 __all__ = ["SCORES", "ALIASES", "SEARCH_SCORES", "loo_score", "gcv_score", "dual_gcv", "leverage_residuals",
@@ -104,7 +105,8 @@ def gcv_score(rss: Any, n: int, resid_trace: Any) -> Any:
         The residual sum of squares ``||(I - S)y||²`` (one per candidate; for several target
         columns, their mean).
     n : int
-        The number of points.
+        The number of points (an integer ``>= 1``; until the twenty-fourth session a fraction
+        such as ``12.5`` was used as given and a string crashed inside NumPy).
     resid_trace : float or array
         ``tr(I - S) = n - tr S`` (one per candidate).
 
@@ -112,10 +114,15 @@ def gcv_score(rss: Any, n: int, resid_trace: Any) -> Any:
     -------
     float or array
     """
-    if np.ndim(rss) == 0 and np.ndim(resid_trace) == 0:
-        t = float(resid_trace)
-        return n * float(rss) / t**2 if t > 0 else np.inf
-    r, tr = np.asarray(rss, dtype=np.float64), np.asarray(resid_trace, dtype=np.float64)
+    n = check_integer(n, "n", error=InputError)
+    try:
+        r, tr = np.asarray(rss, dtype=np.float64), np.asarray(resid_trace, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"gcv_score: rss and resid_trace must be numbers or arrays of "
+                         f"numbers: {exc}") from None
+    if r.ndim == 0 and tr.ndim == 0:
+        t = float(tr)
+        return n * float(r) / t**2 if t > 0 else np.inf
     return np.where(tr > 0, n * r / np.where(tr > 0, tr, 1.0) ** 2, np.inf)
 
 

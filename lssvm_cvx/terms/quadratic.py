@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import as_gram, check_integer, check_option, check_positive
+from ..checks import as_gram, as_matrix, check_integer, check_option, check_positive
 from ..exceptions import TermError
 from ..kernels import RBF
 from .base import Context, Term, psd_factor
@@ -109,6 +109,7 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 10, *, sigma2: float | None 
     """
     from sklearn.neighbors import kneighbors_graph
 
+    X = as_matrix(X)
     n = X.shape[0]
     k, sigma2, normalized = _graph_params(n_neighbors, sigma2, normalized)
     if not 1 <= k < n:
