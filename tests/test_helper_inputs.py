@@ -28,7 +28,9 @@ from lssvm_cvx.linalg import lstsq, refits, scores
 from lssvm_cvx.selection import componentwise_cv as ccv
 from lssvm_cvx.selection import gnc, heldout, screen
 from lssvm_cvx.selection import kernel_choice as kc
+from lssvm_cvx.selection import l2svm_criteria as l2c
 from lssvm_cvx.selection import l2svm_gradient as lg
+from lssvm_cvx.selection import pareto_nlp as pnlp
 from lssvm_cvx.terms import gradient_norm as gn
 from lssvm_cvx.terms import quadratic as tq
 from lssvm_cvx.terms import roughness as ro
@@ -105,7 +107,36 @@ CALLS = {
     "icf_factor": (factors.icf_factor, (X, RBF(1.0))),
     "pivoted_cholesky": (factors.pivoted_cholesky, (K,)),
     "psd_factor": (psd.psd_factor, (K,)),
+    # and in selection/ (notes/fuzz_selection.py): a string crashed in NumPy, SciPy or an
+    # index; a NaN built a ball problem, gave held-out predictions or started SLSQP
+    "dense_ball_problem": (l2c.dense_ball_problem, (K,)),
+    "heldout_predictions": (lambda Y: heldout.heldout_predictions(_form(), _splits(), Y), (y,)),
+    "screen_path": (lambda lm: screen.screen_path(_form(), "rkhs", [0.1, 1.0], y, lm, "mse"),
+                    (np.arange(6),)),
+    "kkt_residuals": (lambda gf, G: pnlp.kkt_residuals(np.ones(2), gf, np.zeros(1), G),
+                      (np.ones(2), np.ones((1, 2)))),
+    "epsilon_constraint_nlp": (lambda x0: pnlp.epsilon_constraint_nlp(
+        _quadratic, [_linear], [1.0], x0), (np.array([0.5, 0.5]),)),
 }
+
+
+def _form():
+    from lssvm_cvx.formulations.regularized import RegularizedLSSVM
+    from lssvm_cvx.terms import RKHSNorm
+
+    return RegularizedLSSVM(X, y, kernel=RBF(1.0), terms={"rkhs": (RKHSNorm(), 0.1)})
+
+
+def _splits():
+    return [(np.arange(4, N), np.arange(4)), (np.arange(0, 8), np.arange(8, N))]
+
+
+def _quadratic(z):
+    return float(z @ z), 2 * z
+
+
+def _linear(z):
+    return float(z.sum()), np.ones_like(z)
 
 
 def _mean_predictor(X_train, y_train, value, X_test):

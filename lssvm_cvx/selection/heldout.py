@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_integer, check_option
+from ..checks import as_targets, check_integer, check_option
 from ..exceptions import InputError, SolverError
 from ..formulations.regularized import RegularizedLSSVM, nonconvex_keys
 from ..linalg.folds import check_split
@@ -302,7 +302,7 @@ def heldout_predictions(form: RegularizedLSSVM, splits: Sequence[tuple[np.ndarra
         Per split, the predictions at its test points and how they were obtained.
     """
     check_option(estimand, ESTIMANDS, "loo")
-    Y = form.targets() if Y is None else np.asarray(Y, dtype=np.float64)
+    Y = form.targets() if Y is None else as_targets(Y, form.n, name="Y", columns=True)
     splits = check_splits(splits, form.n)
     n = form.n
     if solver is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import as_gram
 from ..formulations.l2svm_active_set import Hessian, State
 
 __all__ = ["span_loo", "span_loo_outputs", "radius_margin", "dense_ball_problem", "BallOnHessian",
@@ -44,6 +45,7 @@ def dense_ball_problem(K: np.ndarray) -> Any:
 
     from ..formulations.l2svm import enclosing_ball_problem
 
+    K = as_gram(K, name="K")    # a string crashed and a NaN built a problem (until 2026-12-06)
     Ks = cp.psd_wrap((K + K.T) / 2)
     return enclosing_ball_problem(np.diag(K).copy(), lambda b: cp.quad_form(b, Ks))
 

@@ -47,6 +47,7 @@ from ..checks import as_gram, as_matrix, as_targets, check_grid, check_integer
 from ..exceptions import InputError
 from ..formulations.regularized import RegularizedLSSVM
 from ..kernels.psd import psd_eigh
+from ..linalg.folds import index_set
 from ..linalg.scores import loo_score, path_residuals
 from ..terms import RKHSNorm
 
@@ -198,7 +199,7 @@ def screen_path(form: RegularizedLSSVM, key: str, weights: Any, Y: np.ndarray,
     K = ctx.K
     n = K.shape[0]
     s = np.asarray(form.loss_.weights(n), dtype=np.float64)
-    L = np.asarray(landmarks)
+    L = index_set(landmarks, n, "landmarks")   # strings reached an IndexError (until 2026-12-06)
     F, T = nystroem_features(K[:, L], K[np.ix_(L, L)])
 
     def reduced(term: Any, k: str) -> np.ndarray | None:
