@@ -5,11 +5,11 @@ session): prints each bad call that was not refused with the package's exception
 counts.  ``python notes/fuzz_more_helpers.py``.  The Pareto helpers' NaN answers are by
 design (a NaN row is an ε whose solve failed), and so are ``one_se_index``'s (a grid value
 whose folds failed)."""
-import sys, warnings
+import sys
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests'))
 import numpy as np
-from test_helper_inputs import _mutants, X, y, yc, K, a, c, folds, F, N
-from lssvm_cvx.exceptions import LssvmCvxError
+from fuzz_run import run
+from test_helper_inputs import X, y, K, a, folds, F
 from lssvm_cvx.selection import pareto, lssvm as sl
 from lssvm_cvx.linalg import scores, lstsq, folds as fo, refits
 from lssvm_cvx.terms import quadratic as tq, roughness as ro, gradient_norm as gn
@@ -49,23 +49,4 @@ CALLS = {
  "eta_fusion": (lambda *a: eta_als.eta_fusion(*a, kernel=RBF(1.0), max_iter=3),
                 (X[:8], y[:8], X[8:], y[8:])),
 }
-tot = {"valid_fail": 0, "refused": 0, "crash": 0, "answer": 0}
-for name, (fn, args) in CALLS.items():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            fn(*args)
-        except Exception as e:
-            print("VALID CALL FAILS", name, type(e).__name__, e); tot["valid_fail"] += 1; continue
-        for label, i, bad in _mutants(args):
-            aa = list(args); aa[i] = bad
-            try:
-                r = fn(*aa)
-                tot["answer"] += 1
-                print("ANSWER ", name, "|", label, "|", type(r).__name__)
-            except LssvmCvxError:
-                tot["refused"] += 1
-            except Exception as e:
-                tot["crash"] += 1
-                print("CRASH  ", name, "|", label, "|", type(e).__name__, str(e)[:90])
-print(tot)
+run(CALLS)

@@ -5,11 +5,11 @@ session): prints each bad call that was not refused with the package's exception
 counts.  ``python notes/fuzz_selection.py``.  ``kkt_residuals``' NaN answers are by design (a
 NaN point or constraint value is a failed solve, whose residuals are NaN); a NaN gradient or
 constraint Jacobian is refused.""" 
-import sys, warnings
+import sys
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests'))
 import numpy as np
-from test_helper_inputs import _mutants, X, y, yc, K, N
-from lssvm_cvx.exceptions import LssvmCvxError
+from fuzz_run import run
+from test_helper_inputs import X, y, yc, K, N
 from lssvm_cvx.kernels import RBF
 from lssvm_cvx.formulations.regularized import RegularizedLSSVM
 from lssvm_cvx.terms import RKHSNorm
@@ -44,23 +44,4 @@ CALLS = {
                                (np.array([1.0]), np.array([0.5, 0.5]))),
     "alpha_front": (lambda X_, y_: mso.alpha_front(X_, y_, RBF(1.0), n_eps=3), (X, y)),
 }
-tot = {"valid_fail": 0, "refused": 0, "crash": 0, "answer": 0}
-for name, (fn, args) in CALLS.items():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            fn(*args)
-        except Exception as e:
-            print("VALID CALL FAILS", name, type(e).__name__, e); tot["valid_fail"] += 1; continue
-        for label, i, bad in _mutants(args):
-            aa = list(args); aa[i] = bad
-            try:
-                r = fn(*aa)
-                tot["answer"] += 1
-                print("ANSWER ", name, "|", label, "|", type(r).__name__)
-            except LssvmCvxError:
-                tot["refused"] += 1
-            except Exception as e:
-                tot["crash"] += 1
-                print("CRASH  ", name, "|", label, "|", type(e).__name__, str(e)[:90])
-print(tot)
+run(CALLS)
