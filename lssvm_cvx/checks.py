@@ -17,7 +17,7 @@ from sklearn.utils import check_array
 
 from .exceptions import HyperparameterError, InputError, LabelError, LssvmCvxError
 
-__all__ = ["as_matrix", "as_gram", "as_targets", "check_same_features", "check_sample_weight",
+__all__ = ["as_float64", "as_matrix", "as_gram", "as_targets", "check_same_features", "check_sample_weight",
            "binary_labels", "encode_labels",
            "check_gamma", "check_number", "check_positive", "check_integer", "check_grid", "check_option",
            "named_message"]
@@ -27,6 +27,41 @@ def named_message(name: str, exc: BaseException) -> str:
     """``str(exc)``, prefixed with ``name + ": "`` unless it already names the argument."""
     msg = str(exc)
     return msg if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", msg) else f"{name}: {msg}"
+
+
+def as_float64(value: Any, name: str, *, finite: bool = False, copy: bool | None = None,
+               error: type[LssvmCvxError] = InputError) -> np.ndarray:
+    """``value`` as a float64 array of any shape (``finite``: without NaN or inf), else
+    ``error`` naming ``name``: the one rule of "numbers, not a string or a ragged list".
+
+    Until the twenty-fifth session (2026-12-06) each of its callers (the sample weights, the
+    design and penalties of :class:`~lssvm_cvx.linalg.penalized.PenalizedLS`, the bordered
+    system's Ω, the loss weights, the Pareto NLP's inputs) wrote the ``try`` itself.
+
+    Parameters
+    ----------
+    value : array-like
+        The numbers.
+    name : str
+        The argument's name, for the message.
+    finite : bool, default=False
+        Refuse NaN and inf too.
+    copy : bool or None, default=None
+        As :func:`numpy.array`'s ``copy`` (``None``: only when the conversion needs one).
+    error : type, default=InputError
+        The exception raised.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    try:
+        a = np.array(value, dtype=np.float64, copy=copy)
+    except (TypeError, ValueError):         # strings, a ragged list: not NumPy's message
+        raise error(f"{name} must be numbers, got a {type(value).__name__}") from None
+    if finite and not np.all(np.isfinite(a)):
+        raise error(f"{name} must be finite (NaN or inf found)")
+    return a
 
 
 def as_matrix(X: Any, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
@@ -96,11 +131,7 @@ def check_sample_weight(sample_weight: Any, n: int, *, min_positive: int = 1) ->
     -------
     numpy.ndarray of shape (n,)
     """
-    try:
-        w = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError):         # strings, a ragged list: not NumPy's ValueError
-        raise InputError(f"sample_weight must be numbers, got a {type(sample_weight).__name__}"
-                         ) from None
+    w = as_float64(sample_weight, "sample_weight")
     if w.ndim == 0:
         w = np.full(n, float(w))
     if w.shape != (n,):
@@ -288,7 +319,7 @@ def check_option(value: Any, options: Iterable[_Name], name: str, *,
 
 def check_gamma(gamma: Any, n: int | None = None, *, name: str = "gamma") -> float | np.ndarray:
     """γ > 0 as a float, or a vector of ``n`` positive weights (weighted LS-SVM)."""
-    try:
+    try:                        # not as_float64: a hyperparameter's message names its range
         g = np.asarray(gamma, dtype=np.float64)
     except (TypeError, ValueError):
         raise HyperparameterError(f"{name} must be a number > 0, got {gamma!r}") from None

@@ -22,9 +22,11 @@ from lssvm_cvx.exceptions import LssvmCvxError
 from lssvm_cvx.formulations import areg, areg_cv, areg_ensemble, l2svm
 from lssvm_cvx.formulations import multiobjective as mo
 from lssvm_cvx.kernels import RBF, Linear, factors, psd
+from lssvm_cvx.kernels import base as kbase
 from lssvm_cvx.kernels.features import RandomFourierMap
+from lssvm_cvx.linalg import bordered, engine, lstsq, penalties, refits, scores
 from lssvm_cvx.linalg import folds as lfolds
-from lssvm_cvx.linalg import lstsq, refits, scores
+from lssvm_cvx.linalg import quadratic as lquad
 from lssvm_cvx.selection import componentwise_cv as ccv
 from lssvm_cvx.selection import gnc, heldout, screen
 from lssvm_cvx.selection import kernel_choice as kc
@@ -45,6 +47,7 @@ a = rng.normal(size=N)
 c = np.abs(rng.normal(size=N)) + 0.1
 folds = [np.arange(0, 4), np.arange(4, 8), np.arange(8, 12)]
 F = rng.normal(size=(N, 3))
+_M = np.random.default_rng(2).normal(size=(2 * N, N))
 
 #: name -> (function, valid positional arguments); every array argument of floats gets a NaN
 #: and a string in turn, every number a string
@@ -117,6 +120,23 @@ CALLS = {
                       (np.ones(2), np.ones((1, 2)))),
     "epsilon_constraint_nlp": (lambda x0: pnlp.epsilon_constraint_nlp(
         _quadratic, [_linear], [1.0], x0), (np.array([0.5, 0.5]),)),
+    # the core's public entries (notes/fuzz_core.py): strings crashed in NumPy, SciPy or
+    # scikit-learn, a NaN border, target, weight or penalty answered
+    "lssvm_system": (bordered.lssvm_system, (K, 2.0, np.ones(N))),
+    "decompose": (lambda K_, s_, Y_: engine.decompose(K_, s_, {"rkhs": (engine.RKHS, 0.1)}).solve(Y_),
+                  (K, np.ones(N), y)),
+    "generalized_path": (lambda K_, s_, Pf, Pk, Y_, ws: lquad.generalized_path(K_, s_, Pf, Pk, Y_, ws),
+                         (K, np.ones(N), 0.1 * np.eye(N), np.eye(N), y, [0.1, 1.0])),
+    "constrained_lstsq": (lstsq.constrained_lstsq, (_M, np.ones(2 * N), _M @ a, np.ones(N))),
+    "normal_lstsq": (lstsq.normal_lstsq, (_M, _M @ a)),
+    "gcv_curve": (lstsq.gcv_curve, (np.linspace(3, 1, 4), np.ones(4), 0.5, N, np.array([0.1, 1.0]))),
+    "normalizers": (penalties.normalizers, (X, np.eye(2))),
+    "sq_dists": (kbase.sq_dists, (X, X[:3])),
+    "check_psd": (kbase.check_psd, (K,)),
+    "eigen_factor": (factors.eigen_factor, (K,)),
+    "truncate": (factors.truncate, (K[:, :5],)),
+    "make_factor": (lambda X_: factors.make_factor("icf", X_, RBF(1.0)), (X,)),
+    "check_folds": (lfolds.check_folds, (folds, N)),
 }
 
 
@@ -245,6 +265,8 @@ def test_the_penalized_engine_refuses_nan_in_its_design_targets_and_penalties():
             PenalizedLS(*args)
     with pytest.raises(LssvmCvxError, match="weight of penalty"):
         PenalizedLS(F, y, G).weights("abc", 1.0)
+    with pytest.raises(LssvmCvxError, match="Y"):
+        PenalizedLS(F, y, G).bind(np.r_[np.nan, y[1:]])
 
 
 @pytest.mark.parametrize("bad", ["abc", [1.0] * (N - 1), np.r_[np.nan, np.ones(N - 1)],
@@ -285,3 +307,35 @@ def test_the_sample_weight_rule_is_written_once():
     sites = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
              if "sample_weight must be finite and >= 0" in p.read_text(encoding="utf-8")]
     assert sites == ["checks.py"]
+
+
+def test_the_float_conversion_rule_is_written_once():
+    """"Numbers, not a string or a ragged list" is :func:`lssvm_cvx.checks.as_float64`; until
+    the twenty-fifth session five modules wrote its ``try`` and message themselves.  The message
+    lives in one module, and the sites that call it refuse a string with their own class."""
+    from pathlib import Path
+
+    import lssvm_cvx
+    from lssvm_cvx.checks import check_sample_weight
+    from lssvm_cvx.exceptions import InputError, InputTypeError
+    from lssvm_cvx.linalg.bordered import lssvm_system
+    from lssvm_cvx.linalg.penalized import PenalizedLS
+    from lssvm_cvx.linalg.problem_checks import check_loss_weights
+    from lssvm_cvx.selection.pareto_nlp import kkt_residuals
+
+    root = Path(lssvm_cvx.__file__).parent
+    sites = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+             if "must be numbers, got a" in p.read_text(encoding="utf-8")]
+    assert sites == ["checks.py"]
+    F, G = X[:, :2], np.eye(2)
+    for call, error, name in [
+            (lambda: check_sample_weight("abc", N), InputError, "sample_weight"),
+            (lambda: lssvm_system([["a", "b"], ["c", "d"]], 1.0, None), InputTypeError, "Omega"),
+            (lambda: PenalizedLS([["a"]] * N, y, G), InputTypeError, "design Phi"),
+            (lambda: PenalizedLS(F, y, [["a", "b"], ["c", "d"]]), InputTypeError, "penalty"),
+            (lambda: check_loss_weights(["a"] * N, N), InputTypeError, "loss weights"),
+            (lambda: kkt_residuals("abc", [1.0], [0.0], [[1.0]]), InputError, "z")]:
+        with pytest.raises(error, match=f"{name}.*must be numbers"):
+            call()
+    with pytest.raises(InputError, match="grad_obj must be finite"):
+        kkt_residuals([0.0], [np.nan], [0.0], [[1.0]])

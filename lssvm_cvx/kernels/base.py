@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import euclidean_distances
 
-from ..checks import check_integer, check_positive
+from ..checks import as_gram, check_integer, check_positive
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 from .psd import PSD_FACTOR_RTOL, psd_factor
 
@@ -55,7 +55,10 @@ def sq_dists(X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
     ``||x||^2 + ||z||^2 - 2 x'z`` expansion with an exact zero diagonal when ``Z is None``) and
     clips the tiny negative values that cancellation can leave.
     """
-    D = euclidean_distances(X, X if Z is None else Z, squared=True)
+    try:                    # scikit-learn validates (NaN, strings, shapes): its words, ours
+        D = euclidean_distances(X, X if Z is None else Z, squared=True)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"sq_dists: {exc}") from None
     np.maximum(D, 0.0, out=D)
     return D
 
@@ -461,11 +464,7 @@ def check_psd(K: np.ndarray, *, rtol: float = 1e-8, name: str = "kernel matrix")
     Costs one symmetric eigenvalue computation; the built-in kernels skip it (they are PSD by
     construction) and estimators call it for precomputed Grams and user callables.
     """
-    K = np.asarray(K, dtype=np.float64)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise InputError(f"{name} must be square, got shape {K.shape}")
-    if not np.all(np.isfinite(K)):
-        raise InputError(f"{name} contains NaN or inf")
+    K = as_gram(K, name=name, min_samples=1)
     scale = max(np.abs(K).max(), np.finfo(float).tiny)
     asym = np.abs(K - K.T).max()
     if asym > rtol * scale:

@@ -166,6 +166,7 @@ def truncate(R: np.ndarray, *, threshold: float | None = None, rank: int | None 
 
     Returns ``(R_k, Q_k, Θ_k)`` (descending eigenvalues; ``R_k`` has orthogonal columns).
     """
+    R = as_matrix(R, name="R")
     theta, Q = np.linalg.eigh(R.T @ R)
     theta, Q = theta[::-1], Q[:, ::-1]
     keep = _keep(theta, threshold, rank)
@@ -200,7 +201,7 @@ def eigen_factor(K: np.ndarray, *, threshold: float | None = None, rank: int | N
         If ``K`` is not positive semi-definite within tolerance.
     """
     t0 = time.perf_counter()
-    K = np.asarray(K, dtype=np.float64)
+    K = as_gram(K, name=name, min_samples=1)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise InputError(f"{name} must be square, got shape {K.shape}")
     if not np.all(np.isfinite(K)):
@@ -411,7 +412,7 @@ def make_factor(method: str | None, X: np.ndarray | None, kernel: Kernel | None,
             K = kernel(X)
         return eigen_factor(K, threshold=threshold, rank=rank, eps=0.0 if method is None else eps,
                             X=X, kernel=kernel)
-    m = K.shape[0] if K is not None else np.asarray(X).shape[0]
+    m = K.shape[0] if K is not None else as_matrix(X).shape[0]
     if method in ("nystroem", "nystroem-density"):
         if n_landmarks is None:
             n_landmarks = min(m, max(rank or 0, int(round(0.6 * m)), 1))

@@ -10,6 +10,8 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
+from ..checks import as_float64, as_targets, check_gamma
+from ..exceptions import InputError, InputTypeError
 from .arrays import ArrayCholesky, borderless_bias, check_zero_top, factor_spd, namespace_or_numpy
 from .cholesky import Cholesky
 
@@ -99,9 +101,13 @@ def lssvm_system(Omega: Any, gamma: Any, border: Any, *, name: str = "Omega + I/
     owns); on another namespace ``Ω + diag(1/γ)`` is a new array.
     """
     xp, _, numpy = namespace_or_numpy(Omega, gamma, border)
-    if numpy:
-        H = np.array(Omega, dtype=np.float64, copy=copy)
-        H[np.diag_indices_from(H)] += 1.0 / np.asarray(gamma, dtype=np.float64)
+    if numpy:       # strings crashed in NumPy and a NaN border answered (until 2026-12-06)
+        H = as_float64(Omega, "Omega", copy=copy or None, error=InputTypeError)
+        if H.ndim != 2 or H.shape[0] != H.shape[1]:
+            raise InputError(f"Omega must be a square matrix, got shape {H.shape}")
+        H[np.diag_indices_from(H)] += 1.0 / check_gamma(gamma, H.shape[0])
+        if border is not None:
+            border = as_targets(border, H.shape[0], name="the border")
         return BorderedSystem.from_matrix(H, border, name=name, overwrite=True)
     n = int(Omega.shape[0])
     I = xp.eye(n, dtype=Omega.dtype, device=aac.device(Omega))

@@ -84,6 +84,7 @@ def check_folds(folds: Sequence[ArrayLike], n: int) -> list[np.ndarray]:
     """Validate a partition of ``range(n)`` into held-out sets (:func:`disjoint_folds` with
     ``cover=True``: non-empty, disjoint, covering) of at least 2 folds, each leaving at least 2
     training points."""
+    n = check_integer(n, "n", error=InputError)
     out = disjoint_folds(folds, n, cover=True)
     if len(out) < 2:
         raise InputError(f"k-fold cross-validation needs at least 2 folds, got {len(out)}")

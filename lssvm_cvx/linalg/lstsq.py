@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import as_matrix, as_targets, check_integer, check_option, check_positive
-from ..exceptions import ConditioningWarning, HyperparameterError, NotPSDError
+from ..checks import as_matrix, as_targets, check_grid, check_integer, check_option, check_positive
+from ..exceptions import ConditioningWarning, HyperparameterError, InputError, NotPSDError
 from .bordered import BorderedSystem
 from .cholesky import Cholesky
 from .scores import gcv_score
@@ -104,8 +104,12 @@ def gcv_curve(s: np.ndarray, beta: np.ndarray, perp2: float, m: int, mus: np.nda
     (:func:`~lssvm_cvx.linalg.scores.gcv_score`, the package's one GCV; until 2026-11-28 this
     curve was ``1/m`` of it, which has the same minimiser).
     """
+    s, beta = as_targets(s, None, name="s"), as_targets(beta, None, name="beta")
+    mus = check_grid(mus, "mus", allow_zero=True, flat=True)
+    perp2 = check_positive(perp2, "perp2", allow_zero=True, error=InputError)
+    m = check_integer(m, "m", error=InputError)
     s2 = s[None, :] ** 2
-    f = s2 / (s2 + np.asarray(mus, dtype=float)[:, None])
+    f = s2 / (s2 + mus[:, None])
     res2 = np.sum(((1.0 - f) * beta[None, :]) ** 2, axis=1) + perp2
     return gcv_score(res2, m, m - f.sum(axis=1))
 
@@ -175,7 +179,10 @@ def constrained_lstsq(M_alpha: np.ndarray, m_b: np.ndarray, g: np.ndarray, a: np
     ``{"method": "cholesky" | "eigh" | "lsqr", ...}``.
     """
     check_option(method, ("exact", "lsqr"), "method")
+    M_alpha, g = _checked(M_alpha, g)
     N = M_alpha.shape[1]
+    m_b = as_targets(m_b, M_alpha.shape[0], name="m_b")
+    a = as_targets(a, N, name="a")
     M = np.empty((M_alpha.shape[0], N + 1))
     M[:, :N] = M_alpha
     M[:, N] = m_b
@@ -213,6 +220,7 @@ def normal_lstsq(G: np.ndarray, h: np.ndarray, method: str = "exact", iter_lim: 
     ``method="lsqr"``: :func:`lsqr_lstsq` (early-stopped CG);
     ``method="tikhonov"``: :func:`tikhonov_lstsq` with weight ``mu``."""
     check_option(method, ("exact", "lsqr", "tikhonov"), "method")
+    G, h = _checked(G, h)
     if method == "lsqr":
         return lsqr_lstsq(G, h, iter_lim=iter_lim)
     if method == "tikhonov":

@@ -75,7 +75,7 @@ import array_api_compat as aac
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import check_number, check_option
+from ..checks import as_float64, check_number, check_option
 from ..exceptions import HyperparameterError, InputError, InputTypeError, NotSupportedError
 from .arrays import (ArrayCholesky, check_finite, check_memory, factor_spd, float_dtype, geneig, namespace_of,
                      namespace_or_numpy, solve_triangular, take_rows, to_numpy)
@@ -175,11 +175,8 @@ class PenalizedLS:
         xp, device, numpy = namespace_or_numpy(Phi, Y, sample_weight, *named.values())
         foreign = not numpy
         if not foreign:        # NumPy: read and checked here (NaN or a string crashed or
-            try:               # answered NaN until the twenty-fourth session)
-                Phi = np.asarray(Phi, dtype=np.float64)
-            except (TypeError, ValueError) as exc:
-                raise InputTypeError(f"the design Phi must be a real array ({exc})") from None
-            check_finite(np, "the design Phi", Phi)
+            Phi = as_float64(Phi, "the design Phi", error=InputTypeError)  # answered NaN
+            check_finite(np, "the design Phi", Phi)    # until the twenty-fourth session)
         if Phi.ndim != 2:
             raise InputError(f"the design must be (N, m), got shape {tuple(Phi.shape)}")
         check_targets(Y, int(Phi.shape[0]))
@@ -213,7 +210,6 @@ class PenalizedLS:
         xp = self.xp
         if not aac.is_numpy_namespace(xp):
             namespace_of(self.Phi, Y)    # the targets in the design's namespace and device
-        check_targets(Y, self.N)
         self._targets(np.asarray(Y, dtype=np.float64) if aac.is_numpy_namespace(xp) else Y)
         self.y_mean = (xp.mean(self.Y, axis=0) if self.w is None
                        else (self.w @ self.Y) / self.W)
@@ -226,6 +222,7 @@ class PenalizedLS:
     def bind(self, Y: Any) -> PenalizedLS:
         """The same problem with the targets ``Y`` (the design's part — ``C``, the normalisers, the
         last Cholesky factor — shared; one O(N m) pass)."""
+        check_targets(Y, self.N)         # (the constructor checks its own before _setup)
         new = copy.copy(self)
         new._bind(Y)
         return new
@@ -240,11 +237,8 @@ class PenalizedLS:
         xp, self.device, numpy = (namespace_or_numpy(*arrays, *named.values())
                                   if namespace is None else namespace)
         if numpy:                        # lists and NumPy arrays: float64
-            try:
-                named = {k: None if P is None else np.asarray(P, dtype=np.float64)
-                         for k, P in named.items()}
-            except (TypeError, ValueError) as exc:
-                raise InputTypeError(f"a penalty matrix must be a real array ({exc})") from None
+            named = {k: None if P is None else as_float64(P, f"the penalty {k!r}", error=InputTypeError)
+                     for k, P in named.items()}
             check_finite(np, "the penalty matrices", *(P for P in named.values() if P is not None))
         given = [P for P in named.values() if P is not None]
         if not numpy:                    # off NumPy: lists among the penalties refused by name

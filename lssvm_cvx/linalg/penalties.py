@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import as_gram, as_matrix, check_sample_weight
 from ..exceptions import HyperparameterError, InputError, NotPSDError
 
 __all__ = ["MU_UNIT", "NU_UNIT", "normalizer", "normalizers", "penalty_set"]
@@ -60,12 +61,14 @@ def normalizers(Phi: np.ndarray, G: np.ndarray, R: np.ndarray | None = None,
     """``(ρ_G, ρ_R) = (s_G/N, s_R/N)`` with ``s_G = MU_UNIT tr(C)/tr(G)``, ``s_R = NU_UNIT
     tr(C)/tr(R)`` (``R = I`` when None) and ``C = Φ_c'SΦ_c/N`` (:mod:`lssvm_cvx.linalg.penalized`; ``S`` the
     sample weights scaled to mean 1, the identity when None)."""
-    Phi = np.asarray(Phi, dtype=np.float64)
+    Phi = as_matrix(Phi, name="Phi")        # strings crashed in NumPy (until 2026-12-06)
     n, m = Phi.shape
+    G = as_gram(G, name="G", min_samples=1)
+    R = None if R is None else as_gram(R, name="R", min_samples=1)
     if sample_weight is None:
         trC = float(np.sum((Phi - Phi.mean(axis=0)) ** 2) / n)
     else:  # weighted: the sum of weights plays the part of N (integer weights = repeated rows)
-        w = np.asarray(sample_weight, dtype=np.float64)
+        w = check_sample_weight(sample_weight, n)
         n = float(w.sum())
         trC = float(w @ np.sum((Phi - (w @ Phi) / n) ** 2, axis=1) / n)
     return (normalizer(trC, float(np.trace(G)), n, "G (mu)"),

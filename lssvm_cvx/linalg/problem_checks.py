@@ -25,7 +25,7 @@ from typing import Any
 import array_api_compat as aac
 import numpy as np
 
-from ..checks import check_grid, check_positive
+from ..checks import as_float64, check_grid, check_positive
 from ..exceptions import InputError, InputTypeError
 from .arrays import check_finite
 
@@ -102,7 +102,7 @@ def check_loss_weights(s: Any, n: int) -> None:
     if shape not in ((), (n,)):
         raise InputError(f"the loss weights must be a scalar or {n} values, got shape {shape}")
     v, vxp = (s, aac.array_namespace(s)) if hasattr(s, "shape") else (
-        np.asarray(s, dtype=np.float64), np)
+        as_float64(s, "the loss weights", error=InputTypeError), np)
     if not bool(vxp.all(vxp.isfinite(v)) & vxp.all(v >= 0) & vxp.any(v > 0)):
         raise InputError("the loss weights must be finite and >= 0, one or more > 0")
 

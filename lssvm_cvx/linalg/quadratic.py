@@ -72,6 +72,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
+from ..checks import as_gram, as_targets, check_grid
 from ..exceptions import ConditioningWarning, InputError, NotSupportedError, NumericalError
 from .arrays import ArrayLU, check_zero_top, diag_matrix, namespace_or_numpy
 from .bordered import BorderedSystem, lssvm_system
@@ -542,7 +543,14 @@ def generalized_path(K: np.ndarray, s: np.ndarray, P_fixed: np.ndarray, P_key: n
     the condition of ``K``; the pencils are refused (``None``) rather than used when they are
     not safely definite, and the caller then factorises the exact system (A) per weight.
     """
+    K = as_gram(K, name="K", min_samples=1)   # strings and NaN crashed or answered (2026-12-06)
     n = K.shape[0]
+    s = as_targets(s, n, name="s")
+    P_fixed, P_key = (as_gram(P, name=k, min_samples=1) for P, k in ((P_fixed, "P_fixed"), (P_key, "P_key")))
+    if P_fixed.shape[0] != n or P_key.shape[0] != n:
+        raise InputError(f"P_fixed and P_key must be {n} × {n}, got {P_fixed.shape}, {P_key.shape}")
+    Y = as_targets(Y, n, name="Y", columns=True)
+    ws = check_grid(ws, "ws", allow_zero=True, flat=True)
     sbar = s / s.sum()
     Kc = K - np.outer(np.ones(n), sbar @ K)
     M = Kc.T @ (s[:, None] * Kc) + P_fixed

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar, nnls
 
-from ..checks import check_option
+from ..checks import as_float64, check_option
 from ..exceptions import InputError
 from ..formulations.scalarize import check_eps_values, check_s
 from .pareto import select_ideal_point
@@ -77,19 +77,6 @@ def _at_bounds(z: np.ndarray, bounds: Any, tol: float = 1e-8) -> tuple[np.ndarra
     return lo_b, hi_b
 
 
-def _floats(v: Any, name: str, *, finite: bool = False) -> np.ndarray:
-    """``v`` as a float64 array (``finite``: without NaN or inf), else :class:`InputError`
-    naming it (until the twenty-fourth session a string crashed in NumPy and a NaN gradient in
-    SciPy's ``nnls``)."""
-    try:
-        a = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be numbers, got a {type(v).__name__}") from None
-    if finite and not np.all(np.isfinite(a)):
-        raise InputError(f"{name} must be finite (NaN or inf found)")
-    return a
-
-
 def kkt_residuals(z: Any, grad_obj: Any, g: Any, G: Any, bounds: Any = None, *,
                   scale: float | None = None, f_value: float = 0.0,
                   g_scale: Any = None) -> tuple[dict[str, float], np.ndarray]:
@@ -107,10 +94,10 @@ def kkt_residuals(z: Any, grad_obj: Any, g: Any, G: Any, bounds: Any = None, *,
     ``μ_j||∇g_j||∞ > 10⁻⁸ scale``) over ``g_scale`` (the constraint levels, e.g. the bounds
     ``b``; default ``1 + |g_j|``).
     """
-    z = _floats(z, "z").reshape(-1)        # NaN in z or g: NaN residuals (a failed point)
-    gf = _floats(grad_obj, "grad_obj", finite=True).reshape(-1)
-    g = np.atleast_1d(_floats(g, "g"))
-    G = np.atleast_2d(_floats(G, "G", finite=True))
+    z = as_float64(z, "z").reshape(-1)        # NaN in z or g: NaN residuals (a failed point)
+    gf = as_float64(grad_obj, "grad_obj", finite=True).reshape(-1)
+    g = np.atleast_1d(as_float64(g, "g"))
+    G = np.atleast_2d(as_float64(G, "G", finite=True))
     lo_b, hi_b = _at_bounds(z, bounds)
     free = ~(lo_b | hi_b)
     gnorm = max(float(np.max(np.abs(gf))) if gf.size else 0.0, 1e-300)
@@ -189,7 +176,7 @@ def epsilon_constraint_nlp(primary: Callable, constrained: Any, eps: Any, x0: An
     cons = [_cached(c) for c in _nlp_objs(constrained)]
     e = check_eps_values(eps, len(cons))
     prim = _cached(primary)
-    x0 = _floats(x0, "x0", finite=True).reshape(-1)
+    x0 = as_float64(x0, "x0", finite=True).reshape(-1)
     nl = [{"type": "ineq", "fun": (lambda x, c=c, ej=ej: ej - c(x)[0]),
            "jac": (lambda x, c=c: -c(x)[1])} for c, ej in zip(cons, e)]
     opts = {"ftol": 1e-12, "maxiter": 300, **(options or {})}
