@@ -18,6 +18,7 @@ for every method and N at cf47788, the sklearn fit at N = 1000 included).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -65,9 +66,74 @@ print(json.dumps({"fit": fit, "rmse": rmse, "ran": ran, "peak_mb": peak}))
 """
 
 
-def _child(method: str, n: int, timeout: float) -> dict:
+HUGEPAGE_CHILD = r"""
+import json, sys, numpy as np
+from threadpoolctl import threadpool_limits
+from lssvm_cvx import LSSVMRegressor
+from lssvm_cvx.bench import interleaved_times
+from lssvm_cvx.kernels import RBF
+n, reps = int(sys.argv[1]), int(sys.argv[2])
+rng = np.random.default_rng(0)                 # the data of _loo_selection
+X = rng.uniform(-3, 3, (n, 1))
+y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
+est = LSSVMRegressor(selection="loo", search="screen", random_state=0, sigma2_grid="auto")
+with threadpool_limits(limits=1, user_api="blas"):
+    t = interleaved_times({"eigh": lambda: np.linalg.eigh(RBF(1.0)(X)),
+                           "screen": lambda: est.fit(X, y)}, reps, warmup=0)
+print(json.dumps({k: float(np.median(v)) for k, v in t.items()}))
+"""
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """A child's environment: one BLAS thread, and the parent's ``PYTHONPATH`` (a worktree's
+    code, not the editable install's, when a result is regenerated from a worktree)."""
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "PATH": "/usr/bin:/bin"}
+           "PATH": "/usr/bin:/bin", **extra}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
+def _thp(setting: str) -> str:
+    """The host's transparent-huge-page ``setting`` (``enabled``, ``defrag``): the bracketed
+    choice of ``/sys/kernel/mm/transparent_hugepage/<setting>``, or "n/a"."""
+    try:
+        with open(f"/sys/kernel/mm/transparent_hugepage/{setting}") as fh:
+            text = fh.read()
+    except OSError:
+        return "n/a"
+    return text[text.find("[") + 1:text.find("]")] if "[" in text else text.strip()
+
+
+def _hugepage_rows(n: int, reps: int) -> list[dict]:
+    """The LOO selection of :func:`_loo_selection` (LSSVMRegressor) at ``n``, in two fresh
+    processes: NumPy's huge-page advice on (its default) and off (``NUMPY_MADVISE_HUGEPAGE=0``).
+
+    Added 2026-12-06: on that day's host the ratio at N = 3000 was 1.17 where the d600758 run had
+    0.49, with the code of 4971652 as with adc271b; a profile put the difference in first
+    touches of fresh arrays (``numpy.array``, the Cholesky factor), and the same fits with the
+    advice off took 1.3 s against 1.1-5.7 s with it on.  NumPy advises huge pages for arrays of
+    4 MB and more; where the kernel's THP ``defrag`` is ``madvise``, such a page fault may compact
+    memory synchronously.  The screened search allocates N × N arrays repeatedly, one eigh once.
+    """
+    rows = []
+    for advice, label in (("1", "on (NumPy's default)"), ("0", "off (NUMPY_MADVISE_HUGEPAGE=0)")):
+        out = subprocess.run([sys.executable, "-c", HUGEPAGE_CHILD, str(n), str(reps)],
+                             capture_output=True, text=True, timeout=1800,
+                             env=_env(NUMPY_MADVISE_HUGEPAGE=advice))
+        row = {"N": n, "NumPy huge-page advice": label, "THP enabled": _thp("enabled"),
+               "THP defrag": _thp("defrag")}
+        if out.returncode != 0:
+            rows.append({**row, "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]})
+            continue
+        t = json.loads(out.stdout.strip().splitlines()[-1])
+        rows.append({**row, "eigh [s]": t["eigh"], "screened search + fit [s]": t["screen"],
+                     "screen / eigh": t["screen"] / t["eigh"], "status": "ok"})
+    return rows
+
+
+def _child(method: str, n: int, timeout: float) -> dict:
+    env = _env()
     try:
         out = subprocess.run([sys.executable, "-c", CHILD, method, str(n)], capture_output=True,
                              text=True, timeout=timeout, env=env)
@@ -182,6 +248,7 @@ def run(ctx: Context) -> BenchResult:
     # 1 and a median of three moved by ±0.1 between runs of the same code on this machine
     loo = [_loo_selection(n, ctx.reps(full=5, quick=1), grid=n == loo_sizes[-1]) for n in loo_sizes]
     composed = [_composed_selection(1000 if ctx.quick else 3000, ctx.reps(full=5, quick=1))]
+    hugepages = _hugepage_rows(loo_sizes[-1], ctx.reps(full=5, quick=1))
     res = BenchResult("scaling", "Model selection at scale (Friedman #1, d = 10; sinc for LOO)")
     slopes = []
     fig, ax = plt.subplots(1, 3, figsize=(13, 4))
@@ -217,6 +284,12 @@ def run(ctx: Context) -> BenchResult:
                             "RegularizedLSSVMRegressor(selection='loo', search='screen') with the default "
                             "RKHS term (17 weights × 9 σ²); eigh and the screened search interleaved (5 "
                             "pairs), medians; the exhaustive grid (one eigh per σ²) once."))
+    res.tables.append(Table("The host's transparent huge pages and the LOO selection",
+                            pd.DataFrame(hugepages),
+                            "LSSVMRegressor's screened (γ, σ²) search against one eigh as above, each "
+                            "row in a fresh process (5 interleaved pairs, medians), NumPy's huge-page "
+                            "advice on and off; THP: the host's /sys/kernel/mm/transparent_hugepage "
+                            "settings.  The check below is on the first table (the default advice)."))
     # <= 1 one eigh: issue 30's bound for the LOO (γ, σ²) search (<= 3 until 2026-11-30: the
     # search sat near 1 while it scored two widths exactly, at 0.44 since it scores one)
     for label, L in (("LSSVMRegressor", loo[-1]), ("RegularizedLSSVMRegressor", composed[0])):
