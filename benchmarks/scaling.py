@@ -109,12 +109,12 @@ def _hugepage_rows(n: int, reps: int) -> list[dict]:
     """The LOO selection of :func:`_loo_selection` (LSSVMRegressor) at ``n``, in two fresh
     processes: NumPy's huge-page advice on (its default) and off (``NUMPY_MADVISE_HUGEPAGE=0``).
 
-    Added 2026-12-06: on that day's host the ratio at N = 3000 was 1.17 where the d600758 run had
-    0.49, with the code of 4971652 as with adc271b; a profile put the difference in first
-    touches of fresh arrays (``numpy.array``, the Cholesky factor), and the same fits with the
-    advice off took 1.3 s against 1.1-5.7 s with it on.  NumPy advises huge pages for arrays of
-    4 MB and more; where the kernel's THP ``defrag`` is ``madvise``, such a page fault may compact
-    memory synchronously.  The screened search allocates N × N arrays repeatedly, one eigh once.
+    Added 2026-12-06, when the check at the largest N went unmet on that day's host with the
+    code of the previous committed run as well (notes/engine.md, twenty-fifth session, has the
+    measurements and the profile: the time went to first touches of fresh arrays).  NumPy
+    advises huge pages for large arrays; where the kernel's THP ``defrag`` is ``madvise``, such
+    a page fault may compact memory synchronously.  The screened search allocates N × N arrays
+    repeatedly, one eigh once.
     """
     rows = []
     for advice, label in (("1", "on (NumPy's default)"), ("0", "off (NUMPY_MADVISE_HUGEPAGE=0)")):
