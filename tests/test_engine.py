@@ -261,6 +261,32 @@ def test_the_array_cholesky_blocks_equal_a_dense_inverse(ns, to_namespace, to_nu
                                        rel=1e-8)
 
 
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_the_cholesky_inverse_diagonal_keeps_n_numbers_not_the_inverse(overwrite):
+    """``Cholesky.inv_diag`` against ``np.linalg.inv`` (both LAPACK triangles: ``overwrite``
+    on a C-ordered matrix factorises its transpose), answered from a kept diagonal: since
+    2026-12-06 the factor does not hold ``L^{-1}`` (n² numbers) after a leave-one-out question;
+    a caller mutating the answer does not change the next one, and ``inv_block`` (k-fold)
+    still builds and keeps ``L^{-1}``."""
+    from lssvm_cvx.linalg.cholesky import Cholesky
+
+    K, _, _, _ = _problem()
+    H = np.ascontiguousarray(K + 0.1 * np.eye(len(K)))
+    Hinv = np.linalg.inv(H)
+    chol = Cholesky.factor(H.copy(), overwrite=overwrite)
+    assert chol.lower is not overwrite
+    d = chol.inv_diag()
+    np.testing.assert_allclose(d, np.diag(Hinv), rtol=1e-10)
+    assert chol._Linv is None
+    d[:] = np.nan
+    np.testing.assert_allclose(chol.inv_diag(), np.diag(Hinv), rtol=1e-10)
+    idx = np.array([3, 0, 17, 9])
+    np.testing.assert_allclose(chol.inv_block(idx), Hinv[np.ix_(idx, idx)], rtol=1e-10,
+                               atol=1e-12)
+    assert chol._Linv is not None
+    np.testing.assert_allclose(chol.Linv @ chol.L, np.eye(len(H)), atol=1e-10)
+
+
 def test_a_known_representation_is_not_asked_again_and_a_wrong_one_is_refused(monkeypatch):
     """``system(representation=...)``: a caller that asked :meth:`representation` (one host
     synchronisation on a device) passes it on; the same system comes back, and a bordered

@@ -201,11 +201,7 @@ def eigen_factor(K: np.ndarray, *, threshold: float | None = None, rank: int | N
         If ``K`` is not positive semi-definite within tolerance.
     """
     t0 = time.perf_counter()
-    K = as_gram(K, name=name, min_samples=1)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise InputError(f"{name} must be square, got shape {K.shape}")
-    if not np.all(np.isfinite(K)):
-        raise InputError(f"{name} contains NaN or inf")
+    K = as_gram(K, name=name, min_samples=1)   # square, finite (InputError naming it)
     m = K.shape[0]
     rank = _check_rank(rank, m)
     threshold = _check_threshold(threshold)

@@ -35,6 +35,7 @@ class Cholesky:
     lower: bool
     rcond: float
     _Linv: np.ndarray | None = field(default=None, repr=False)
+    _inv_diag: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def factor(cls, H: np.ndarray, *, name: str = "H", overwrite: bool = False,
@@ -83,18 +84,31 @@ class Cholesky:
 
     @property
     def Linv(self) -> np.ndarray:
-        """``L^{-1}`` (lower triangular), computed once by LAPACK ``dtrtri`` (n³/3 flops)."""
+        """``L^{-1}`` (lower triangular), computed once by LAPACK ``dtrtri`` (n³/3 flops) and
+        kept (:meth:`inv_block` reads it once per fold)."""
         if self._Linv is None:
-            inv, info = lapack.dtrtri(self.c, lower=int(self.lower))
-            if info != 0:  # pragma: no cover - the factor has a positive diagonal
-                raise NotPSDError("triangular inversion failed")
-            self._Linv = inv if self.lower else inv.T  # (U^{-1})' = (U')^{-1} = L^{-1}
+            self._Linv = self._triangular_inverse()
         return self._Linv
 
+    def _triangular_inverse(self) -> np.ndarray:
+        """``L^{-1}``, a new n × n array."""
+        inv, info = lapack.dtrtri(self.c, lower=int(self.lower))
+        if info != 0:  # pragma: no cover - the factor has a positive diagonal
+            raise NotPSDError("triangular inversion failed")
+        return inv if self.lower else inv.T  # (U^{-1})' = (U')^{-1} = L^{-1}
+
     def inv_diag(self) -> np.ndarray:
-        """``diag(H^{-1})`` = column sums of squares of ``L^{-1}``."""
-        Linv = self.Linv
-        return np.einsum("ij,ij->j", Linv, Linv)
+        """``diag(H^{-1})`` = column sums of squares of ``L^{-1}`` (a new vector each call).
+
+        The diagonal is kept, not ``L^{-1}``: since 2026-12-06 a factor that answered a
+        leave-one-out question holds n numbers more instead of n² (the screened search keeps
+        its best system for the final fit, so its peak memory is one n × n array lower).
+        ``L^{-1}`` is reused when :attr:`Linv` was already computed.
+        """
+        if self._inv_diag is None:
+            Linv = self._triangular_inverse() if self._Linv is None else self._Linv
+            self._inv_diag = np.einsum("ij,ij->j", Linv, Linv)
+        return self._inv_diag.copy()
 
     def inv_block(self, idx: np.ndarray) -> np.ndarray:
         """Principal sub-block ``(H^{-1})[idx, idx]``."""
