@@ -67,20 +67,9 @@ print(json.dumps({"fit": fit, "rmse": rmse, "ran": ran, "peak_mb": peak}))
 
 
 HUGEPAGE_CHILD = r"""
-import json, sys, numpy as np
-from threadpoolctl import threadpool_limits
-from lssvm_cvx import LSSVMRegressor
-from lssvm_cvx.bench import interleaved_times
-from lssvm_cvx.kernels import RBF
-n, reps = int(sys.argv[1]), int(sys.argv[2])
-rng = np.random.default_rng(0)                 # the data of _loo_selection
-X = rng.uniform(-3, 3, (n, 1))
-y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
-est = LSSVMRegressor(selection="loo", search="screen", random_state=0, sigma2_grid="auto")
-with threadpool_limits(limits=1, user_api="blas"):
-    t = interleaved_times({"eigh": lambda: np.linalg.eigh(RBF(1.0)(X)),
-                           "screen": lambda: est.fit(X, y)}, reps, warmup=0)
-print(json.dumps({k: float(np.median(v)) for k, v in t.items()}))
+import json, sys
+from lssvm_cvx.benchmarks.scaling import _loo_selection
+print(json.dumps(_loo_selection(int(sys.argv[1]), int(sys.argv[2]), grid=False)))
 """
 
 
@@ -117,18 +106,18 @@ def _hugepage_rows(n: int, reps: int) -> list[dict]:
     repeatedly, one eigh once.
     """
     rows = []
+    thp = {"THP enabled": _thp("enabled"), "THP defrag": _thp("defrag")}
     for advice, label in (("1", "on (NumPy's default)"), ("0", "off (NUMPY_MADVISE_HUGEPAGE=0)")):
         out = subprocess.run([sys.executable, "-c", HUGEPAGE_CHILD, str(n), str(reps)],
                              capture_output=True, text=True, timeout=1800,
                              env=_env(NUMPY_MADVISE_HUGEPAGE=advice))
-        row = {"N": n, "NumPy huge-page advice": label, "THP enabled": _thp("enabled"),
-               "THP defrag": _thp("defrag")}
+        row = {"N": n, "NumPy huge-page advice": label, **thp}
         if out.returncode != 0:
             rows.append({**row, "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]})
             continue
         t = json.loads(out.stdout.strip().splitlines()[-1])
-        rows.append({**row, "eigh [s]": t["eigh"], "screened search + fit [s]": t["screen"],
-                     "screen / eigh": t["screen"] / t["eigh"], "status": "ok"})
+        rows.append({**row, **{k: t[k] for k in ("eigh [s]", "screened search + fit [s]",
+                                                  "screen / eigh")}, "status": "ok"})
     return rows
 
 
