@@ -108,31 +108,29 @@ def _hugepage_rows(n: int, reps: int) -> list[dict]:
     rows = []
     thp = {"THP enabled": _thp("enabled"), "THP defrag": _thp("defrag")}
     for advice, label in (("1", "on (NumPy's default)"), ("0", "off (NUMPY_MADVISE_HUGEPAGE=0)")):
-        out = subprocess.run([sys.executable, "-c", HUGEPAGE_CHILD, str(n), str(reps)],
-                             capture_output=True, text=True, timeout=1800,
-                             env=_env(NUMPY_MADVISE_HUGEPAGE=advice))
-        row = {"N": n, "NumPy huge-page advice": label, **thp}
-        if out.returncode != 0:
-            rows.append({**row, "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]})
-            continue
-        t = json.loads(out.stdout.strip().splitlines()[-1])
-        rows.append({**row, **{k: t[k] for k in ("eigh [s]", "screened search + fit [s]",
-                                                  "screen / eigh")}, "status": "ok"})
+        t = _run(HUGEPAGE_CHILD, [n, reps], 1800.0, _env(NUMPY_MADVISE_HUGEPAGE=advice))
+        keep = ("eigh [s]", "screened search + fit [s]", "screen / eigh", "status")
+        rows.append({"N": n, "NumPy huge-page advice": label, **thp,
+                     **{k: t[k] for k in keep if k in t}})
     return rows
 
 
-def _child(method: str, n: int, timeout: float) -> dict:
-    env = _env()
+def _run(code: str, args: list, timeout: float, env: dict[str, str]) -> dict:
+    """Run ``code`` in a fresh process: the JSON of its last line with ``status`` "ok", or
+    only ``status`` (a timeout, or the last line of a failure's stderr)."""
     try:
-        out = subprocess.run([sys.executable, "-c", CHILD, method, str(n)], capture_output=True,
+        out = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
                              text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "ran": "",
-                "status": f"timeout {timeout:.0f} s"}
+        return {"status": f"timeout {timeout:.0f} s"}
     if out.returncode != 0:
-        return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "ran": "",
-                "status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]}
+        return {"status": (out.stderr.strip().splitlines() or ["failed"])[-1][:80]}
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "status": "ok"}
+
+
+def _child(method: str, n: int, timeout: float) -> dict:
+    return {"fit": np.nan, "rmse": np.nan, "peak_mb": np.nan, "ran": "",
+            **_run(CHILD, [method, n], timeout, _env())}
 
 
 def _loo_selection(n: int, reps: int, grid: bool) -> dict:
