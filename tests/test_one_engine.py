@@ -50,7 +50,10 @@ ENGINES = {
     # representations), so that `linalg/engine.py` has room below 600 lines
     # 2026-11-30 (thirteenth session): `RangeSystem`, (Q) on K's range, is a `PrimalSystem`
     # whose solutions are mapped back to α; it inherits the primal held-out code, adds none
-    "linalg/engine.py": ["SpectralSystem"],
+    # 2026-12-06 (twenty-seventh session): `SpectralSystem` moved, unchanged, from
+    # `linalg/engine.py` to `linalg/spectral.py` beside `SpectralBordered` (room in engine.py
+    # for the path's reused buffer); `engine.SpectralSystem` still imports
+    "linalg/spectral.py": ["SpectralSystem"],
     "linalg/primal.py": ["PrimalSystem", "Representation"],
     "linalg/penalized.py": ["PenalizedLS"],
     "linalg/quadratic.py": ["AugmentedSystem", "QuadraticSystem", "RKHSSystem"],

@@ -335,7 +335,7 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
     w, labeled = _loss_weights(sample_weight, X.shape[0])
     groups = checked_groups(groups, X.shape[0])
     sigma2, results = est.sigma2, None
-    keep: dict[str, Any] = {}   # the search's factorisation of its choice
+    keep: dict[str, Any] = {}   # the search's solution (α, b) at its choice
     for attr in ("best_params_", "best_score_", "best_index_"):
         if hasattr(est, attr):
             delattr(est, attr)
@@ -346,8 +346,8 @@ def fit_arrays(est: _RegularizedBase, X: np.ndarray, Y: np.ndarray, sample_weigh
             classes=est._classes(),
             landmark_gram=lambda s2, L: est._landmark_gram(s2, L, X), keep=keep)
         est.best_index_, est.best_params_, est.best_score_ = best_of(results)
-    if keep and est.solver is None:   # the chosen system, factorised by the screen: solve only
-        (alpha, b), kernel, X_form = keep["system"].solve(Y), keep["kernel"], keep["X"]
+    if keep and est.solver is None:   # the chosen weights' solution, found by the screen
+        (alpha, b), kernel, X_form = keep["solution"], keep["kernel"], keep["X"]
     else:
         form = est._formulation(X, Y if Y.ndim == 1 else Y[:, 0], sigma2, w, terms)
         (alpha, b), kernel, X_form = est._solve(form, Y), form.kernel, form.X

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -106,7 +106,7 @@ def _with_weights(terms: dict, keys: list[str], combo: tuple) -> dict:
     return {**terms, **{k: (terms[k][0], float(v)) for k, v in zip(keys, combo)}}
 
 
-def _partition(splits: list[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
+def _partition(splits: Sequence[tuple[np.ndarray, np.ndarray]], n: int) -> bool:
     """Whether the test sets are disjoint and each split trains on everything but its test set
     (KFold, LeaveOneOut...): what the path's held-out residuals, one per point, need.  Test
     sets that overlap (``ShuffleSplit``) are scored by refits: the path would keep one
@@ -312,7 +312,7 @@ def _warn(status: list[str], reasons: list[str]) -> None:
 
 def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms: dict,
               grid: dict, s2s: np.ndarray, path_key: str, other_keys: list[str],
-              splits: list, scoring: Scoring, shortlist: int, *,
+              splits: Sequence, scoring: Scoring, shortlist: int, *,
               formulation: Callable[..., Any],
               classes: np.ndarray | None,
               landmark_gram: Callable[[float, np.ndarray], tuple[np.ndarray, np.ndarray]] | None,
@@ -326,9 +326,11 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     exact (``n_exact`` in ``cv_results_``: how many were scored).
     The screen's criterion is the scoring's (error rate for accuracy, else squared error);
     its landmarks are seeded by ``random_state`` (None: seed 0, a reproducible search).  The
-    factorisation of the best candidate scored exactly is kept (one at a time) and handed to
-    the final fit in ``keep`` when it is the chosen one: the fit then costs two triangular
-    solves."""
+    solution ``(α, b)`` of the best candidate scored exactly is kept (one at a time) and handed
+    to the final fit in ``keep`` when it is the chosen one: the fit then solves nothing (until
+    2026-12-06 its factorisation was kept, an N × N array, and solved twice; each exact
+    factorisation now spends its memory on its own LOO question,
+    :meth:`~lssvm_cvx.linalg.engine.Decomposition.path`)."""
     y0 = Y if Y.ndim == 1 else Y[:, 0]
     ws = grid[path_key]
     crit = "error" if scoring.kind == "accuracy" else "mse"
@@ -353,17 +355,17 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
     screened = np.array([screen(s2, combo) for s2, combo in cands])
     best_screen = np.nanmin(screened, axis=1)
     order = [int(c) for c in np.argsort(best_screen, kind="stable")[:shortlist]]
-    best_exact: dict[str, Any] = {"value": np.inf, "index": -1, "system": None}
+    best_exact: dict[str, Any] = {"value": np.inf, "index": -1, "solution": None}
     rows = np.full((len(cands) * ws.size, len(splits)), np.nan)
 
-    def record(c: int, j: int, R: Any, form: Any, system: Any = None) -> float:
+    def record(c: int, j: int, R: Any, form: Any, solution: Any = None) -> float:
         """Score the exact residuals ``R`` of candidate ``c`` at weight ``j`` (lower is
-        better); the best scored system is kept for the final fit."""
+        better); the best scored solution ``(α, b)`` is kept for the final fit."""
         rows[c * ws.size + j] = scoring.split_scores(labels, Y - R, tests, classes=classes,
                                                      targets=Y)
         value = -float(np.mean(rows[c * ws.size + j]))
         if np.isfinite(value) and value < best_exact["value"]:
-            best_exact.update(value=value, index=c * ws.size + j, system=system,
+            best_exact.update(value=value, index=c * ws.size + j, solution=solution,
                               kernel=form.kernel, X=form.X)
         return value
 
@@ -382,14 +384,12 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
                 record(c, j, R, form)
             continue
 
-        def exact(todo: list[int], c: int = c, form: Any = form) -> list[float]:
+        def exact(todo: list[int], c: int = c, form: Any = form, dec: Any = dec) -> list[float]:
             # exact LOO around the screened optimum, widened while the exact optimum sits on
-            # the window's edge (a 1-D search along the path term's weight)
-            out = []
-            for j in todo:
-                system = form.system({path_key: float(ws[j])})
-                out.append(record(c, j, system.loo(Y), form, system))
-            return out
+            # the window's edge (a 1-D search along the path term's weight): one factorisation
+            # per weight, the bordered ones in one reused copy of the Gram
+            alphas, bs, res = dec.path(path_key, ws[todo], Y, one_decomposition=False)
+            return [record(c, j, R, form, (a, b)) for j, a, b, R in zip(todo, alphas, bs, res)]
 
         widen(exact, np.full(ws.size, np.nan), j0)
     params = [candidate_params(other_keys, combo, path_key, wk, s2) for s2, combo in cands
@@ -400,8 +400,9 @@ def _screened(est: Any, X: np.ndarray, Y: np.ndarray, labels: np.ndarray, terms:
                          landmarks=int(landmarks.size))
     results["n_exact"] = int(np.isfinite(results["mean_test_score"]).sum())
     index, best, _ = best_candidate(results, X, Y, scoring)
-    if best_exact["index"] == index and best_exact["system"] is not None:   # (a tie ranks
-        # the first candidate, and a path scored from one eigendecomposition keeps no system:
-        # then refit)
-        keep.update(system=best_exact["system"], kernel=best_exact["kernel"], X=best_exact["X"])
+    if best_exact["index"] == index and best_exact["solution"] is not None:   # (a tie ranks
+        # the first candidate, and a path scored from one eigendecomposition keeps no
+        # solution: then refit)
+        keep.update(solution=best_exact["solution"], kernel=best_exact["kernel"],
+                    X=best_exact["X"])
     return best["sigma2"], _chosen_terms(terms, best), results

@@ -278,8 +278,9 @@ class ArrayCholesky:
         X = solve_triangular(self.xp, self.L, solve_triangular(self.xp, self.L, B2), trans=True)
         return X[:, 0] if B.ndim == 1 else X
 
-    def inv_diag(self) -> Any:
-        """``diag(H⁻¹)``: the squared column norms of ``L⁻¹`` (:func:`inverse_diagonal`)."""
+    def inv_diag(self, *, overwrite: bool = False) -> Any:
+        """``diag(H⁻¹)``: the squared column norms of ``L⁻¹`` (:func:`inverse_diagonal`;
+        ``overwrite``, :class:`~lssvm_cvx.linalg.cholesky.Cholesky`'s, is ignored)."""
         return inverse_diagonal(self.xp, aac.device(self.L), self.L)
 
     def inv_block(self, idx: Any) -> Any:

@@ -76,9 +76,10 @@ class BorderedSystem:
         alpha = v - self.u[:, None] * b[None, :] if r.ndim > 1 else v - self.u * b
         return alpha, (float(b) if r.ndim == 1 and self.numpy else b)
 
-    def alpha_inv_diag(self) -> Any:
-        """Diagonal of the α-block ``C`` of the bordered inverse (leave-one-out denominators)."""
-        d = self.chol.inv_diag()
+    def alpha_inv_diag(self, *, overwrite: bool = False) -> Any:
+        """Diagonal of the α-block ``C`` of the bordered inverse (leave-one-out denominators);
+        ``overwrite``: the factor's last question (:meth:`Cholesky.inv_diag`)."""
+        d = self.chol.inv_diag(overwrite=overwrite)
         if self.u is None:  # no border (u is None exactly when a is)
             return d
         return d - self.u**2 / self.s

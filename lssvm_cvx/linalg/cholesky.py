@@ -9,12 +9,22 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from ..exceptions import ConditioningWarning, InputError, NotPSDError
+from ..exceptions import ConditioningWarning, InputError, NotPSDError, NotSupportedError
 
-__all__ = ["COND_WARN", "Cholesky"]
+__all__ = ["COND_WARN", "Cholesky", "one_norm"]
 
 #: reciprocal-condition threshold below which a solve warns (the solve still happens)
 COND_WARN = 1e-12
+
+
+def one_norm(A: np.ndarray) -> float:
+    """``max_j Σ_i |A_ij|`` (the 1-norm that LAPACK's condition estimates take), read in place
+    by LAPACK ``dlange`` (a C-ordered ``A`` as its Fortran-ordered transpose, whose
+    infinity-norm it is).  Until 2026-12-06 ``np.abs(A).sum(axis=0).max()``, which makes an
+    n × n temporary: ``notes/one_norm_cost.py`` times both."""
+    if A.flags.c_contiguous and not A.flags.f_contiguous:
+        return float(lapack.dlange("I", A.T))
+    return float(lapack.dlange("1", A))
 
 
 @dataclass
@@ -36,6 +46,8 @@ class Cholesky:
     rcond: float
     _Linv: np.ndarray | None = field(default=None, repr=False)
     _inv_diag: np.ndarray | None = field(default=None, repr=False)
+    #: True once :meth:`inv_diag` has overwritten the factor with ``L^{-1}``
+    spent: bool = field(default=False, repr=False)
 
     @classmethod
     def factor(cls, H: np.ndarray, *, name: str = "H", overwrite: bool = False,
@@ -43,7 +55,7 @@ class Cholesky:
         H = np.asarray(H, dtype=np.float64)
         if H.ndim != 2 or H.shape[0] != H.shape[1]:
             raise InputError(f"{name} must be a square matrix, got shape {H.shape}")
-        anorm = np.abs(H).sum(axis=0).max() if check_cond else 0.0
+        anorm = one_norm(H) if check_cond else 0.0
         transpose = overwrite and H.flags.c_contiguous and not H.flags.f_contiguous
         work, lower = (H.T, False) if transpose else (H, True)
         c, info = lapack.dpotrf(work, lower=int(lower), clean=1, overwrite_a=int(overwrite))
@@ -72,7 +84,8 @@ class Cholesky:
     @property
     def L(self) -> np.ndarray:
         """The lower factor ``L`` (``H = L L'``); a transposed view when LAPACK returned ``U``."""
-        return self.c if self.lower else self.c.T
+        c = self._factor()
+        return c if self.lower else c.T
 
     @property
     def n(self) -> int:
@@ -80,7 +93,14 @@ class Cholesky:
 
     def solve(self, B: np.ndarray) -> np.ndarray:
         """``H^{-1} B`` by two triangular solves."""
-        return sla.cho_solve((self.c, self.lower), B, check_finite=False)
+        return sla.cho_solve((self._factor(), self.lower), B, check_finite=False)
+
+    def _factor(self) -> np.ndarray:
+        """The triangle ``c``, unless :meth:`inv_diag` spent it."""
+        if self.spent:
+            raise NotSupportedError("this Cholesky factor was overwritten by its inverse "
+                                    "(inv_diag(overwrite=True)): factorise again")
+        return self.c
 
     @property
     def Linv(self) -> np.ndarray:
@@ -90,24 +110,33 @@ class Cholesky:
             self._Linv = self._triangular_inverse()
         return self._Linv
 
-    def _triangular_inverse(self) -> np.ndarray:
-        """``L^{-1}``, a new n × n array."""
-        inv, info = lapack.dtrtri(self.c, lower=int(self.lower))
+    def _triangular_inverse(self, overwrite: bool = False) -> np.ndarray:
+        """``L^{-1}``: a new n × n array, or (``overwrite``) in the factor's memory."""
+        inv, info = lapack.dtrtri(self._factor(), lower=int(self.lower),
+                                  overwrite_c=int(overwrite))
         if info != 0:  # pragma: no cover - the factor has a positive diagonal
             raise NotPSDError("triangular inversion failed")
         return inv if self.lower else inv.T  # (U^{-1})' = (U')^{-1} = L^{-1}
 
-    def inv_diag(self) -> np.ndarray:
+    def inv_diag(self, *, overwrite: bool = False) -> np.ndarray:
         """``diag(H^{-1})`` = column sums of squares of ``L^{-1}`` (a new vector each call).
 
         The diagonal is kept, not ``L^{-1}``: since 2026-12-06 a factor that answered a
         leave-one-out question holds n numbers more instead of n² (the screened search keeps
         its best system for the final fit, so its peak memory is one n × n array lower).
         ``L^{-1}`` is reused when :attr:`Linv` was already computed.
+
+        ``overwrite=True`` (a caller's last question of this factor: a path that scores each
+        weight once, :meth:`~lssvm_cvx.linalg.engine.Decomposition.path`) computes ``L^{-1}``
+        in the factor's own memory, so no n × n array is allocated; the factor is then
+        :attr:`spent` and :meth:`solve`, :attr:`L`, :attr:`Linv` and :meth:`inv_block` raise
+        :class:`~lssvm_cvx.exceptions.NotSupportedError`.
         """
         if self._inv_diag is None:
-            Linv = self._triangular_inverse() if self._Linv is None else self._Linv
+            spend = overwrite and self._Linv is None
+            Linv = self._triangular_inverse(spend) if self._Linv is None else self._Linv
             self._inv_diag = np.einsum("ij,ij->j", Linv, Linv)
+            self.spent = spend
         return self._inv_diag.copy()
 
     def inv_block(self, idx: np.ndarray) -> np.ndarray:

@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping, Sequence
-from functools import partial
 from typing import Any, Literal, overload
 
 import array_api_compat as aac
@@ -73,8 +72,7 @@ from .folds import disjoint_folds
 from .primal import DesignDecomposition, PrimalSystem, Representation
 from .quadratic import AugmentedSystem, QuadraticSystem, RKHSSystem, generalized_path
 from .range_refits import range_refit_predictions
-from .scores import block_residuals, diagonal_residuals, dual_gcv
-from .spectral import SpectralBordered, use_eigh
+from .spectral import SpectralBordered, SpectralSystem, use_eigh
 
 __all__ = ["RKHS", "Decomposition", "FittedTerm", "RangeSystem", "SpectralSystem",
            "DesignDecomposition", "PrimalSystem", "Representation", "decompose"]
@@ -257,8 +255,7 @@ class Decomposition(Representation):
                                       "where :meth:`representation` says it")
         representation = representation or self.representation(w)
         if representation == "bordered":
-            return RKHSSystem(self.K, self.s, sum(w.values()), border=self.border,
-                              bias=self.bias, overwrite=overwrite_gram, name=self.name)
+            return self._bordered(w, self.K, overwrite_gram)
         if representation == "range":
             return RangeSystem(self, w)
         if self.border is not None or not self.bias:
@@ -266,9 +263,31 @@ class Decomposition(Representation):
                                       "weights and a positive total weight")
         return AugmentedSystem(self.K, self._weights_vector(), self.weighted_sum(w))
 
+    def _bordered(self, w: Mapping[str, float], K: Any, overwrite: bool) -> RKHSSystem:
+        """The bordered system at the weights ``w`` on the Gram ``K`` (or a copy of it)."""
+        return RKHSSystem(K, self.s, sum(w.values()), border=self.border, bias=self.bias,
+                          overwrite=overwrite, name=self.name)
+
+    def _path_systems(self, name: str, values: Sequence[float] | np.ndarray
+                      ) -> Iterator[QuadraticSystem]:
+        """One factorisation per value (:meth:`path`): the bordered ones (NumPy) in one N × N
+        copy of ``K``, reused from value to value, since the path spends each system (its
+        ``L⁻¹`` overwrites its factor) before it asks for the next: one new N × N array per
+        path instead of two per value."""
+        self.weights({name: 0.0})      # an unknown name fails here
+        buf = None
+        for v in checks.check_weights_array(name, values):
+            w = self.weights({name: float(v)})
+            if not (self.numpy and self.representation(w) == "bordered"):
+                yield self.system(w)
+                continue
+            buf = np.empty_like(self.K) if buf is None else buf
+            np.copyto(buf, self.K)
+            yield self._bordered(w, buf, True)
+
     def path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any, *,
-             folds: Sequence[Any] | None = None, cover: bool = False
-             ) -> tuple[list[Any], list[Any], list[Any]]:
+             folds: Sequence[Any] | None = None, cover: bool = False,
+             one_decomposition: bool = True) -> tuple[list[Any], list[Any], list[Any]]:
         """``(alphas, bs, residuals)`` along ``values`` of the weight ``name`` (the others
         fixed); the residuals are leave-one-out (``folds=None``) or held out per fold
         (``cover``: the folds must cover every point).
@@ -277,9 +296,12 @@ class Decomposition(Representation):
         term the RKHS norm or a :class:`FittedTerm`: the range of ``K`` (:meth:`range_path`,
         one eigendecomposition of ``K``); otherwise one generalised eigendecomposition when a
         pencil is safely definite (NumPy), else one factorisation of the augmented system per
-        value (module docstring).
+        value (module docstring).  ``one_decomposition=False``: one factorisation per value
+        even where one decomposition serves (a caller scoring two or three values: the
+        screened search's window); the bordered systems then share one copy of ``K``.
         """
-        one = self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)  # checks
+        one = (self.one_decomposition_path(name, values, Y, folds=folds, cover=cover)  # checks
+               if one_decomposition else None)
         if one is not None:
             return one
         return super().path(name, values, Y, folds=folds, cover=cover)
@@ -461,8 +483,8 @@ class RangeSystem(PrimalSystem):
         theta, b = super().solve(self._loss_rows(Y), top)
         return self.back @ theta, b
 
-    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
-            ) -> tuple[Any, Any, Any]:
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False,
+            last: bool = False) -> tuple[Any, Any, Any]:
         if self.rows is None:
             theta, b, res = super().fit(Y, folds, cover=cover)
             return self.back @ theta, b, res
@@ -496,65 +518,6 @@ class RangeSystem(PrimalSystem):
             H += self.w[k] * (eye if P is None else P)
         return range_refit_predictions(self.Phi, self.back, self.engine._weights_vector(),
                                        H, Y, sets, changes)
-
-
-class SpectralSystem(QuadraticSystem):
-    """The RKHS-only system at the total weight ``c`` as a view of one shared
-    eigendecomposition (:meth:`SpectralBordered.weighted
-    <lssvm_cvx.linalg.SpectralBordered.weighted>`, ``α = S^½β``): every question in O(N²),
-    with the answers of :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem` to round-off
-    (:meth:`Decomposition.systems` makes them).
-
-    Parameters
-    ----------
-    spec : SpectralBordered
-        The weighted system's eigendecomposition.
-    c : float
-        The total weight (``λ`` of the spectral system).
-    s : array of shape (N,)
-        The loss weights.
-    """
-
-    def __init__(self, spec: SpectralBordered, c: float, s: Any):
-        self.spec, self.c, self.s = spec, float(c), s
-        self.n = int(spec.V.shape[0])
-
-    def _beta(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
-        return self.spec.solve(self.spec.scale(Y), self.c, top)
-
-    def solve(self, Y, top=0.0):
-        """``(α, b)``; ``top``: the border row's right-hand side (``a'α = top``)."""
-        beta, b = self._beta(Y, top)
-        return self.spec.scale(beta), b
-
-    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
-            ) -> tuple[Any, Any, Any]:
-        """``(α, b, residuals)`` from one solve: leave-one-out ``r_i = β_i / (sqrt(s_i)
-        C_β,ii)`` (``folds=None``) or held out per fold (``cover``: the folds must cover every
-        point)."""
-        beta, b = self._beta(Y)
-        spec = self.spec
-        if folds is None:
-            res = diagonal_residuals(beta, spec.alpha_inv_diag(self.c) * spec.r)
-        else:
-            res = block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=self.c), spec.r,
-                                  cover=cover)
-        return spec.scale(beta), b, res
-
-    def loo(self, Y):
-        return self.fit(Y)[2]
-
-    def kfold(self, Y, folds, *, cover=False):
-        return self.fit(Y, folds, cover=cover)[2]
-
-    def gcv(self, Y):
-        """``α = S^½β``, ``y - ŷ = cS⁻¹α`` and ``I - H = cS⁻¹ C`` with ``C = S^½C_βS^½``
-        (:func:`~lssvm_cvx.linalg.scores.dual_gcv`)."""
-        beta, _ = self._beta(Y)
-        if self.spec.unit:
-            return dual_gcv(beta, self.spec.alpha_inv_diag(self.c), self.c)
-        return dual_gcv(self.spec.scale(beta), self.s * self.spec.alpha_inv_diag(self.c),
-                        self.c / self.s)
 
 
 @overload

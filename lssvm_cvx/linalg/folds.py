@@ -19,7 +19,41 @@ from ..exceptions import HyperparameterError, InputError, LssvmCvxError
 from .arrays import to_numpy
 
 __all__ = ["check_folds", "disjoint_folds", "make_folds", "heldout_sets", "heldout_folds", "cv_splits",
-           "index_set", "check_split"]
+           "index_set", "check_split", "LeaveOneOutSplits"]
+
+
+class LeaveOneOutSplits(Sequence):
+    """The leave-one-out pairs ``(train, test)`` of :func:`cv_splits`, each made when it is read.
+
+    The ``N`` pairs hold ``N(N - 1)`` training indices, as many numbers as the Gram (72 MB at
+    N = 3000), while the closed-form held-out paths read only the test halves; until
+    2026-12-06 they were a list made at once.  Indexing and iteration give the same arrays as
+    that list did (``test`` the one held-out point, ``train`` the others in order).
+
+    Parameters
+    ----------
+    n : int
+        Number of points.
+    held : numpy.ndarray of int
+        The points held out, one per split, in order (unlabelled points stay in every training
+        set).
+    """
+
+    def __init__(self, n: int, held: np.ndarray):
+        self.n, self.held = int(n), np.asarray(held, dtype=np.intp)
+
+    def __len__(self) -> int:
+        return int(self.held.size)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        j = int(self.held[k])      # an IndexError past the end ends an iteration
+        full = np.arange(self.n, dtype=np.intp)
+        return np.concatenate((full[:j], full[j + 1:])), full[j:j + 1].copy()
+
+    def __repr__(self) -> str:
+        return f"LeaveOneOutSplits(n={self.n}, splits={len(self)})"
 
 
 def index_set(a: Any, n: int, what: str) -> np.ndarray:
@@ -227,7 +261,7 @@ def make_folds(n: int, folds: int | Sequence[ArrayLike] | None, seed: int | None
 
 def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = None,
               stratified: bool = False, random_state: Any = None,
-              labeled: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+              labeled: np.ndarray | None = None) -> Sequence[tuple[np.ndarray, np.ndarray]]:
     """The ``(train, test)`` pairs of a cross-validation scheme, as index arrays into
     ``range(n)``.
 
@@ -255,8 +289,9 @@ def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = Non
 
     Returns
     -------
-    list of (numpy.ndarray, numpy.ndarray)
-        The pairs (indices into ``range(n)``).
+    sequence of (numpy.ndarray, numpy.ndarray)
+        The pairs (indices into ``range(n)``): a list, or for ``"loo"`` a
+        :class:`LeaveOneOutSplits`, whose pairs are made when read.
 
     Raises
     ------
@@ -276,9 +311,8 @@ def cv_splits(cv: Any, n: int, *, y: np.ndarray | None = None, groups: Any = Non
         if cv != "loo":
             raise HyperparameterError(f"cv must be an int, 'loo', a splitter or an iterable of "
                                       f"(train, test) pairs, got {cv!r}")
-        if lab.size >= 2:  # LeaveOneOut's pairs, each a slice of range(n) (no sort per split)
-            full = np.arange(n, dtype=np.intp)
-            return [(np.concatenate((full[:j], full[j + 1:])), full[j:j + 1].copy()) for j in lab]
+        if lab.size >= 2:  # LeaveOneOut's pairs, each made when read (no sort per split)
+            return LeaveOneOutSplits(n, lab)
         splitter: Any = LeaveOneOut()
     elif isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         if int(cv) < 2:

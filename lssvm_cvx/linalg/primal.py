@@ -96,13 +96,20 @@ class Representation:
              ) -> tuple[list[Any], list[Any], list[Any]]:
         """``(solutions, biases, residuals)`` along ``values`` of the weight ``name`` (the
         others fixed); the residuals are leave-one-out (``folds=None``) or held out per fold
-        (``cover``: the folds must cover every point)."""
+        (``cover``: the folds must cover every point).  Each system answers its last question
+        (``fit(..., last=True)``) before the next is factorised."""
         out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         check_targets(Y, self.n)
-        for sysm in self.systems(name, values):
-            for lst, v in zip(out, sysm.fit(Y, folds, cover=cover)):
+        for sysm in self._path_systems(name, values):
+            for lst, v in zip(out, sysm.fit(Y, folds, cover=cover, last=True)):
                 lst.append(v)
         return out
+
+    def _path_systems(self, name: str, values: Sequence[float] | np.ndarray
+                      ) -> Iterator[QuadraticSystem]:
+        """The systems of :meth:`path`: :meth:`systems` (a representation may reuse memory
+        between them, since the path spends each before it asks for the next)."""
+        return self.systems(name, values)
 
     def gcv_path(self, name: str, values: Sequence[float] | np.ndarray, Y: Any) -> np.ndarray:
         """:meth:`gcv` along ``values`` of the weight ``name`` (the others fixed; any
@@ -263,8 +270,8 @@ class PrimalSystem(QuadraticSystem):
             return theta, b
         return theta[:, 0], (float(b[0]) if aac.is_numpy_namespace(pr.xp) else b[0])
 
-    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
-            ) -> tuple[Any, Any, Any]:
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False,
+            last: bool = False) -> tuple[Any, Any, Any]:
         """``(θ, b, residuals)`` with the targets bound once (a streamed design's LOO
         residuals on its LOO rows, lazy on a Dask source)."""
         pr = self.dec.bound(Y)

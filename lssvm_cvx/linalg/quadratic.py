@@ -76,7 +76,7 @@ from ..checks import as_gram, as_targets, check_grid
 from ..exceptions import ConditioningWarning, InputError, NotSupportedError, NumericalError
 from .arrays import ArrayLU, check_zero_top, diag_matrix, namespace_or_numpy
 from .bordered import BorderedSystem, lssvm_system
-from .cholesky import COND_WARN, Cholesky
+from .cholesky import COND_WARN, Cholesky, one_norm
 from .scores import block_residuals, diagonal_residuals, dual_gcv, gcv_score, leverage_residuals
 
 __all__ = ["QuadraticSystem", "RKHSSystem", "AugmentedSystem", "generalized_path",
@@ -158,11 +158,11 @@ class QuadraticSystem:
         also cover every point, :func:`~lssvm_cvx.linalg.folds.disjoint_folds`)."""
         raise NotImplementedError
 
-    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False
-            ) -> tuple[Any, Any, Any]:
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False,
+            last: bool = False) -> tuple[Any, Any, Any]:
         """``(α, b, residuals)``: :meth:`solve` with the leave-one-out residuals (``folds=None``)
         or those held out per fold (:meth:`kfold`); a representation that answers both from one
-        solve overrides it."""
+        solve overrides it; ``last``: the system's last question (it may spend its factor)."""
         a, b = self.solve(Y)
         return a, b, self.loo(Y) if folds is None else self.kfold(Y, folds, cover=cover)
 
@@ -217,13 +217,18 @@ class RKHSSystem(QuadraticSystem):
             return Hinv, np.zeros(self.n)
         return Hinv - np.outer(sysm.u, sysm.u) / sysm.s, sysm.u / sysm.s
 
+    def fit(self, Y, folds=None, *, cover=False, last=False):
+        """One solve; a ``last`` LOO overwrites the factor (:meth:`Cholesky.inv_diag`)."""
+        alpha, b = (sysm := self.system).solve(Y)
+        return alpha, b, (diagonal_residuals(alpha, sysm.alpha_inv_diag(overwrite=last))
+                          if folds is None else
+                          block_residuals(alpha, folds, sysm.alpha_inv_block, cover=cover))
+
     def loo(self, Y):
-        alpha, _ = self.system.solve(Y)
-        return diagonal_residuals(alpha, self.system.alpha_inv_diag())
+        return self.fit(Y)[2]
 
     def kfold(self, Y, folds, *, cover=False):
-        alpha, _ = self.system.solve(Y)
-        return block_residuals(alpha, folds, self.system.alpha_inv_block, cover=cover)
+        return self.fit(Y, folds, cover=cover)[2]
 
     def gcv(self, Y):
         """``y - ŷ = α/γ`` and ``I - H = diag(1/γ) C`` (AReg paper eq. 2;
@@ -323,7 +328,7 @@ class AugmentedSystem(QuadraticSystem):
             self.rcond = 0.0
             return False
         if anorm is None:
-            anorm = float(np.abs(A).sum(axis=0).max())
+            anorm = one_norm(A)
         self.rcond = float(lapack.dgecon(self._lu, anorm, norm="1")[0])
         return True
 
@@ -462,12 +467,8 @@ class AugmentedSystem(QuadraticSystem):
 
     def solve(self, Y, top=0.0):
         check_zero_top(top, "the bordered representation", NotSupportedError)
-        X = self._full(Y)
-        n = self.n
-        if np.ndim(Y) > 1:
-            b = X[n, ...]
-        else:  # a float on NumPy, a 0-d array of the namespace elsewhere
-            b = float(X[n, 0]) if self._numpy else X[n, 0]
+        X, n = self._full(Y), self.n   # one target's b: a float on NumPy, else a 0-d array
+        b = X[n, ...] if np.ndim(Y) > 1 else (float(X[n, 0]) if self._numpy else X[n, 0])
         return _like(Y, X[:n, ...]), b
 
     def _unit_columns(self) -> Any:

@@ -58,9 +58,9 @@ class SMWFactor:
         W = self.chol.solve(self.RE.T @ Z)
         return (Z - (self.RE @ W) / self.c) / self.c
 
-    def inv_diag(self) -> np.ndarray:
+    def inv_diag(self, *, overwrite: bool = False) -> np.ndarray:
         """Eq. (24), corrected: ``1/c - (1/c²) Σ_j U_ji²`` with ``U = L^{-1} R_E^T``, ``T = L L^T``
-        (``O(m_E r²)``)."""
+        (``O(m_E r²)``; ``overwrite``, :class:`Cholesky`'s, is ignored: no n × n array)."""
         U = sla.solve_triangular(self.chol.L, self.RE.T, lower=True, check_finite=False)
         return 1.0 / self.c - np.einsum("ij,ij->j", U, U) / self.c**2
 

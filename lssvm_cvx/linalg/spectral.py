@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import array_api_compat as aac
 
 from ..exceptions import InputError, NotPSDError
 from .arrays import borderless_bias, check_zero_top, namespace_or_numpy
+from .quadratic import QuadraticSystem
+from .scores import block_residuals, diagonal_residuals, dual_gcv
 
-__all__ = ["SpectralBordered", "EIGH_BREAK_EVEN", "use_eigh"]
+__all__ = ["SpectralBordered", "SpectralSystem", "EIGH_BREAK_EVEN", "use_eigh"]
 
 #: number of regularization values from which one ``eigh`` beats one Cholesky (+ ``dtrtri``)
 #: per value (measured ≈ 5-6× the cost of a Cholesky + ``dtrtri`` at N = 1000-2000 with
@@ -132,3 +136,62 @@ class SpectralBordered:
             return B
         ui = Vi @ (w * self.at)
         return B - ui[:, None] * ui[None, :] / self._border(w)
+
+
+class SpectralSystem(QuadraticSystem):
+    """The RKHS-only system at the total weight ``c`` as a view of one shared
+    eigendecomposition (:meth:`SpectralBordered.weighted
+    <lssvm_cvx.linalg.SpectralBordered.weighted>`, ``α = S^½β``): every question in O(N²),
+    with the answers of :class:`~lssvm_cvx.linalg.quadratic.RKHSSystem` to round-off
+    (:meth:`~lssvm_cvx.linalg.engine.Decomposition.systems` makes them).
+
+    Parameters
+    ----------
+    spec : SpectralBordered
+        The weighted system's eigendecomposition.
+    c : float
+        The total weight (``λ`` of the spectral system).
+    s : array of shape (N,)
+        The loss weights.
+    """
+
+    def __init__(self, spec: SpectralBordered, c: float, s: Any):
+        self.spec, self.c, self.s = spec, float(c), s
+        self.n = int(spec.V.shape[0])
+
+    def _beta(self, Y: Any, top: Any = 0.0) -> tuple[Any, Any]:
+        return self.spec.solve(self.spec.scale(Y), self.c, top)
+
+    def solve(self, Y, top=0.0):
+        """``(α, b)``; ``top``: the border row's right-hand side (``a'α = top``)."""
+        beta, b = self._beta(Y, top)
+        return self.spec.scale(beta), b
+
+    def fit(self, Y: Any, folds: Sequence[Any] | None = None, *, cover: bool = False,
+            last: bool = False) -> tuple[Any, Any, Any]:
+        """``(α, b, residuals)`` from one solve: leave-one-out ``r_i = β_i / (sqrt(s_i)
+        C_β,ii)`` (``folds=None``) or held out per fold (``cover``: the folds must cover every
+        point)."""
+        beta, b = self._beta(Y)
+        spec = self.spec
+        if folds is None:
+            res = diagonal_residuals(beta, spec.alpha_inv_diag(self.c) * spec.r)
+        else:
+            res = block_residuals(beta, folds, partial(spec.alpha_inv_block, lam=self.c), spec.r,
+                                  cover=cover)
+        return spec.scale(beta), b, res
+
+    def loo(self, Y):
+        return self.fit(Y)[2]
+
+    def kfold(self, Y, folds, *, cover=False):
+        return self.fit(Y, folds, cover=cover)[2]
+
+    def gcv(self, Y):
+        """``α = S^½β``, ``y - ŷ = cS⁻¹α`` and ``I - H = cS⁻¹ C`` with ``C = S^½C_βS^½``
+        (:func:`~lssvm_cvx.linalg.scores.dual_gcv`)."""
+        beta, _ = self._beta(Y)
+        if self.spec.unit:
+            return dual_gcv(beta, self.spec.alpha_inv_diag(self.c), self.c)
+        return dual_gcv(self.spec.scale(beta), self.s * self.spec.alpha_inv_diag(self.c),
+                        self.c / self.s)
