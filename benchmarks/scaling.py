@@ -102,8 +102,10 @@ def _hugepage_rows(n: int, reps: int) -> list[dict]:
     code of the previous committed run as well (notes/engine.md, twenty-fifth session, has the
     measurements and the profile: the time went to first touches of fresh arrays).  NumPy
     advises huge pages for large arrays; where the kernel's THP ``defrag`` is ``madvise``, such
-    a page fault may compact memory synchronously.  The screened search allocates N × N arrays
-    repeatedly, one eigh once.
+    a page fault may compact memory synchronously.  Until the twenty-seventh session (the same
+    day) the screened search allocated two N × N arrays per exact weight beside its Gram; since
+    then the Gram and one copy of it per shortlisted width (notes/engine.md), one eigh its own
+    outputs: the table shows whether the advice still moves the ratio.
     """
     rows = []
     thp = {"THP enabled": _thp("enabled"), "THP defrag": _thp("defrag")}
