@@ -7,8 +7,9 @@ import sys
 
 tree = sys.argv[1]
 sys.path[:0] = [tree + "/benchmarks", tree]
-import lssvm_cvx  # noqa: E402
 import scaling  # noqa: E402
+
+import lssvm_cvx  # noqa: E402
 
 print(lssvm_cvx.__file__)
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
