@@ -27,7 +27,7 @@ import scipy.linalg as sla
 from ..checks import check_integer
 from ..exceptions import InputError, InputTypeError, NotPSDError
 from ..kernels.base import sq_dists as numpy_sq_dists
-from .cholesky import Cholesky
+from .cholesky import Cholesky, one_norm
 
 __all__ = ["namespace_of", "namespace_or_numpy", "float_dtype", "solve_triangular", "free_bytes",
            "check_memory", "to_numpy", "geneig", "ArrayCholesky", "factor_spd",
@@ -268,7 +268,7 @@ class ArrayCholesky:
         if self._rcond is None:
             xp, L = self.xp, self.L
             Linv = solve_triangular(xp, L, xp.eye(self.n, dtype=L.dtype, device=aac.device(L)))
-            ninv = float(xp.max(xp.sum(xp.abs(xp.matrix_transpose(Linv) @ Linv), axis=0)))
+            ninv = one_norm(xp.matrix_transpose(Linv) @ Linv)
             self._rcond = 1.0 / (self.anorm * ninv) if self.anorm * ninv > 0 else 0.0
         return self._rcond
 
@@ -360,7 +360,7 @@ def factor_spd(xp: Any, H: Any, name: str = "H") -> Cholesky | ArrayCholesky:
     L = _cholesky_or_none(xp, H)
     if L is None:
         raise NotPSDError(f"{name} is not positive definite in {H.dtype}")
-    return ArrayCholesky(xp, L, float(xp.max(xp.sum(xp.abs(H), axis=0))))
+    return ArrayCholesky(xp, L, one_norm(H))
 
 
 class ArrayLU:
@@ -409,7 +409,7 @@ class ArrayLU:
                 break
             x = xp.zeros_like(x)
             x[j, 0] = 1.0
-        anorm = float(xp.max(xp.sum(xp.abs(A), axis=0)))
+        anorm = one_norm(A)
         return 1.0 / (anorm * est) if anorm * est > 0 else 0.0
 
 

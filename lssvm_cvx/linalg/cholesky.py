@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
+import array_api_compat as aac
 import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
@@ -17,14 +19,23 @@ __all__ = ["COND_WARN", "Cholesky", "one_norm"]
 COND_WARN = 1e-12
 
 
-def one_norm(A: np.ndarray) -> float:
-    """``max_j Σ_i |A_ij|`` (the 1-norm that LAPACK's condition estimates take), read in place
-    by LAPACK ``dlange`` (a C-ordered ``A`` as its Fortran-ordered transpose, whose
-    infinity-norm it is).  Until 2026-12-06 ``np.abs(A).sum(axis=0).max()``, which makes an
-    n × n temporary: ``notes/one_norm_cost.py`` times both."""
+def one_norm(A: Any) -> float:
+    """``max_j Σ_i |A_ij|``, the 1-norm that the condition estimates take, of a matrix of any
+    array-API namespace; the one place the package computes it.
+
+    A NumPy ``A`` is read in place by LAPACK ``?lange`` (a C-ordered ``A`` as its
+    Fortran-ordered transpose, whose infinity-norm it is); until 2026-12-06 it was
+    ``np.abs(A).sum(axis=0).max()``, which makes an n × n temporary (``notes/one_norm_cost.py``
+    times both).  Any other namespace (PyTorch, CuPy, ``array-api-strict``) sums ``|A|`` in
+    its own namespace and device.
+    """
+    if not isinstance(A, np.ndarray):
+        xp = aac.array_namespace(A)
+        return float(xp.max(xp.sum(xp.abs(A), axis=0)))
+    lange = lapack.get_lapack_funcs("lange", (A,))
     if A.flags.c_contiguous and not A.flags.f_contiguous:
-        return float(lapack.dlange("I", A.T))
-    return float(lapack.dlange("1", A))
+        return float(lange("I", A.T))
+    return float(lange("1", A))
 
 
 @dataclass

@@ -29,15 +29,12 @@ without the ridge, corrected with the ridged factors: the iterated-Tikhonov step
 converges for a consistent singular system), at most :data:`REFINE_STEPS` steps of O(N²) each,
 until the residual stops halving.  That step shrinks the error by ``δ/(λ + δ)`` per
 eigen-direction of the α block while the residual of (A) is at rounding level after one step,
-so the ridge must sit below the penalty's small but real eigenvalues: with ``δ = 1e-10·max|A|``
-(until 2026-11-30) a graph term given as the plain matrix ``K L K`` (RBF, RKHS weight 1e-5,
-smallest eigenvalue of ``P`` 2.5e-11) left the fitted values 4.1e-3 ``||y||`` from the range of K
-at N = 60 and 7.1e-4 at N = 400; with ``1e-14``, 7.2e-9 and 2.6e-7 (``notes/augmented_ridge.md``,
-which also shows that a stopping rule on the fitted values instead changes little;
-``tests/test_engine.py`` checks it).  The leave-``E``-out refits of
-:meth:`AugmentedSystem.refit_predictions` subtract columns of the ridged inverse: with a ridge
-they lose digits or move with it (the range of K refits without one since the fifteenth
-session: :mod:`~lssvm_cvx.linalg.range_refits`).
+so the ridge must sit below the penalty's small but real eigenvalues (``δ = 1e-10·max|A|``
+until 2026-11-30 left a graph term's fitted values 4.1e-3 ``||y||`` from the range of K at
+N = 60, ``1e-14`` 7.2e-9: ``notes/augmented_ridge.md``; ``tests/test_engine.py`` checks it).
+The leave-``E``-out refits of :meth:`AugmentedSystem.refit_predictions` subtract columns of
+the ridged inverse: with a ridge they lose digits or move with it (the range of K refits
+without one since the fifteenth session: :mod:`~lssvm_cvx.linalg.range_refits`).
 :meth:`AugmentedSystem.diagnostics` reports the ridge, the steps and the final relative
 residual, which the closed form's certificate carries.
 
@@ -261,48 +258,52 @@ class AugmentedSystem(QuadraticSystem):
         self.n, self.r = n, xp.sqrt(s)
         self._K, self._P = K, P  # the exact system, for refinement and residuals (no copy)
         self._pinv: np.ndarray | None = None
-        self.jitter = 0.0
-        self.refinement_steps = 0
-        self._Z: Any = None
+        self.jitter, self.refinement_steps, self._Z = 0.0, 0, None
         A = self._assemble()
-        self._anorm = float(xp.max(xp.sum(xp.abs(A), axis=0)))   # of the exact system (A)
+        self._anorm = one_norm(A)     # of the exact system (A)
         if not self._factor(A, self._anorm) or self.rcond < COND_WARN:
-            # α is not identifiable (module docstring): add δ||α||²/2 with δ tiny relative to
-            # the system, which selects the smallest-norm α among the (almost) equivalent ones
-            # and moves the fitted values by O(δ) (refinement then removes it: _refined)
-            self.jitter = ridge * max(float(xp.max(xp.abs(A))), 1.0)
-            if self._numpy:
-                A[np.arange(n), np.arange(n)] += self.jitter
-            else:
-                dt, dev = A.dtype, aac.device(A)
-                A = A + diag_matrix(xp, xp.concat([xp.full((n,), self.jitter, dtype=dt, device=dev),
-                                                   xp.zeros((n + 1,), dtype=dt, device=dev)]))
-            ok = self._factor(A)
-            # with δ > 0 the system is nonsingular in exact arithmetic (the α block is positive
-            # definite); LU with partial pivoting is backward stable in practice, so only a
-            # numerically zero pivot or a condition beyond double precision calls for NumPy's
-            # pseudo-inverse (elsewhere an inexact solve is refused: _refined)
+            # α is not identifiable (module docstring): add δ||α||²/2, δ tiny relative to the
+            # system, for the smallest-norm α among the (almost) equivalent ones (moving the
+            # fitted values by O(δ), which refinement removes: _refined)
+            A = self._assemble(out=A) if self._numpy else A   # (A) again where the LU was
+            self.jitter = ridge * max(float(xp.max(A)), -float(xp.min(A)), 1.0)   # max |A|
+            ok = self._factor(self._ridged(A))
+            # with δ > 0 (A) is nonsingular (the α block is positive definite) and LU is
+            # backward stable in practice: only a zero pivot or a condition beyond double
+            # precision calls for NumPy's pseudo-inverse (elsewhere refused: _refined)
             if self._numpy and (not ok or self.rcond < np.finfo(float).eps ** 1.5):
                 warnings.warn(
                     f"the optimality system of the composed problem is singular "
                     f"(reciprocal condition ≈ {self.rcond:.1e}) even with a ridge "
                     f"{self.jitter:.1e} on α; using the pseudo-inverse", ConditioningWarning,
                     stacklevel=4)
-                w, V = np.linalg.eigh(A)
+                w, V = np.linalg.eigh(self._ridged(self._assemble()))
                 keep = np.abs(w) > 1e-12 * np.abs(w).max()
                 self._pinv = (V[:, keep] / w[keep]) @ V[:, keep].T
 
-    def _assemble(self) -> Any:
-        """System (A) in the inputs' namespace."""
+    def _ridged(self, A: Any) -> Any:
+        """``A`` with the ridge ``jitter`` on the diagonal of its α block (in place on NumPy)."""
+        xp, n = self.xp, self.n
+        if self._numpy:
+            A[np.arange(n), np.arange(n)] += self.jitter
+            return A
+        dt, dev = A.dtype, aac.device(A)
+        return A + diag_matrix(xp, xp.concat([xp.full((n,), self.jitter, dtype=dt, device=dev),
+                                               xp.zeros((n + 1,), dtype=dt, device=dev)]))
+
+    def _assemble(self, out: np.ndarray | None = None) -> Any:
+        """System (A) in the inputs' namespace (on NumPy Fortran-ordered, so that the LU
+        overwrites it, :meth:`_factor`; in ``out`` when given)."""
         xp, n, K, r = self.xp, self.n, self._K, self.r
         if self._numpy:
-            A = np.zeros((2 * n + 1, 2 * n + 1))
+            A = np.zeros((2 * n + 1, 2 * n + 1), order="F") if out is None else out
+            A[:n, n] = A[n, :n + 1] = A[n + 1:, n + 1:] = 0.0   # (already, unless out)
             A[:n, :n] = self._P
-            A[n + 1:, :n] = r[:, None] * K
+            np.multiply(r[:, None], K, out=A[n + 1:, :n])       # no N × N temporary
             A[n + 1:, n] = r
             A[:n, n + 1:] = A[n + 1:, :n].T
             A[n, n + 1:] = r
-            A[n + 1:, n + 1:] = -np.eye(n)
+            A[np.arange(n + 1, 2 * n + 1), np.arange(n + 1, 2 * n + 1)] = -1.0
             return A
         dt, dev = K.dtype, aac.device(K)
         SK = r[:, None] * K                                   # S^½ K
@@ -314,21 +315,19 @@ class AugmentedSystem(QuadraticSystem):
 
     def _factor(self, A: Any, anorm: float | None = None) -> bool:
         """LU with partial pivoting and the reciprocal condition ``rcond``; False at a zero
-        pivot.  NumPy: ``dgetrf`` and LAPACK's ``dgecon`` (on this machine's OpenBLAS the
-        symmetric-indefinite ``dsytrf`` took 7.5× longer than ``dgetrf`` on a 2001 × 2001
-        system, 4.9 s vs 0.65 s, so the symmetry is not exploited); elsewhere the namespace's
-        LU and Hager's estimate (:class:`~lssvm_cvx.linalg.arrays.ArrayLU`).  ``anorm``: the
-        1-norm of ``A`` when known."""
+        pivot.  NumPy: ``dgetrf`` in the Fortran-ordered ``A`` (peak one array of order 2N + 1;
+        a copy until 2026-12-06; ``dsytrf`` took 7.5× longer, 4.9 s vs 0.65 s at order 2001)
+        and ``dgecon`` with ``anorm``, ``A``'s 1-norm; elsewhere the namespace's LU and Hager's
+        estimate (:class:`~lssvm_cvx.linalg.arrays.ArrayLU`)."""
         if not self._numpy:
             self._lu = ArrayLU(self.xp, A)
             self.rcond = self._lu.rcond()
             return True
-        self._lu, self._piv, info = lapack.dgetrf(A, overwrite_a=0)
+        anorm = one_norm(A) if anorm is None else anorm        # before the LU overwrites A
+        self._lu, self._piv, info = lapack.dgetrf(A, overwrite_a=1)
         if info != 0:
             self.rcond = 0.0
             return False
-        if anorm is None:
-            anorm = one_norm(A)
         self.rcond = float(lapack.dgecon(self._lu, anorm, norm="1")[0])
         return True
 
