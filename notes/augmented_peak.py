@@ -17,6 +17,7 @@ from lssvm_cvx.linalg.quadratic import AugmentedSystem
 
 
 def problem(n: int, width: float, seed: int = 0):
+    """An RBF Gram of width ``width`` on ``n`` Gaussian points in 3-D and loss weights."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 3))
     K = np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1) / width)
@@ -24,6 +25,7 @@ def problem(n: int, width: float, seed: int = 0):
 
 
 def main() -> None:
+    """Print the peak and the median build time of each case."""
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     unit = (2 * n + 1) ** 2 * 8
