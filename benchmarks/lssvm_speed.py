@@ -14,10 +14,19 @@ from lssvm_cvx.bench import BenchResult, Context, Table, interleaved_times, regi
 
 
 def baseline_fit(X: np.ndarray, y: np.ndarray, sigma2: float, gamma: float):
-    """Gram + Cholesky + two solves + the bias (the least any LS-SVM fit must do)."""
+    """Gram + Cholesky + two solves + the bias (the least any LS-SVM fit must do).
+
+    The Cholesky factor is computed in the Gram's memory: ``K`` is symmetric, so its
+    Fortran-ordered transpose is the same matrix and LAPACK overwrites it.  Until 2026-12-06
+    the C-ordered ``K`` was handed to ``cho_factor``, whose wrapper copied it (``overwrite_a``
+    cannot act on a C-ordered array): a needless N × N array, freshly allocated at every fit.
+    On this host such fresh arrays, with NumPy's huge-page advice, made the baseline several
+    times slower in some processes and not in others (``notes/lssvm_speed_baseline.py``), so
+    the ratio below measured the copy's page faults rather than the fit.
+    """
     K = rbf_kernel(X, gamma=1.0 / sigma2)
     K[np.diag_indices_from(K)] += 1.0 / gamma
-    c = sla.cho_factor(K, lower=True, overwrite_a=True, check_finite=False)
+    c = sla.cho_factor(K.T, lower=True, overwrite_a=True, check_finite=False)   # in place
     v = sla.cho_solve(c, y, check_finite=False)
     u = sla.cho_solve(c, np.ones_like(y), check_finite=False)
     b = v.sum() / u.sum()
