@@ -4,6 +4,7 @@ tolerance profile (OSQP-style generation; tolerances live in lssvm_cvx.solvers.P
 from __future__ import annotations
 
 import os
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -99,3 +100,19 @@ def to_numpy():
     """``to_numpy(a)``: any array (a tensor on any device, an ``array_api_strict`` array) as a
     NumPy array."""
     return _as_numpy
+
+
+def _traced_peak(fn):
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        out = fn()
+        return out, tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.fixture
+def peak_memory():
+    """``peak_memory(fn)``: ``(fn(), peak traced bytes above the start)``, by ``tracemalloc``."""
+    return _traced_peak

@@ -10,7 +10,6 @@ the docstrings)."""
 
 from __future__ import annotations
 
-import tracemalloc
 import warnings
 
 import numpy as np
@@ -42,25 +41,15 @@ def _fitted(K, s, P, y):
     return K @ sol[:n] + sol[n]
 
 
-def _peak(fn):
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        out = fn()
-        return out, tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("case", ["well_conditioned", "ridged"])
-def test_the_augmented_system_is_factorised_in_its_own_memory(case):
+def test_the_augmented_system_is_factorised_in_its_own_memory(case, peak_memory):
     """Peak of building the system: at most 1.3 arrays of order 2N + 1 (on the code before this
     session 2.0 for a well-conditioned system, the assembled (A) and LAPACK's copy, and 3.0
     where the ridge was needed, with an ``|A|`` temporary beside both)."""
     n = 300
     K, s, y = _problem(n, width=1.0 if case == "well_conditioned" else 3.0)
     P = (0.1 * np.eye(n) + 0.01 * K) if case == "well_conditioned" else 1e-2 * K
-    system, peak = _peak(lambda: AugmentedSystem(K, s, P))
+    system, peak = peak_memory(lambda: AugmentedSystem(K, s, P))
     assert (system.jitter > 0) == (case == "ridged")      # each case takes its own path
     assert peak / ((2 * n + 1) ** 2 * 8) < 1.3
     alpha, b = system.solve(y)

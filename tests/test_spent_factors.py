@@ -8,7 +8,6 @@ below fails on the code before this session (numbers in each test's docstring)."
 from __future__ import annotations
 
 import pickle
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -50,17 +49,6 @@ def _loo_refits(K, s, P, Y):
     return R
 
 
-def _peak(fn):
-    """``(result, peak traced bytes above the start)`` of ``fn()``."""
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        out = fn()
-        return out, tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("shape, order", [((7, 7), "C"), ((7, 7), "F"), ((5, 9), "C"),
                                           ((9, 5), "F"), ((1, 1), "C")])
 def test_one_norm_is_the_largest_column_sum(shape, order):
@@ -71,18 +59,18 @@ def test_one_norm_is_the_largest_column_sum(shape, order):
 
 
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_one_norm_reads_the_matrix_in_place(order):
+def test_one_norm_reads_the_matrix_in_place(order, peak_memory):
     """A tenth of one n × n array at most (``np.abs(A).sum(axis=0).max()``, the code until this
     session, makes the whole temporary: a peak of 1.0)."""
     n = 400
     A = np.asarray(np.random.default_rng(0).standard_normal((n, n)), order=order)
-    value, peak = _peak(lambda: one_norm(A))
+    value, peak = peak_memory(lambda: one_norm(A))
     assert value == pytest.approx(np.linalg.norm(A, 1))
     assert peak < 0.1 * 8 * n * n
 
 
 @pytest.mark.parametrize("overwrite_H", [False, True])
-def test_a_last_inverse_diagonal_spends_the_factor(overwrite_H):
+def test_a_last_inverse_diagonal_spends_the_factor(overwrite_H, peak_memory):
     """``inv_diag(overwrite=True)`` against ``np.linalg.inv`` (both LAPACK triangles), computed
     in the factor's memory (``dtrtri`` before this session made a new n × n array: a peak of
     1.0 array); the factor is then spent and every question that needs it is refused in the
@@ -91,7 +79,7 @@ def test_a_last_inverse_diagonal_spends_the_factor(overwrite_H):
     H = np.ascontiguousarray(K + 0.1 * np.eye(len(K)))
     Hinv = np.linalg.inv(H)
     chol = Cholesky.factor(H.copy(), overwrite=overwrite_H)
-    d, peak = _peak(lambda: chol.inv_diag(overwrite=True))
+    d, peak = peak_memory(lambda: chol.inv_diag(overwrite=True))
     np.testing.assert_allclose(d, np.diag(Hinv), rtol=1e-10)
     assert peak < 0.2 * 8 * H.size
     assert chol.spent
@@ -146,7 +134,7 @@ def test_a_path_one_factorisation_per_weight_is_the_brute_force(name):
         np.testing.assert_allclose(r, dec.kfold(Y, folds, {"rkhs": w}), atol=1e-10)
 
 
-def test_a_bordered_path_allocates_one_copy_of_the_gram():
+def test_a_bordered_path_allocates_one_copy_of_the_gram(peak_memory):
     """Three weights of the RKHS-only path at N = 400: one N × N array at the peak (the
     reused copy of ``K``; the final ``L⁻¹`` overwrites each factor).  Before this session each
     weight copied ``K`` and built ``L⁻¹`` apart: a peak of two arrays, and six made."""
@@ -154,7 +142,7 @@ def test_a_bordered_path_allocates_one_copy_of_the_gram():
     y = np.sin(np.arange(400) / 40.0)
     dec = decompose(K, s, {"rkhs": (RKHS, 0.3)})
     dec.path("rkhs", [0.1, 1.0], y, one_decomposition=False)      # warm-up
-    (_, _, res), peak = _peak(lambda: dec.path("rkhs", [0.1, 1.0, 10.0], y,
+    (_, _, res), peak = peak_memory(lambda: dec.path("rkhs", [0.1, 1.0, 10.0], y,
                                                one_decomposition=False))
     assert peak < 1.3 * 8 * K.size, peak / (8 * K.size)
     np.testing.assert_allclose(res[2], dec.loo(y, {"rkhs": 10.0}), atol=1e-10)
@@ -193,7 +181,7 @@ def test_leave_one_out_splits_read_as_the_list_they_were(n, held):
         pairs[len(pairs)]
 
 
-def test_leave_one_out_splits_hold_n_numbers_not_n_squared():
+def test_leave_one_out_splits_hold_n_numbers_not_n_squared(peak_memory):
     """N = 2000: the eager pairs held N(N - 1) indices (32 MB); the sequence holds N."""
-    _, peak = _peak(lambda: cv_splits("loo", 2000))
+    _, peak = peak_memory(lambda: cv_splits("loo", 2000))
     assert peak < 0.01 * 8 * 2000 * 2000
