@@ -1,6 +1,7 @@
 """What ``Cholesky.factor`` adds to a bare in-place ``dpotrf`` at N × N: the clean triangle,
-the 1-norm and ``dpocon``, each timed on a fresh copy of one shifted RBF Gram (all the
-variants interleaved, medians).
+the 1-norm and the condition estimate (LAPACK ``dpocon``, or since 2026-12-07 its algorithm
+on BLAS ``dtrsv`` solves, :func:`lssvm_cvx.linalg.cholesky.inverse_one_norm`), each timed on
+a fresh copy of one shifted RBF Gram (all the variants interleaved, medians).
 
 Usage: ``PYTHONPATH=TREE python notes/cholesky_factor_cost.py [N [REPS]]`` (the default BLAS
 threads, as ``benchmarks/lssvm_speed.py`` runs).
@@ -15,7 +16,7 @@ import numpy as np
 from scipy.linalg import lapack
 from sklearn.metrics.pairwise import rbf_kernel
 
-from lssvm_cvx.linalg.cholesky import Cholesky, one_norm
+from lssvm_cvx.linalg.cholesky import Cholesky, inverse_one_norm, one_norm
 
 
 def main() -> None:
@@ -41,11 +42,17 @@ def main() -> None:
         c, _ = lapack.dpotrf(H.T, lower=0, clean=0, overwrite_a=1)
         lapack.dpocon(c, anorm, uplo="U")
 
+    def with_estimate(H):
+        one_norm(H)
+        c, _ = lapack.dpotrf(H.T, lower=0, clean=0, overwrite_a=1)
+        inverse_one_norm(Cholesky(c=c, lower=False, rcond=1.0).solve, n)
+
     def package(H):
         Cholesky.factor(H, overwrite=True)
 
     variants = {"dpotrf in place": bare, "+ clean": clean, "+ 1-norm": with_norm,
                 "+ 1-norm and dpocon": with_cond,
+                "+ 1-norm and inverse_one_norm": with_estimate,
                 "Cholesky.factor(overwrite=True)": package}
     times: dict[str, list[float]] = {k: [] for k in variants}
     for _ in range(reps + 1):

@@ -54,6 +54,10 @@ LOOSE: dict[str, tuple[float, str]] = {
     "estimator/L2SVMClassifier": (1e-8, "active-set path: breakpoints from a ratio test"),
     "formulation/componentwise_stp": (1e-8, "GNC iterations of the closed form"),
     "formulation/pareto": (1e-8, "the Pareto closed forms solve for the constraint's multiplier"),
+    "estimator/AdditiveRegularizationRegressor_cv/gamma_": (
+        5e-7, "the minimiser of a flat line-search objective (recover_tikhonov_gamma), fixed "
+        "to about √u of its value: 4.1e-8 between BLAS kernels, 4.0e-8 when the one-column "
+        "Cholesky solves went from dpotrs to dtrsv (2026-12-07); its arrays stay at 1e-10"),
 }
 
 
