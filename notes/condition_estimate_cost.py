@@ -10,13 +10,18 @@ shifted RBF Gram of order N (the variants interleaved, medians of REPS):
   pass that ``sq_dists`` made until then, against it alone.
 
 Usage: ``PYTHONPATH=TREE python notes/condition_estimate_cost.py [N [REPS]]`` (the default BLAS
-threads, as ``benchmarks/lssvm_speed.py`` runs).
+threads, as ``benchmarks/lssvm_speed.py`` runs).  ``... condition_estimate_cost.py scan``
+times the two condition estimates alone over orders 10 to 1000 (best of 7 repeats; run it
+with ``OMP_NUM_THREADS=1``): where ``Cholesky.factor`` switches from ``dpocon`` to
+:func:`~lssvm_cvx.linalg.cholesky.inverse_one_norm`.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import timeit
+from functools import partial
 
 import numpy as np
 import scipy.linalg as sla
@@ -37,8 +42,31 @@ def timed(pairs: dict[str, object], reps: int) -> dict[str, float]:
     return {k: float(np.median(v[1:])) for k, v in times.items()}
 
 
+def best_us(f, number: int) -> float:
+    """Best of 7 repeats of ``number`` calls, in µs per call."""
+    return min(timeit.repeat(f, number=number, repeat=7)) / number * 1e6
+
+
+def scan() -> None:
+    """``dpocon`` against :func:`inverse_one_norm` on one SPD matrix per order."""
+    rng = np.random.default_rng(0)
+    for n in (10, 50, 100, 200, 300, 400, 450, 500, 550, 600, 800, 1000):
+        A = rng.standard_normal((n, n))
+        H = A @ A.T + n * np.eye(n)
+        chol = Cholesky.factor(H, check_cond=False)
+        anorm = one_norm(H)
+        number = max(5, 4000 // n)
+        t_lapack = best_us(partial(lapack.dpocon, chol.c, anorm, uplo="L"), number)
+        t_ours = best_us(partial(inverse_one_norm, chol.solve, n), number)
+        print(f"n = {n:5d}: dpocon {t_lapack:8.1f} µs, inverse_one_norm {t_ours:8.1f} µs "
+              f"({t_ours / t_lapack:.2f}×)")
+
+
 def main() -> None:
     """Print each pair's medians and their ratio, then the two reciprocal conditions."""
+    if len(sys.argv) > 1 and sys.argv[1] == "scan":
+        scan()
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 7
     X = np.random.default_rng(0).standard_normal((n, 3))

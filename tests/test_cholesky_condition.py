@@ -17,7 +17,13 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 
 from lssvm_cvx.exceptions import ConditioningWarning
-from lssvm_cvx.linalg.cholesky import COND_WARN, Cholesky, inverse_one_norm, one_norm
+from lssvm_cvx.linalg.cholesky import (
+    _TRSV_ORDER,
+    COND_WARN,
+    Cholesky,
+    inverse_one_norm,
+    one_norm,
+)
 
 
 def _spectrum(n: int, decades: float, seed: int) -> np.ndarray:
@@ -38,6 +44,11 @@ def _catalogue() -> dict[str, np.ndarray]:
         out[f"hilbert{n}"] = sla.hilbert(n)
     for k in (1, 6, 11, 14):
         out[f"spectrum1e-{k}"] = _spectrum(60, k, k)
+    # from order _TRSV_ORDER the factor runs inverse_one_norm itself
+    out["spectrum1e-9_n520"] = _spectrum(_TRSV_ORDER + 20, 9, 3)
+    X = rng.standard_normal((_TRSV_ORDER + 100, 3))
+    out[f"rbf{_TRSV_ORDER + 100}"] = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)) + 1e-6 * np.eye(
+        _TRSV_ORDER + 100)
     return {k: (H + H.T) / 2 for k, H in out.items()}
 
 
@@ -53,13 +64,17 @@ def _dpocon(chol: Cholesky, H: np.ndarray) -> float:
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_rcond_is_dpocons_on_either_triangle(name, order):
     """A C-ordered ``H`` factorised in place holds ``U`` (its transpose is handed to
-    LAPACK); any other holds ``L``: both must report ``dpocon``'s estimate."""
+    LAPACK); any other holds ``L``: :func:`inverse_one_norm` on either must give ``dpocon``'s
+    estimate, and so must the factor (which runs it from order ``_TRSV_ORDER``)."""
     H = np.array(CASES[name], order=order)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConditioningWarning)
         chol = Cholesky.factor(H.copy(order="K"), overwrite=True)
     assert chol.lower == (order == "F" or H.shape[0] == 1)
-    assert chol.rcond == pytest.approx(_dpocon(chol, CASES[name]), rel=1e-10, abs=0.0)
+    ref = _dpocon(chol, CASES[name])
+    ours = 1.0 / inverse_one_norm(chol.solve, chol.n) / one_norm(CASES[name])
+    assert ours == pytest.approx(ref, rel=1e-10, abs=0.0)
+    assert chol.rcond == pytest.approx(ref, rel=1e-10, abs=0.0)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -90,7 +105,8 @@ def test_nearly_singular_matrices_still_warn():
 def test_an_overflowing_estimate_reports_zero_and_warns():
     """Where a solve overflows (``dpocon`` would scale it), the estimate is infinite, the
     reciprocal condition 0, and the matrix warns."""
-    for H in (np.diag([1.0, 1e-320]), np.diag([1e-320, 1.0, 2.0])):
+    for H in (np.diag([1.0, 1e-320]), np.diag([1e-320, 1.0, 2.0]),
+              np.diag(np.r_[np.ones(_TRSV_ORDER), 1e-320])):
         with pytest.warns(ConditioningWarning):
             chol = Cholesky.factor(H)
         assert chol.rcond == 0.0

@@ -17,6 +17,11 @@ __all__ = ["COND_WARN", "Cholesky", "inverse_one_norm", "one_norm"]
 
 #: reciprocal-condition threshold below which a solve warns (the solve still happens)
 COND_WARN = 1e-12
+#: order from which the condition estimate runs on ``dtrsv`` solves (:func:`inverse_one_norm`)
+#: instead of ``dpocon``: below it the Python steps cost more than ``dlatrs``' slower solves
+#: (one thread, ``notes/condition_estimate_cost.py scan``, 2026-12-07: about 1.2× ``dpocon``'s
+#: time at n = 450, 0.6× from 500 to 800, 20× at n = 10)
+_TRSV_ORDER = 500
 
 
 def one_norm(A: Any) -> float:
@@ -95,9 +100,9 @@ class Cholesky:
     """Cholesky factor of an SPD matrix ``H = L L'`` with lazily computed extras.
 
     Raises :class:`NotPSDError` (naming the matrix) when the factorization fails, and warns
-    with :class:`ConditioningWarning` when LAPACK's reciprocal condition estimate (``dpocon``'s
-    algorithm, :func:`inverse_one_norm`; O(n²) after the factorization) is below
-    :data:`COND_WARN`.
+    with :class:`ConditioningWarning` when LAPACK's reciprocal condition estimate (``dpocon``;
+    from order 500 its algorithm on faster solves, :func:`inverse_one_norm`; O(n²) after the
+    factorization) is below :data:`COND_WARN`.
 
     ``c`` is the triangle LAPACK returned (``lower`` says which).  A C-ordered symmetric ``H``
     factorised with ``overwrite=True`` is handed to LAPACK as its (Fortran-ordered) transpose,
@@ -135,7 +140,9 @@ class Cholesky:
             raise InputError(f"{name} contains NaN or inf")
         chol = cls(c=c, lower=lower, rcond=1.0)
         if check_cond and chol.n:
-            chol.rcond = rcond = (1.0 / inverse_one_norm(chol.solve, chol.n)) / anorm
+            chol.rcond = rcond = ((1.0 / inverse_one_norm(chol.solve, chol.n)) / anorm
+                                  if chol.n >= _TRSV_ORDER else
+                                  float(lapack.dpocon(c, anorm, uplo="L" if lower else "U")[0]))
             if rcond < COND_WARN:
                 warnings.warn(
                     f"{name} is nearly singular: reciprocal condition estimate {rcond:.2e} "
