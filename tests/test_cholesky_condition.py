@@ -16,10 +16,11 @@ import pytest
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
-from lssvm_cvx.exceptions import ConditioningWarning
+from lssvm_cvx.exceptions import ConditioningWarning, InputError, NotPSDError
 from lssvm_cvx.linalg.cholesky import (
     _TRSV_ORDER,
     COND_WARN,
+    RIDGES,
     Cholesky,
     inverse_one_norm,
     one_norm,
@@ -111,6 +112,49 @@ def test_an_overflowing_estimate_reports_zero_and_warns():
             chol = Cholesky.factor(H)
         assert chol.rcond == 0.0
         assert inverse_one_norm(chol.solve, H.shape[0]) == np.inf
+
+
+@pytest.mark.parametrize("n", [0, -1])
+def test_an_empty_order_is_refused(n):
+    """There is no inverse of an empty matrix to estimate: the package's own exception, not a
+    ``ZeroDivisionError`` from the first test vector ``1/n`` (a direct caller's mistake;
+    ``Cholesky.factor`` never asks at n = 0)."""
+    with pytest.raises(InputError, match="order"):
+        inverse_one_norm(lambda v: v, n)
+
+
+def test_factor_ridged_adds_no_ridge_to_a_definite_matrix():
+    H = _spectrum(30, 6, 3)
+    a, b = Cholesky.factor_ridged(H), Cholesky.factor(H, check_cond=False)
+    np.testing.assert_array_equal(a.c, b.c)
+
+
+def test_factor_ridged_regularises_a_singular_psd_matrix():
+    """A rank-deficient PSD matrix (flat directions) gets the smallest ridge of ``RIDGES``
+    that factorises; the solve is then the ridge's: its backward error on
+    ``H + r·max|diag|·I`` for that ``r`` is at rounding level (the system's condition is
+    about 1e12, so the solutions themselves differ from a dense solve's in their third
+    digit)."""
+    A = np.random.default_rng(0).standard_normal((40, 5))
+    H = A @ A.T                                     # rank 5 of 40
+    with pytest.raises(NotPSDError):
+        Cholesky.factor(H, check_cond=False)
+    chol = Cholesky.factor_ridged(H)
+    scale = float(np.abs(np.diag(H)).max())
+    L = chol.L
+    ridge = (np.diag(L @ L.T) - np.diag(H)).mean() / scale
+    assert any(np.isclose(ridge, r, rtol=1e-3) for r in RIDGES)
+    b = np.arange(40.0)
+    Hr, x = H + ridge * scale * np.eye(40), chol.solve(b)
+    assert np.linalg.norm(Hr @ x - b) / (np.linalg.norm(Hr, 2) * np.linalg.norm(x)) < 1e-14
+    np.testing.assert_array_equal(H, A @ A.T)           # the caller's matrix is untouched
+
+
+def test_factor_ridged_refuses_an_indefinite_matrix():
+    with pytest.raises(NotPSDError, match="even with a ridge"):
+        Cholesky.factor_ridged(np.diag([1.0, -1.0]), name="M")
+    with pytest.raises(NotPSDError, match="not positive definite"):
+        Cholesky.factor_ridged(np.diag([1.0, -1.0]), ridges=())
 
 
 def test_unchecked_factor_reports_one():

@@ -235,6 +235,30 @@ def test_one_atomic_write():
     assert sites == ["harness/files.py"]
 
 
+def test_one_cholesky():
+    """Issue 30, item 4 (factorise-else-regularise, one of each): every SPD factorisation on
+    NumPy goes through :class:`lssvm_cvx.linalg.cholesky.Cholesky` (LAPACK's condition
+    estimate, ``NotPSDError`` naming the matrix, the one ridge policy ``factor_ridged``): no
+    other module calls SciPy's ``cho_factor``/``cho_solve``/``cholesky`` or LAPACK's
+    ``dpotrf``/``dpotrs`` (the twenty-ninth session's review found three: the KRR evaluation
+    of the multiobjective formulation, the GNC least-squares step with its own ridge loop,
+    the range refits; the thirtieth, the terms' PSD check).  Other namespaces factorise in
+    ``linalg/arrays.py`` (``xp.linalg.cholesky``)."""
+    names = {"cho_factor", "cho_solve", "dpotrf", "dpotrs", "cholesky"}
+    sites = []
+    for p in sorted(PKG.rglob("*.py")):
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            called = (n.attr if isinstance(n, ast.Attribute) else
+                      n.id if isinstance(n, ast.Name) else None)
+            if called in names and not (isinstance(n, ast.Attribute)
+                                        and isinstance(n.value, ast.Attribute)
+                                        and n.value.attr == "linalg"
+                                        and isinstance(n.value.value, ast.Name)
+                                        and n.value.value.id == "xp"):
+                sites.append(str(p.relative_to(PKG)))
+    assert sorted(set(sites)) == ["linalg/cholesky.py"]
+
+
 def test_one_machine_description():
     """Issue 30, item 4: where a result was measured is described by
     :func:`lssvm_cvx.harness.files.machine_info` / ``machine_summary`` alone: no other module asks

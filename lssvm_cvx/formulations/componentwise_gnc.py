@@ -43,9 +43,9 @@ from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
-import scipy.linalg as sla
 
-from ..exceptions import HyperparameterError, NotSupportedError, SolverError
+from ..exceptions import HyperparameterError, NotPSDError, NotSupportedError, SolverError
+from ..linalg.cholesky import Cholesky
 from ..terms.penalties import Penalty, make_penalty
 from ..solution import Solution
 from ..checks import check_grid, check_option, check_positive
@@ -385,15 +385,11 @@ def kernel_dof_weights(basis: Any, kernel_names: Any, rank_tol: float = 1e-10) -
 
 
 def _spd_solve(H: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-    """Cholesky solve of an SPD system; a vanishing ridge (1e-12 … 1e-8 × max diag) is added
-    only if the factorization fails (flat directions when a penalty has zero slope)."""
-    scale = float(np.max(np.abs(np.diag(H)))) or 1.0
-    for ridge in (0.0, 1e-12, 1e-10, 1e-8):
-        try:
-            Hr = H + ridge * scale * np.eye(H.shape[0]) if ridge else H
-            c = sla.cho_factor(Hr, lower=True, check_finite=False)
-            return sla.cho_solve(c, rhs, check_finite=False)
-        except np.linalg.LinAlgError:
-            continue
-    raise SolverError("weighted least-squares step: the system is singular", solver="closed_form",
-                      status="singular")
+    """Cholesky solve of an SPD system; a vanishing ridge is added only if the factorization
+    fails (flat directions when a penalty has zero slope): the package's policy,
+    :meth:`~lssvm_cvx.linalg.cholesky.Cholesky.factor_ridged`."""
+    try:
+        return Cholesky.factor_ridged(H, name="weighted least-squares system").solve(rhs)
+    except NotPSDError:
+        raise SolverError("weighted least-squares step: the system is singular",
+                          solver="closed_form", status="singular") from None

@@ -56,7 +56,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..checks import as_matrix, as_targets, check_integer, check_number, check_option, check_positive
 from ..exceptions import HyperparameterError
@@ -243,14 +242,13 @@ class KRRObjectives(_Objectives):
         H = K.copy()
         H[np.diag_indices_from(H)] += lam
         ch = Cholesky.factor(H, name="K + lam I")  # warns (ConditioningWarning) when ill-conditioned
-        c = (ch.c, ch.lower)
-        alpha = sla.cho_solve(c, y, check_finite=False)
+        alpha = ch.solve(y)
         r = y - K @ alpha  # = λα
         E_f = float(r @ r / (2 * n))
         E_c, gc_a, _ = self._complexity(rough, alpha, y, 0.0, K)
         gf_a = -(K @ r) / n
         # adjoint solves: dE/dλ = -v'α, dE/dσ² (implicit part) = -v'(∂K α)
-        V = sla.cho_solve(c, np.column_stack([gf_a, gc_a]), check_finite=False)
+        V = ch.solve(np.column_stack([gf_a, gc_a]))
         dlam = -(V.T @ alpha)
         if self.kernel == "rbf":
             s2 = p["sigma2"]

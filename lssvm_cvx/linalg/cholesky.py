@@ -13,7 +13,7 @@ from scipy.linalg import blas, lapack
 
 from ..exceptions import ConditioningWarning, InputError, NotPSDError, NotSupportedError
 
-__all__ = ["COND_WARN", "Cholesky", "inverse_one_norm", "one_norm"]
+__all__ = ["COND_WARN", "RIDGES", "Cholesky", "inverse_one_norm", "one_norm"]
 
 #: reciprocal-condition threshold below which a solve warns (the solve still happens)
 COND_WARN = 1e-12
@@ -22,6 +22,9 @@ COND_WARN = 1e-12
 #: (one thread, ``notes/condition_estimate_cost.py scan``, 2026-12-07: about 1.2× ``dpocon``'s
 #: time at n = 450, 0.6× from 500 to 800, 20× at n = 10)
 _TRSV_ORDER = 500
+#: relative ridges (× max |diag H|) that :meth:`Cholesky.factor_ridged` tries, in turn, when
+#: ``H`` does not factorise: the SPD closed forms' "factorise, else regularise" policy
+RIDGES = (1e-12, 1e-10, 1e-8)
 
 
 def one_norm(A: Any) -> float:
@@ -60,7 +63,15 @@ def inverse_one_norm(solve: Any, n: int) -> float:
     the iteration would make the estimate too small) ends it with ``inf``: the reciprocal
     condition is then 0, where ``dpocon`` scales its solves and reports 0 or a tiny positive
     number; otherwise the two agree to rounding (``tests/test_cholesky_condition.py``).
+
+    Raises
+    ------
+    InputError
+        When ``n < 1`` (an empty matrix has no inverse to estimate).
     """
+    if int(n) < 1:
+        raise InputError(f"inverse_one_norm needs an order n >= 1, got {n}")
+
     def apply(v: np.ndarray) -> np.ndarray:
         x = solve(v)
         if not np.all(np.isfinite(x)):
@@ -151,6 +162,38 @@ class Cholesky:
                     stacklevel=3,
                 )
         return chol
+
+    @classmethod
+    def factor_ridged(cls, H: np.ndarray, *, name: str = "H",
+                      ridges: tuple[float, ...] = RIDGES) -> Cholesky:
+        """The factor of ``H``, else of ``H + r·max|diag H|·I`` for the first relative ridge
+        ``r`` of ``ridges`` that factorises: the one "factorise, else regularise" policy of
+        the SPD systems (a system positive semi-definite by construction whose flat
+        directions, e.g. a penalty of zero slope, leave it singular).  No condition estimate
+        (the ridge is the answer to a bad condition).
+
+        Raises
+        ------
+        NotPSDError
+            When ``H`` does not factorise with the largest ridge either.
+        """
+        H = np.asarray(H, dtype=np.float64)
+        try:
+            return cls.factor(H, name=name, check_cond=False)
+        except NotPSDError:
+            if not ridges:
+                raise
+        scale = float(np.max(np.abs(np.diagonal(H)))) or 1.0
+        for i, ridge in enumerate(ridges):
+            Hr = H.copy()
+            Hr.flat[::Hr.shape[0] + 1] += ridge * scale
+            try:
+                return cls.factor(Hr, name=name, overwrite=True, check_cond=False)
+            except NotPSDError:
+                if i == len(ridges) - 1:
+                    raise NotPSDError(f"{name} is not positive definite, even with a ridge "
+                                      f"{ridge:.0e} × max|diag| on its diagonal") from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @property
     def L(self) -> np.ndarray:

@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
-from ..exceptions import NumericalError
+from ..exceptions import NotPSDError, NumericalError
+from .cholesky import Cholesky
 
 __all__ = ["range_refit_predictions"]
 
@@ -86,12 +86,13 @@ def range_refit_predictions(Phi: np.ndarray, back: np.ndarray, s: np.ndarray, H:
     A0 = V.T @ (s[:, None] * V)
     A0[:r, :r] += (H + H.T) / 2
     try:
-        cf = cho_factor(A0, lower=True)
-    except np.linalg.LinAlgError as exc:
+        cf = Cholesky.factor(A0, name="the bordered normal matrix", overwrite=True,
+                             check_cond=False)
+    except NotPSDError as exc:
         raise NumericalError("the bordered normal matrix of the range of K is not positive "
                              "definite (the RKHS norm's weight must be > 0)") from exc
-    F = cho_solve(cf, V.T)                                   # A₀⁻¹ v_i, every i
-    x0 = cho_solve(cf, V.T @ (s[:, None] * Yc))
+    F = cf.solve(V.T)                                   # A₀⁻¹ v_i, every i
+    x0 = cf.solve(V.T @ (s[:, None] * Yc))
     out = []
     for k, (E, test) in enumerate(sets):
         E, test = np.asarray(E, dtype=np.intp), np.asarray(test, dtype=np.intp)
@@ -104,7 +105,7 @@ def range_refit_predictions(Phi: np.ndarray, back: np.ndarray, s: np.ndarray, H:
         W = back[keep].T @ U
         W = np.vstack([W - Q @ (Q.T @ W), np.zeros((1, W.shape[1]))])
         Zm = np.hstack([V[E].T, W])                          # Z
-        ZA = np.hstack([F[:, E], cho_solve(cf, W)])           # A₀⁻¹ Z
+        ZA = np.hstack([F[:, E], cf.solve(W)])           # A₀⁻¹ Z
         D = np.zeros((Zm.shape[1],) * 2)
         D[:E.size, :E.size] = -np.diag(s[E])
         D[E.size:, E.size:] = C
@@ -112,7 +113,7 @@ def range_refit_predictions(Phi: np.ndarray, back: np.ndarray, s: np.ndarray, H:
         # A_E⁻¹ = A₀⁻¹ - A₀⁻¹Z (I + D Z'A₀⁻¹Z)⁻¹ D Z'A₀⁻¹ (Woodbury), applied to A₀⁻¹ M
         a = x0 - F[:, E] @ (s[E, None] * Yc[E])               # rows E out of the loss
         a -= ZA @ (mid @ (Zm.T @ a))
-        g = cho_solve(cf, np.vstack([Q, np.zeros((1, Q.shape[1]))]))
+        g = cf.solve(np.vstack([Q, np.zeros((1, Q.shape[1]))]))
         g -= ZA @ (mid @ (Zm.T @ g))
         lam = np.linalg.solve(Q.T @ g[:r], Q.T @ a[:r])      # Q'θ = 0: α_E = 0
         x = a - g @ lam

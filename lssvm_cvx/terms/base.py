@@ -39,11 +39,11 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
-import scipy.linalg
 from sklearn.base import BaseEstimator
 
-from ..exceptions import NotSupportedError, TermError, user_code
+from ..exceptions import NotPSDError, NotSupportedError, TermError, user_code
 from ..kernels.psd import psd_factor
+from ..linalg.cholesky import Cholesky
 
 __all__ = ["Context", "Term", "psd_factor", "check_quadratic", "PSD_RTOL"]
 
@@ -98,8 +98,8 @@ def check_quadratic(P: Any, n: int, *, name: str, rtol: float = PSD_RTOL,
     shifted = S.copy()
     shifted.flat[::n + 1] += tol
     try:            # S + tol·I positive definite proves λmin(S) > -tol (a third of eigvalsh)
-        scipy.linalg.cholesky(shifted, overwrite_a=True, check_finite=False)
-    except np.linalg.LinAlgError:
+        Cholesky.factor(shifted, overwrite=True, check_cond=False)
+    except NotPSDError:
         lmin = float(np.linalg.eigvalsh(S)[0])
         if lmin < -tol:
             raise TermError(f"term {name!r}: {method}() is not positive semi-definite "
