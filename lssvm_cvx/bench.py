@@ -41,8 +41,6 @@ __all__ = [
     "interleaved_times",
     "machine_info",
     "write_result",
-    "provenance_line",
-    "default_out_dir",
     "atomic_write",
     "current_commit",
     "run_cli",
@@ -120,7 +118,7 @@ def discover() -> dict[str, Benchmark]:
     return REGISTRY
 
 
-def default_out_dir(quick: bool) -> Path:
+def _default_out_dir(quick: bool) -> Path:
     """``benchmarks/results`` beside the ``benchmarks`` package (``.../quick`` for --quick, so a
     quick run never overwrites the committed full results)."""
     from lssvm_cvx import benchmarks
@@ -152,8 +150,8 @@ class Context:
 
     @property
     def out_dir(self) -> Path:
-        """Where this run's results go (``out``, else :func:`default_out_dir`)."""
-        return self.out if self.out is not None else default_out_dir(self.quick)
+        """Where this run's results go (``out``, else ``_default_out_dir``)."""
+        return self.out if self.out is not None else _default_out_dir(self.quick)
 
     def reps(self, full: int, quick: int) -> int:
         return quick if self.quick else full
@@ -244,7 +242,7 @@ def _frame_markdown(df: Any, floatfmt: str) -> str:
     return "\n".join(lines)
 
 
-def provenance_line(commit: str | None) -> str:
+def _provenance_line(commit: str | None) -> str:
     """The commit a run was made from and whether the tree was clean, for result headers.
 
     Parameters
@@ -286,7 +284,7 @@ def write_result(result: BenchResult, out: Path, ctx: Context, *, elapsed: float
     commit = ctx.commit if ctx.commit is not None else current_commit()
     md = [f"# {result.title}", ""]
     md.append(f"- command: `{ctx.command or 'lssvm-cvx bench --only ' + result.name}`")
-    md.append(f"- commit: {provenance_line(commit)}")
+    md.append(f"- commit: {_provenance_line(commit)}")
     md.append(f"- date: {when}; wall time {elapsed:.1f} s; mode: {'quick' if ctx.quick else 'full'}")
     md.append(f"- machine: {machine_summary(machine, detail=True)}")
     md.append("- versions: " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items() if v))
@@ -406,11 +404,11 @@ def run_cli(args: Any) -> int:
             raise HyperparameterError("--headline runs one benchmark per paper; leave out --only "
                                       "(or name benchmarks with --only and --quick instead)")
         args.quick = True
-        selected = headline_benchmarks()
+        selected = _headline_benchmarks()
     else:
         selected = select(names)
     t_run = time.perf_counter()
-    out = Path(args.out) if args.out else default_out_dir(args.quick)
+    out = Path(args.out) if args.out else _default_out_dir(args.quick)
     if out.exists() and not out.is_dir():
         raise HyperparameterError(f"--out must be a directory; {out} is a file")
     try:  # created and checked before any work: an unwritable place must not lose a run
@@ -437,7 +435,7 @@ def run_cli(args: Any) -> int:
             skipped.append((b, prev))
         else:
             todo.append(b)
-    known = [_previous(out, b.name) or _previous(default_out_dir(args.quick), b.name)
+    known = [_previous(out, b.name) or _previous(_default_out_dir(args.quick), b.name)
              for b in todo]
     def secs(p: Any) -> float | None:
         v = p.get("elapsed_s") if p else None
@@ -496,7 +494,7 @@ def run_cli(args: Any) -> int:
     return 1 if failed else 0
 
 
-def headline_benchmarks() -> list[Benchmark]:
+def _headline_benchmarks() -> list[Benchmark]:
     """The headline reproductions, one per paper (and one for the toolkit's harness), in the
     order of :data:`~lssvm_cvx.formulations.papers.PAPERS`."""
     from .formulations.papers import PAPERS

@@ -155,7 +155,7 @@ def _axes(items: list[str] | None, flag: str) -> dict[str, list[Any]] | None:
     return out
 
 
-def writable_folder(path: Any, flag: str) -> None:
+def _writable_folder(path: Any, flag: str) -> None:
     """Create ``path`` (a folder) and check it is writable before any work, or raise
     :class:`UsageError` naming ``flag``."""
     import tempfile
@@ -345,7 +345,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if (args.resume or args.rerun) and not (out / "sweep.csv").is_file():
         raise UsageError(f"--resume: {out / 'sweep.csv'} does not exist (nothing to resume; "
                          "run without --resume to start)")
-    writable_folder(out, "--out")
+    _writable_folder(out, "--out")
     from .harness.sweep import sweep
 
     res = sweep(formulations=only, solvers=solvers, sizes=args.sizes, repeats=args.repeats,

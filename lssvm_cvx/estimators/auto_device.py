@@ -53,8 +53,7 @@ from .search_results import search_results
 
 __all__ = ["EXACT_MATRICES", "device_fit_inputs", "device_basis", "record_fit",
            "constant_model", "auto_decision_device", "auto_interval_device",
-           "auto_calibration_targets", "auto_labels_device", "auto_proba_device",
-           "auto_cv_results"]
+           "auto_calibration_targets", "auto_labels_device", "auto_proba_device"]
 
 #: N × N float64 arrays the exact basis needs at its peak (the design, its centred copy, C, G, R,
 #: a path's Cholesky factor, reduced matrix and eigenvectors, with room for the library's
@@ -146,7 +145,7 @@ def record_fit(est: Any, res: Any, fit: Fit, kind: str, params: dict[str, Any], 
     est.mu_paper_, est.nu_paper_ = pr.paper_weights(res.mu, res.nu)
     est.loo_score_ = res.score
     est.search_ = res.to_dict()
-    est.cv_results_ = auto_cv_results(est.search_["history"], res.criterion)
+    est.cv_results_ = _auto_cv_results(est.search_["history"], res.criterion)
     est.coef_, est.intercept_ = fit.theta, fit.b
     est.loo_std_ = fit.loo  # LOO residuals in standardised target units, (N, T)
     est.n_basis_ = pr.m
@@ -170,7 +169,7 @@ def constant_model(est: Any, Y: Any) -> None:
     est.loo_std_ = (Y2 - xp.mean(Y2, axis=0)) * n / (n - 1)
     est.loo_score_ = float(xp.mean(est.loo_std_ ** 2))
     est.search_ = {"history": []}
-    est.cv_results_ = auto_cv_results([], None)
+    est.cv_results_ = _auto_cv_results([], None)
     est.coef_ = xp.zeros((0, int(Y2.shape[1])), dtype=xp.float64, device=device)
     est.intercept_ = xp.mean(Y2, axis=0)
     est.jackknife_Q_ = None
@@ -255,7 +254,7 @@ def auto_interval_device(est: Any, X: Any, coverage: float) -> Any:
     return xp.stack([lo, hi], axis=1) * est.y_scale_ + est.y_mean_
 
 
-def auto_cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
+def _auto_cv_results(history: list[dict[str, Any]], criterion: Any) -> dict[str, Any]:
     """The search history of :func:`~lssvm_cvx.selection.auto.auto_search` as
     ``cv_results_`` (:func:`~lssvm_cvx.estimators.search_results.search_results`), for the
     CPU and the device fits alike."""

@@ -42,13 +42,12 @@ __all__ = [
     "check_fitted",
     "check_scale",
     "encode_labels",
-    "input_error",
     "validate_fit_data",
     "validate_predict_data",
 ]
 
 
-def input_error(exc: BaseException, X: Any, *, min_samples: int = 1) -> InputError:
+def _input_error(exc: BaseException, X: Any, *, min_samples: int = 1) -> InputError:
     """scikit-learn's validation error as an :class:`InputError` whose message names the
     argument at fault (``X``, ``y``, or both when their lengths differ; ``X`` is None when
     only ``X`` was validated); a ``TypeError`` (an
@@ -90,7 +89,7 @@ def check_scale(X: np.ndarray, name: str = "X") -> np.ndarray:
     return X
 
 
-def refuse_accelerator(est: Any, X: Any) -> None:
+def _refuse_accelerator(est: Any, X: Any) -> None:
     """One line for an array off the CPU given to an estimator that computes with NumPy/cvxpy
     (the device-capable ones, :mod:`lssvm_cvx.estimators.lssvm_device`, branch before this)."""
     from ..device import on_accelerator
@@ -111,11 +110,11 @@ def validate_fit_data(est: Any, X: Any, y: Any, *, check_x_scale: bool = True,
     the package's exceptions naming ``X`` or ``y``; ``y_numeric=True`` also refuses targets
     that are not numbers; ``X`` is checked by :func:`check_scale` unless ``check_x_scale`` is
     False (a precomputed kernel matrix)."""
-    refuse_accelerator(est, X)
+    _refuse_accelerator(est, X)
     try:
         X, y = validate_data(est, X, y, dtype=np.float64, ensure_min_samples=2, **kwargs)
     except (ValueError, TypeError) as exc:
-        raise input_error(exc, X, min_samples=2) from exc
+        raise _input_error(exc, X, min_samples=2) from exc
     if kwargs.get("y_numeric") and y.dtype.kind not in "biuf":
         try:
             y = y.astype(np.float64)
@@ -129,11 +128,11 @@ def validate_fit_data(est: Any, X: Any, y: Any, *, check_x_scale: bool = True,
 
 def validate_predict_data(est: Any, X: Any, *, check_x_scale: bool = True) -> np.ndarray:
     """``validate_data(est, X, reset=False)`` with the package's exceptions naming ``X``."""
-    refuse_accelerator(est, X)
+    _refuse_accelerator(est, X)
     try:
         X = validate_data(est, X, dtype=np.float64, reset=False)
     except (ValueError, TypeError) as exc:
-        raise input_error(exc, None) from exc
+        raise _input_error(exc, None) from exc
     return check_scale(X) if check_x_scale else X
 
 
@@ -184,7 +183,7 @@ def _checked_score(score: Any) -> Any:
         except LssvmCvxError:
             raise
         except ValueError as exc:  # TypeError stays (scikit-learn's check_dtype_object)
-            raise input_error(exc, X) from exc
+            raise _input_error(exc, X) from exc
 
     checked._checks_input = True  # type: ignore[attr-defined]
     # scikit-learn's docstring links labels of its own documentation; state ours

@@ -43,8 +43,7 @@ from ..terms import RKHSNorm
 from .regularized import RegularizedLSSVMRegressor, fit_arrays
 
 __all__ = ["FitSettings", "ComponentFit", "FITS", "fit_lssvm", "fit_l1", "fit_stp",
-           "fit_fusion_areg", "fit_fusion_eta", "validation_split", "gnc_start_weights",
-           "solve_qp"]
+           "fit_fusion_areg", "fit_fusion_eta"]
 
 #: GNC settings of the STP fit: the last stage runs to relative stationarity 1e-6
 GNC_DEFAULTS = {"max_inner": 30, "max_final": 5000, "tol_stationarity": 1e-6}
@@ -108,7 +107,7 @@ def _scale(y: np.ndarray) -> float:
     return float(np.linalg.norm(y - y.mean()))
 
 
-def solve_qp(f: Any, solver: str):
+def _solve_qp(f: Any, solver: str):
     """Solve a sparse componentwise QP (``f`` with a ``basis``) with ``solver`` and, if it
     fails, with the other installed default solvers (an estimator should not fail where another
     backend succeeds), each on a fresh shallow copy of the unsolved ``f`` (so a failed solver's
@@ -147,12 +146,12 @@ def fit_lssvm(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -
 def fit_l1(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> ComponentFit:
     """L1 component regularization, the QP (20)-(22), with a solver fallback."""
     f = ComponentwiseL1(X, Y, kernel=cw, xi=s.reg, rank_tol=s.rank_tol)
-    sol = solve_qp(f, s.solver)
+    sol = _solve_qp(f, s.solver)
     return ComponentFit(f.basis.coef(sol["z"]), sol.scalar("b"),
                         selected_components(sol["yhat"], s.selection_tol, scale=_scale(Y)), X, Y)
 
 
-def gnc_start_weights(start_weights: Any, basis: Any, cw: Componentwise, n_features: int,
+def _gnc_start_weights(start_weights: Any, basis: Any, cw: Componentwise, n_features: int,
                       rank_tol: float) -> np.ndarray | None:
     """``w_d`` of the GNC start from the estimator's ``start_weights``: None for equal weights,
     :func:`~lssvm_cvx.formulations.componentwise_gnc.kernel_dof_weights` for
@@ -177,7 +176,7 @@ def fit_stp(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> 
     if s.reg is None:
         raise HyperparameterError("the STP penalty needs lam")
     stp = ComponentwiseSTP(X, Y, kernel=cw, lam=s.reg, a=s.a, rank_tol=s.rank_tol)
-    w = gnc_start_weights(s.start_weights, stp.basis, cw, X.shape[1], s.rank_tol)
+    w = _gnc_start_weights(s.start_weights, stp.basis, cw, X.shape[1], s.rank_tol)
     stp.start_weights = w
     opts = {**GNC_DEFAULTS, **(s.gnc_options or {})}
     res = gnc(stp, start=s.gnc_start, **opts)
@@ -199,7 +198,7 @@ def fit_stp(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSettings) -> 
                         attrs={"start_weights_": weights, "prune_log_": prune_log})
 
 
-def validation_split(n: int, validation_fraction: float, random_state: Any
+def _validation_split(n: int, validation_fraction: float, random_state: Any
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Training / validation indices of the fusion penalties (§4): ``validation_fraction`` of
     the ``n`` points, shuffled with ``random_state``."""
@@ -212,7 +211,7 @@ def validation_split(n: int, validation_fraction: float, random_state: Any
 
 
 def _fusion_split(X: np.ndarray, cw: Componentwise, s: FitSettings):
-    tr, va = validation_split(X.shape[0], s.validation_fraction, s.random_state)
+    tr, va = _validation_split(X.shape[0], s.validation_fraction, s.random_state)
     check_component_inputs(X[tr], cw, min_components=2)
     return tr, va
 
@@ -222,7 +221,7 @@ def fit_fusion_areg(X: np.ndarray, Y: np.ndarray, cw: Componentwise, s: FitSetti
     """Fusion with validation inputs, the QP (30), on the training part of the split."""
     tr, va = _fusion_split(X, cw, s)
     fus = ComponentwiseFusion(X[tr], Y[tr], X[va], kernel=cw, xi=s.reg, rank_tol=s.rank_tol)
-    sol = solve_qp(fus, s.solver)
+    sol = _solve_qp(fus, s.solver)
     return ComponentFit(fus.basis.coef(sol["z"]), sol.scalar("b"),
                         selected_components(sol["yhat"], s.selection_tol, scale=_scale(Y[tr])),
                         X[tr], Y[tr], attrs={"validation_indices_": va})

@@ -50,7 +50,7 @@ from .scoring import best_of
 from .search_results import search_results
 
 __all__ = ["APPROXIMATIONS", "search_approximate", "fit_approximate", "approximate_decision",
-           "subsample_rows", "dask_targets"]
+           "dask_targets"]
 
 #: the values of the LS-SVM estimators' ``approximation`` parameter besides ``None``
 APPROXIMATIONS = ("nystroem", "rff")
@@ -58,7 +58,7 @@ APPROXIMATIONS = ("nystroem", "rff")
 _SCORE = {"mse": "mse", "misclassification": "error", "gcv": "gcv"}
 
 
-def subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
+def _subsample_rows(X: Any, n: int, seed: int) -> np.ndarray:
     """At most ``n`` seeded rows of ``X`` in memory (only those rows gathered from a dask array
     or copied from a device)."""
     (Xs,) = _take(loo_subsample(X.shape[0], n, seed), X)
@@ -92,7 +92,7 @@ def search_approximate(est: Any, X: Any, Y: Any, *, score: str, **approx: Any) -
         if est.sigma2_grid is not None and not rbf:
             sigma2_candidates(est, X)   # raises: the approximations search named RBFs only
         if rbf:
-            sample = (subsample_rows(X, 1000, 0) if isinstance(est.sigma2_grid, str)
+            sample = (_subsample_rows(X, 1000, 0) if isinstance(est.sigma2_grid, str)
                       else np.empty((0, int(X.shape[1]))))
             sigma2s = sigma2_candidates(est, sample)[0]
         n_sub = est.sigma2_subsample

@@ -16,8 +16,7 @@ from .report import COLUMNS, json_safe
 from .sweep_report import accuracy_profile, performance_profile, row_key, summarize
 
 __all__ = ["SWEEP_COLUMNS", "MANIFEST_FORMAT", "read_rows", "read_manifest", "write_rows",
-           "rewrite_report",
-           "write_outputs", "atomic_text", "typed_row"]
+           "rewrite_report", "write_outputs"]
 
 #: the columns of ``sweep.csv``: the long format plus the problem's params and the run
 SWEEP_COLUMNS: tuple[str, ...] = (*COLUMNS, "params", "run")
@@ -46,7 +45,7 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"resume: {path} line {k} is not a sweep row ({exc}); remove the "
                              "file or run without resume") from None
-    return [typed_row(r) for r in rows]
+    return [_typed_row(r) for r in rows]
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -75,7 +74,7 @@ def write_rows(fh: Any, rows: list[dict[str, Any]]) -> None:
     fh.flush()
 
 
-def atomic_text(path: Path, text: str) -> None:
+def _atomic_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically."""
     from .files import atomic_write
 
@@ -94,10 +93,10 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
     csv.DictWriter(buf, fieldnames=list(SWEEP_COLUMNS)).writeheader()
     rows.sort(key=lambda r: (row_key(r), str(r["solver"])))
     write_rows(buf, rows)
-    atomic_text(out / "sweep.csv", buf.getvalue())
+    _atomic_text(out / "sweep.csv", buf.getvalue())
     res.paths.append(out / "sweep.csv")
     clean = [json_safe({k: r.get(k) for k in SWEEP_COLUMNS}) for r in rows]
-    atomic_text(out / "sweep.json", json.dumps({"manifest": res.manifest, "rows": clean},
+    _atomic_text(out / "sweep.json", json.dumps({"manifest": res.manifest, "rows": clean},
                                                 indent=1, default=str) + "\n")
     res.paths.append(out / "sweep.json")
     pq = _write_parquet(out / "sweep.parquet", clean, res.manifest)
@@ -109,7 +108,7 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
         w = csv.DictWriter(wbuf, fieldnames=cols)
         w.writeheader()
         w.writerows(warm_rows)
-        atomic_text(out / "warm.csv", wbuf.getvalue())
+        _atomic_text(out / "warm.csv", wbuf.getvalue())
         res.paths.append(out / "warm.csv")
     pngs, md = _report(out, rows, time_limit, wall=res.wall, solvers=solvers, sizes=sizes,
                        repeats=repeats, interrupted=res.interrupted, missing=missing,
@@ -117,7 +116,7 @@ def write_outputs(res: Any, solvers: list[str], sizes: Sequence[int], repeats: i
                        warm=warm_summary(warm_rows) if warm_rows else None)
     res.paths += pngs
     res.summary_path = out / "summary.md"
-    atomic_text(res.summary_path, md)
+    _atomic_text(res.summary_path, md)
     res.paths.append(res.summary_path)
 
 
@@ -162,11 +161,11 @@ def rewrite_report(out: Path) -> Path:
     title, bullets, rest = md.split("\n\n", 2)
     md = "\n\n".join([title, bullets + f"\n- report rewritten from these rows at commit "
                         f"{current_commit()} (sweep_files.rewrite_report; no run repeated)", rest])
-    atomic_text(out / "summary.md", md)
+    _atomic_text(out / "summary.md", md)
     return out / "summary.md"
 
 
-def typed_row(r: dict[str, Any]) -> dict[str, Any]:
+def _typed_row(r: dict[str, Any]) -> dict[str, Any]:
     """A row read back from ``sweep.csv`` (all text) with its numbers, bools and missing
     values (None) restored, column by column."""
     out: dict[str, Any] = {}

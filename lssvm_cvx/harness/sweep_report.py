@@ -34,8 +34,8 @@ from typing import Any
 from .report import NOT_CHARGED, VERDICTS, ranking_time
 
 __all__ = ["shifted_geometric_mean", "summarize", "performance_profile", "accuracy_profile",
-           "verdict_table", "reference_rows", "reference_table", "solver_table",
-           "failure_table", "TIME_SHIFT", "RESIDUAL_SHIFT", "row_key"]
+           "reference_rows", "solver_table", "failure_table", "TIME_SHIFT", "RESIDUAL_SHIFT",
+           "row_key"]
 
 #: shift (seconds) of the shifted geometric mean of times
 TIME_SHIFT = 1e-3
@@ -216,7 +216,7 @@ def failure_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def verdict_table(rows: list[dict[str, Any]]) -> list[str]:
+def _verdict_table(rows: list[dict[str, Any]]) -> list[str]:
     """Per backend: how many runs got each verdict (yes, NO, disagreement, n/a)."""
     by: dict[str, dict[str, int]] = {}
     for r in _solver_rows(rows):
@@ -291,7 +291,7 @@ def _md_table(dicts: list[dict[str, Any]], fmt: dict[str, str] | None = None) ->
     return out
 
 
-def reference_table(rows: list[dict[str, Any]]) -> list[str]:
+def _reference_table(rows: list[dict[str, Any]]) -> list[str]:
     """:func:`reference_rows` as the markdown section of ``summary.md``."""
     ref = reference_rows(rows)
     if not ref:
@@ -529,7 +529,7 @@ def summarize(rows: list[dict[str, Any]], *, time_limit: float = 60.0, wall: flo
         cf_n = sum(1 for r in rows if r["solver"] == "closed_form")
         lines += [f"Closed form (where the formulation has one): median {cf[len(cf) // 2]:.3g} s, "
                   f"its own certificate passed in {cf_ok}/{cf_n} runs.", ""]
-    lines += verdict_table(rows) + reference_table(rows)
+    lines += _verdict_table(rows) + _reference_table(rows)
     if warm:
         lines += ["## Warm starts (DPP re-solves along a parameter path)", "",
                   "Per solver: the first solve and the re-solves after a parameter change "
