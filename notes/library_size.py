@@ -96,6 +96,12 @@ def main() -> None:
         print(f"| {pkg} | " + " | ".join(f"{ca[k]} → {cb[k]}" for k in kinds) + " |")
     ta, tb = sum(a.values(), Counter()), sum(b.values(), Counter())
     print("| all | " + " | ".join(f"{ta[k]} → {tb[k]}" for k in kinds) + " |")
+    prose = sum(tb[k] - ta[k] for k in ("docstring", "comment", "blank"))
+    print(f"\nthe total grew by {tb['total'] - ta['total']} lines, {tb['code'] - ta['code']} of them "
+          f"code; deleting every docstring, comment and blank line added since {BASE} "
+          f"({prose}) would leave {tb['total'] - prose} lines, against {ta['total']} "
+          f"({'more' if tb['total'] - prose > ta['total'] else 'not more'}: the criterion "
+          f"{'needs code removed' if tb['total'] - prose > ta['total'] else 'is in reach'})")
     fa, fb = files(BASE), files(HEAD)
     grown = sorted(set(fa) | set(fb), key=lambda f: len(fa.get(f, "").splitlines())
                    - len(fb.get(f, "").splitlines()))
