@@ -467,6 +467,23 @@ def _link_formulation(app, what, name, obj, options, lines) -> None:
               f":ref:`formulation-{obj.name}`.", ""]
 
 
+#: a backtick span (``literal``, `role content` or `ref`): left as written by :func:`_bars_as_text`
+_SPAN = re.compile(r"(``.+?``|`[^`]*`)")
+
+
+def _bars_as_text(app, what, name, obj, options, lines) -> None:
+    """Show a ``|`` in a data's doc comment (``#:``) as written: the comments write ``|x|`` for
+    an absolute value (``max |diag H|``), which reStructuredText reads as a substitution (the
+    docs define none, so it failed the build: ``linalg.cholesky.RIDGES``, 2026-12-07).
+    Backtick spans (literals, roles) are left alone."""
+    if what not in ("data", "attribute"):
+        return
+    for i, line in enumerate(lines):
+        if "|" in line:
+            lines[i] = "".join(part if k % 2 else part.replace("|", "\\|")
+                               for k, part in enumerate(_SPAN.split(line)))
+
+
 # ------------------------------------------------------------------------------ MathJax
 def _mathjax(app, config) -> None:
     """Serve MathJax 3 (SVG output, no web fonts) from the site when it is installed.
@@ -575,4 +592,5 @@ def setup(app):
     app.connect("config-inited", _mathjax)
     app.connect("builder-inited", _generate)
     app.connect("autodoc-process-docstring", _link_formulation, priority=600)
+    app.connect("autodoc-process-docstring", _bars_as_text)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
