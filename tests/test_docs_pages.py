@@ -108,3 +108,25 @@ def test_the_gallery_figure_check_catches_overlapping_texts(docs):
     good = _two_panels("Toy example 1: ε-constraint points\non the flat part are dominated")
     assert docs.text_overlaps(good) == []
     plt.close("all")
+
+
+def test_a_bar_in_a_data_comment_is_text_and_spans_are_kept(docs):
+    """``|x|`` in a ``#:`` comment is an absolute value, which reStructuredText would read as
+    an undefined substitution (``linalg.cholesky.RIDGES`` failed the ``-W`` build): the docs
+    escape it, and leave literals and roles (``:math:`|a|```) as written; other docstrings
+    (numpydoc tables) are not touched."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    line = "ridges (× max |diag H|) of ``|x|`` and :math:`|a|`"
+    lines = [line]
+    docs._bars_as_text(None, "data", "RIDGES", None, {}, lines)
+    assert lines == ["ridges (× max \\|diag H\\|) of ``|x|`` and :math:`|a|`"]
+    quiet = {"report_level": 4, "halt_level": 5}
+    for text, problems in ((line, 1), (lines[0], 0)):   # the undefined substitution, then none
+        tree = publish_doctree(text.replace(":math:", ""), settings_overrides=quiet)
+        assert len(list(tree.findall(nodes.problematic))) == problems
+    assert "max |diag H|" in tree.astext()
+    same = [line]
+    docs._bars_as_text(None, "function", "f", None, {}, same)
+    assert same == [line]
